@@ -1,0 +1,224 @@
+//! Reflection: what a translated SPIR-V module expects from the code that runs it.
+//!
+//! A D3D-on-Vulkan layer or a test harness must build descriptor set layouts, pipeline layouts,
+//! vertex input state and stage linkage for a module it did not write. Everything it needs is
+//! stated here, with the D3D origin of each item beside its Vulkan placement, so that callers
+//! never have to parse the SPIR-V or guess the translator's conventions. The types are plain
+//! data (serde) so that `dxbc reflect` can print them as JSON.
+
+use serde::{Deserialize, Serialize};
+
+/// The shader stage of a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShaderStage {
+    Vertex,
+    Pixel,
+    Geometry,
+    Hull,
+    Domain,
+    Compute,
+}
+
+impl ShaderStage {
+    /// The two-letter prefix of D3D profiles (`vs`, `ps`, ...).
+    pub fn profile_prefix(self) -> &'static str {
+        match self {
+            ShaderStage::Vertex => "vs",
+            ShaderStage::Pixel => "ps",
+            ShaderStage::Geometry => "gs",
+            ShaderStage::Hull => "hs",
+            ShaderStage::Domain => "ds",
+            ShaderStage::Compute => "cs",
+        }
+    }
+}
+
+/// Everything a caller needs to run a translated module.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reflection {
+    pub stage: ShaderStage,
+    /// Name of the SPIR-V entry point.
+    pub entry_point: String,
+    /// Stage inputs (vertex attributes for a vertex shader), in signature order.
+    pub inputs: Vec<InterfaceVar>,
+    /// Stage outputs (render targets for a pixel shader), in signature order.
+    pub outputs: Vec<InterfaceVar>,
+    /// Patch-constant outputs (hull shader) or inputs (domain shader).
+    pub patch_constants: Vec<InterfaceVar>,
+    /// Every descriptor the module declares, sorted by (set, binding).
+    pub descriptors: Vec<Descriptor>,
+    /// Push-constant ranges, sorted by offset.
+    pub push_constants: Vec<PushConstantRange>,
+    /// Compute workgroup size, for compute shaders.
+    pub workgroup_size: Option<[u32; 3]>,
+    /// SPIR-V capabilities the module declares (e.g. "Shader", "ImageQuery").
+    pub capabilities: Vec<String>,
+    /// SPIR-V extensions the module declares (e.g. "SPV_EXT_demote_to_helper_invocation").
+    pub extensions: Vec<String>,
+    /// Vulkan device features the module needs, by the name of the member of the Vulkan
+    /// feature struct (e.g. "shaderStorageImageReadWithoutFormat", "geometryShader").
+    pub vulkan_features: Vec<String>,
+}
+
+/// One stage input or output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfaceVar {
+    /// D3D semantic name as written in the signature (e.g. "TEXCOORD", "SV_Position").
+    pub semantic_name: String,
+    pub semantic_index: u32,
+    /// D3D register (v#/o#) the element lives in; `None` for non-register system values.
+    pub register: Option<u32>,
+    /// Components of the register used by this element (bit 0 = x).
+    pub mask: u8,
+    /// Scalar type of the element.
+    pub component_type: ComponentType,
+    /// Where the element lives in SPIR-V.
+    pub placement: InterfacePlacement,
+}
+
+/// Scalar type of an interface element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ComponentType {
+    Float,
+    Uint,
+    Sint,
+    Double,
+}
+
+/// Where an interface element lives in SPIR-V.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InterfacePlacement {
+    /// A `Location` (and first `Component`) decoration.
+    Location { location: u32, component: u32 },
+    /// A SPIR-V built-in, by its name in the SPIR-V spec (e.g. "Position", "FragDepth").
+    BuiltIn { builtin: String },
+    /// Declared in the signature but not used by the program, so not in the module.
+    Unused,
+}
+
+/// D3D register class of a resource binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RegisterClass {
+    /// `b#`: constant buffers.
+    B,
+    /// `t#`: shader resource views.
+    T,
+    /// `s#`: samplers.
+    S,
+    /// `u#`: unordered access views.
+    U,
+}
+
+impl RegisterClass {
+    pub fn letter(self) -> char {
+        match self {
+            RegisterClass::B => 'b',
+            RegisterClass::T => 't',
+            RegisterClass::S => 's',
+            RegisterClass::U => 'u',
+        }
+    }
+}
+
+/// Where a descriptor came from on the D3D side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3dOrigin {
+    pub class: RegisterClass,
+    /// Register space (0 for SM4.0–5.0).
+    pub space: u32,
+    /// First register of the range.
+    pub lower: u32,
+    /// Last register of the range, inclusive; `None` for an unbounded range (`t1[10:*]`).
+    pub upper: Option<u32>,
+    /// SM5.1 range ID (equal to `lower` for SM4.0–5.0 programs).
+    pub range_id: u32,
+    /// True when this descriptor is the UAV counter of the `u#` range, not the UAV itself.
+    pub uav_counter: bool,
+}
+
+/// Vulkan descriptor type of a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DescriptorType {
+    Sampler,
+    SampledImage,
+    StorageImage,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+    UniformBuffer,
+    StorageBuffer,
+}
+
+/// What the resource behind a descriptor is, so that a harness can create a matching one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ResourceShape {
+    /// A constant buffer of `size_bytes` bytes as declared (`dcl_constantbuffer cb#[N]` → 16·N).
+    ConstantBuffer { size_bytes: u32 },
+    Sampler { comparison: bool },
+    /// A texture or typed buffer; `dim` is the D3D resource dimension.
+    Image { dim: ResourceDim, return_type: ReturnType, multisampled: bool },
+    /// A raw (byte address) buffer.
+    RawBuffer,
+    /// A structured buffer with `stride` bytes per element.
+    StructuredBuffer { stride: u32 },
+    /// A UAV counter (one u32).
+    Counter,
+}
+
+/// D3D resource dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceDim {
+    Buffer,
+    Texture1D,
+    Texture1DArray,
+    Texture2D,
+    Texture2DArray,
+    Texture2DMS,
+    Texture2DMSArray,
+    Texture3D,
+    TextureCube,
+    TextureCubeArray,
+}
+
+/// Scalar type a typed resource returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReturnType {
+    Float,
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+    Double,
+    Mixed,
+}
+
+/// One descriptor binding the module uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Descriptor {
+    pub set: u32,
+    pub binding: u32,
+    pub descriptor_type: DescriptorType,
+    /// Array size; `None` for a runtime-sized (unbounded) array. 1 for a single descriptor.
+    pub count: Option<u32>,
+    pub origin: D3dOrigin,
+    pub shape: ResourceShape,
+    /// True when the module writes through it (UAVs).
+    pub writable: bool,
+}
+
+/// A push-constant range and the D3D root constants it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushConstantRange {
+    pub offset: u32,
+    pub size: u32,
+    /// The constant buffer (`b#` in a space) these root constants replace.
+    pub space: u32,
+    pub register: u32,
+}

@@ -1,0 +1,69 @@
+//! The public translation API: options in, SPIR-V words and reflection out.
+
+use crate::reflect::Reflection;
+
+/// Vulkan target environment; it fixes the SPIR-V version emitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TargetEnv {
+    /// Vulkan 1.1, SPIR-V 1.3.
+    Vulkan1_1,
+    /// Vulkan 1.2, SPIR-V 1.5.
+    Vulkan1_2,
+    /// Vulkan 1.3, SPIR-V 1.6.
+    #[default]
+    Vulkan1_3,
+}
+
+impl TargetEnv {
+    /// SPIR-V version as (major, minor).
+    pub fn spirv_version(self) -> (u8, u8) {
+        match self {
+            TargetEnv::Vulkan1_1 => (1, 3),
+            TargetEnv::Vulkan1_2 => (1, 5),
+            TargetEnv::Vulkan1_3 => (1, 6),
+        }
+    }
+
+    /// The name spirv-val uses for `--target-env`.
+    pub fn spirv_val_name(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
+        }
+    }
+}
+
+/// How to translate.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub target_env: TargetEnv,
+    /// Emit OpName/OpMemberName debug names.
+    pub debug_names: bool,
+}
+
+/// A translated module.
+#[derive(Debug, Clone)]
+pub struct Translation {
+    /// The SPIR-V module, as 32-bit words.
+    pub spirv: Vec<u32>,
+    /// What the module expects from its caller.
+    pub reflection: Reflection,
+}
+
+/// Why a well-formed program could not be translated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TranslateError {
+    /// The program uses something the translator does not implement.
+    #[error("unsupported {what} at byte offset {offset:#x}")]
+    Unsupported { what: String, offset: usize },
+    /// The program breaks a rule of the shader model.
+    #[error("invalid program at byte offset {offset:#x}: {what}")]
+    Invalid { what: String, offset: usize },
+}
+
+/// Translates a DXBC container to SPIR-V.
+pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
+    let _ = (dxbc, options);
+    Err(TranslateError::Unsupported { what: "translation (not implemented yet)".into(), offset: 0 }.into())
+}

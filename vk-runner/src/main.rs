@@ -1,0 +1,4 @@
+fn main() {
+    eprintln!("vk-runner: not implemented yet");
+    std::process::exit(2);
+}
