@@ -1,1 +1,9 @@
-//! vk-runner: runs translated shaders on a Vulkan device and checks their results.
+//! vk-runner: runs translated D3D shaders on a Vulkan device and checks their results.
+//!
+//! Test files use vkd3d's `.shader_test` format ([`parse`]). HLSL sections are compiled to DXBC
+//! by an external compiler ([`hlsl`]), DXBC is turned into SPIR-V plus a
+//! [`translator::Reflection`] by a [`backend`] (our translator, or vkd3d-compiler for
+//! cross-checking), and [`run`] executes the test lines on a Vulkan device ([`vk`]), building
+//! every descriptor set layout, pipeline layout and vertex input from the reflection.
+
+pub mod parse;

@@ -1,0 +1,324 @@
+//! Parsers for the declaration sections: `[require]`, resources, `[sampler]`, `[input layout]`.
+
+use super::cursor::{Cursor, parse_c_float, parse_c_int, token_is_float};
+use super::format::Format;
+use super::qualifier::{Qualifier, ShaderModel};
+use super::sections::*;
+
+/// Applies one `[require]` line.
+pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if c.eat_words("shader model >=") {
+        let m = ShaderModel::parse(&mut c)?;
+        req.min_model = req.min_model.max(m);
+    } else if c.eat_words("shader model <") {
+        let m = ShaderModel::parse(&mut c)?;
+        let below = m.predecessor().ok_or_else(|| format!("shader model < {m} is empty"))?;
+        req.max_model = req.max_model.min(below);
+    } else if c.eat_words("shader model =") {
+        let m = ShaderModel::parse(&mut c)?;
+        req.min_model = req.min_model.max(m);
+        req.max_model = req.max_model.min(m);
+    } else if c.eat_word("options:") {
+        req.options = c.rest().split_whitespace().map(str::to_string).collect();
+    } else if c.eat_word("format") {
+        let f = Format::parse(&mut c)?;
+        for cap in c.rest().split_whitespace() {
+            req.caps.push(format!("format {} {cap}", f.name));
+        }
+    } else {
+        let word = c.rest().trim();
+        if word.is_empty() {
+            return Ok(());
+        }
+        const CAPS: &[&str] = &[
+            "clip-planes",
+            "cull-distance",
+            "depth-bounds",
+            "descriptors",
+            "filter-minmax",
+            "float64",
+            "fog",
+            "geometry-shader",
+            "int64",
+            "native-16-bit",
+            "point-size",
+            "rov",
+            "rt-vp-array-index",
+            "tessellation-shader",
+            "wave-ops",
+        ];
+        if CAPS.contains(&word) {
+            req.caps.push(word.to_string());
+        } else {
+            // A tag condition (`vulkan`, `!msl`, `llvmpipe | d3d12`): parse it as a qualifier.
+            let q = Qualifier::parse_opt(&mut Cursor::new(&format!("({word})")))
+                .map_err(|e| format!("unknown require directive '{word}' ({e})"))?;
+            req.tag_conditions.push((word.to_string(), q));
+        }
+    }
+    Ok(())
+}
+
+/// Starts a resource section from its header, with the defaults vkd3d uses.
+pub fn new_resource(kind: ResourceKind, slot: u32) -> ResourceDecl {
+    let format = match kind {
+        ResourceKind::Dsv => Format::D32,
+        ResourceKind::VertexBuffer => Format::RAW,
+        _ => Format::RGBA32F,
+    };
+    ResourceDecl {
+        kind,
+        slot,
+        format,
+        explicit_format: false,
+        stride: None,
+        dims: Dimensions::Unspecified,
+        levels: 1,
+        data: Vec::new(),
+    }
+}
+
+/// Applies one line of a resource section.
+pub fn resource_line(r: &mut ResourceDecl, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if c.eat_word("format") {
+        r.format = Format::parse(&mut c)?;
+        r.explicit_format = true;
+    } else if c.eat_word("stride") {
+        let s = c.u32()?;
+        if s == 0 || s % 4 != 0 {
+            return Err(format!("stride {s} is not a positive multiple of 4"));
+        }
+        r.stride = Some(s);
+        r.format = Format::RAW;
+        r.explicit_format = true;
+    } else if c.eat_word("size") {
+        r.dims = parse_size(&mut c)?;
+        if let Dimensions::CounterBuffer { .. } = r.dims {
+            r.stride = Some(4);
+            r.format = Format::RAW;
+            r.explicit_format = true;
+        }
+    } else if c.eat_word("levels") {
+        r.levels = c.u32()?;
+        if r.levels == 0 || r.levels > 16 {
+            return Err(format!("bad level count {}", r.levels));
+        }
+    } else {
+        for tok in line.split_whitespace() {
+            r.data.push(data_word(tok)?);
+        }
+    }
+    Ok(())
+}
+
+/// One data token: a float (has `.`/exponent/inf/nan) stored as its bits, else an integer.
+pub fn data_word(tok: &str) -> Result<u32, String> {
+    if token_is_float(tok) {
+        let v = parse_c_float(tok).ok_or_else(|| format!("bad number '{tok}'"))?;
+        Ok((v as f32).to_bits())
+    } else {
+        match parse_c_int(tok) {
+            Some(v) if v >= i64::from(i32::MIN) && v <= i64::from(u32::MAX) => Ok(v as u32),
+            _ => Err(format!("bad number '{tok}'")),
+        }
+    }
+}
+
+fn parse_size(c: &mut Cursor<'_>) -> Result<Dimensions, String> {
+    c.expect_char('(')?;
+    let kind = c.take_token(&[',', ')']);
+    let mut nums = Vec::new();
+    while c.eat_char(',') {
+        nums.push(c.u32()?);
+    }
+    c.expect_char(')')?;
+    let want = |n: usize| -> Result<(), String> {
+        if nums.len() == n { Ok(()) } else { Err(format!("size ({kind}, ...) takes {n} numbers")) }
+    };
+    let d = match kind {
+        "buffer" => {
+            want(1)?;
+            Dimensions::Buffer { elements: nums[0] }
+        }
+        "raw_buffer" => {
+            want(1)?;
+            Dimensions::RawBuffer { bytes: nums[0] }
+        }
+        "counter_buffer" => {
+            want(1)?;
+            Dimensions::CounterBuffer { elements: nums[0] }
+        }
+        "2d" => {
+            want(2)?;
+            Dimensions::Tex2d { width: nums[0], height: nums[1] }
+        }
+        "2dms" => {
+            want(3)?;
+            Dimensions::Tex2dMs { samples: nums[0], width: nums[1], height: nums[2] }
+        }
+        "2darray" => {
+            want(3)?;
+            Dimensions::Tex2dArray { width: nums[0], height: nums[1], layers: nums[2] }
+        }
+        "3d" => {
+            want(3)?;
+            Dimensions::Tex3d { width: nums[0], height: nums[1], depth: nums[2] }
+        }
+        "cube" => {
+            want(1)?;
+            Dimensions::Cube { size: nums[0] }
+        }
+        _ => return Err(format!("unknown resource size kind '{kind}'")),
+    };
+    // Keep sizes sane: the runner allocates them.
+    let too_big = match d {
+        Dimensions::Buffer { elements: n } | Dimensions::CounterBuffer { elements: n } => n > 1 << 24,
+        Dimensions::RawBuffer { bytes } => bytes > 1 << 26,
+        Dimensions::Tex2d { width, height } => width > 16384 || height > 16384,
+        Dimensions::Tex2dMs { samples, width, height } => samples > 64 || width > 16384 || height > 16384,
+        Dimensions::Tex2dArray { width, height, layers } => width > 16384 || height > 16384 || layers > 2048,
+        Dimensions::Tex3d { width, height, depth } => width > 2048 || height > 2048 || depth > 2048,
+        Dimensions::Cube { size } => size > 16384,
+        Dimensions::Unspecified => false,
+    };
+    if too_big {
+        return Err("resource size too large".into());
+    }
+    Ok(d)
+}
+
+/// Applies one `[sampler N]` line.
+pub fn sampler_line(s: &mut SamplerDecl, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if c.eat_word("address") {
+        for a in &mut s.address {
+            *a = parse_address(&mut c)?;
+        }
+    } else if c.eat_word("filter") {
+        if c.eat_word("minimum") {
+            s.reduction = Reduction::Minimum;
+        } else if c.eat_word("maximum") {
+            s.reduction = Reduction::Maximum;
+        }
+        for l in &mut s.linear {
+            *l = if c.eat_word("linear") {
+                true
+            } else if c.eat_word("point") {
+                false
+            } else {
+                return Err(format!("unknown sampler filter '{}'", c.rest()));
+            };
+        }
+    } else if c.eat_word("comparison") {
+        s.compare = Some(parse_compare(&mut c)?);
+        s.reduction = Reduction::Comparison;
+    } else {
+        return Err(format!("unknown sampler directive '{line}'"));
+    }
+    Ok(())
+}
+
+fn parse_address(c: &mut Cursor<'_>) -> Result<AddressMode, String> {
+    for (w, m) in [
+        ("border", AddressMode::Border),
+        ("clamp", AddressMode::Clamp),
+        ("mirror_once", AddressMode::MirrorOnce),
+        ("mirror", AddressMode::Mirror),
+        ("wrap", AddressMode::Wrap),
+    ] {
+        if c.eat_word(w) {
+            return Ok(m);
+        }
+    }
+    Err(format!("unknown address mode '{}'", c.rest()))
+}
+
+pub fn parse_compare(c: &mut Cursor<'_>) -> Result<CompareFunc, String> {
+    for (w, f) in [
+        ("less equal", CompareFunc::LessEqual),
+        ("not equal", CompareFunc::NotEqual),
+        ("greater equal", CompareFunc::GreaterEqual),
+        ("never", CompareFunc::Never),
+        ("less", CompareFunc::Less),
+        ("equal", CompareFunc::Equal),
+        ("greater", CompareFunc::Greater),
+        ("always", CompareFunc::Always),
+    ] {
+        if c.eat_words(w) {
+            return Ok(f);
+        }
+    }
+    Err(format!("unknown comparison function '{}'", c.rest()))
+}
+
+/// Parses one `[input layout]` line.
+pub fn input_layout_line(line: &str) -> Result<InputElement, String> {
+    let mut c = Cursor::new(line);
+    let slot = c.u32()?;
+    let format = Format::parse(&mut c)?;
+    let semantic = c.take_token(&[]).to_string();
+    if semantic.is_empty() {
+        return Err("input element without a semantic name".into());
+    }
+    let index = if c.is_empty() { 0 } else { c.u32()? };
+    Ok(InputElement { slot, format, semantic, index })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn require() {
+        let mut r = Require::default();
+        require_line(&mut r, "shader model >= 5.0").unwrap();
+        require_line(&mut r, "shader model < 6.0").unwrap();
+        require_line(&mut r, "float64").unwrap();
+        require_line(&mut r, "format r32-float uav-load").unwrap();
+        require_line(&mut r, "options: row-major").unwrap();
+        assert_eq!(r.min_model, ShaderModel::new(5, 0));
+        assert_eq!(r.max_model, ShaderModel::new(5, 1));
+        assert_eq!(r.caps, vec!["float64".to_string(), "format r32-float uav-load".to_string()]);
+        assert_eq!(r.options, vec!["row-major".to_string()]);
+        require_line(&mut r, "vulkan").unwrap();
+        assert_eq!(r.tag_conditions.len(), 1);
+        assert!(require_line(&mut r, "teleportation").is_err());
+    }
+
+    #[test]
+    fn resources() {
+        let mut r = new_resource(ResourceKind::Uav, 1);
+        resource_line(&mut r, "format r32-uint").unwrap();
+        resource_line(&mut r, "size (2d, 4, 2)").unwrap();
+        resource_line(&mut r, "levels 2").unwrap();
+        resource_line(&mut r, "1 0x10 -1 2.5").unwrap();
+        assert_eq!(r.dims, Dimensions::Tex2d { width: 4, height: 2 });
+        assert_eq!(r.levels, 2);
+        assert_eq!(r.data, vec![1, 16, u32::MAX, 2.5f32.to_bits()]);
+        let mut b = new_resource(ResourceKind::Srv, 0);
+        resource_line(&mut b, "stride 8").unwrap();
+        resource_line(&mut b, "size (buffer, 3)").unwrap();
+        assert_eq!(b.stride, Some(8));
+        assert_eq!(b.dims, Dimensions::Buffer { elements: 3 });
+        assert!(resource_line(&mut b, "size (5d, 1)").is_err());
+        assert!(resource_line(&mut b, "size (2d, 1)").is_err());
+        assert!(resource_line(&mut b, "1.0 zebra").is_err());
+    }
+
+    #[test]
+    fn samplers_and_layouts() {
+        let mut s = SamplerDecl::new(0);
+        sampler_line(&mut s, "filter linear point linear").unwrap();
+        sampler_line(&mut s, "address wrap mirror_once border").unwrap();
+        sampler_line(&mut s, "comparison less equal").unwrap();
+        assert_eq!(s.linear, [true, false, true]);
+        assert_eq!(s.address, [AddressMode::Wrap, AddressMode::MirrorOnce, AddressMode::Border]);
+        assert_eq!(s.compare, Some(CompareFunc::LessEqual));
+        let e = input_layout_line("1 r32g32-float TEXCOORD 2").unwrap();
+        assert_eq!((e.slot, e.semantic.as_str(), e.index, e.format.texel_size), (1, "TEXCOORD", 2, 8));
+        let e = input_layout_line("0 r32g32b32a32-float position").unwrap();
+        assert_eq!(e.index, 0);
+    }
+}

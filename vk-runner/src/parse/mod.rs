@@ -1,0 +1,368 @@
+//! Reads `.shader_test` files (the format of vkd3d's `tests/hlsl/*.shader_test`) into
+//! [`TestFile`]: a list of sections in file order.
+//!
+//! Splitting into sections and reading section headers happens here; the line grammars of
+//! each kind of section live in [`decls`] and [`test_lines`]. A malformed line never aborts the
+//! file: it is recorded in [`TestFile::errors`] and reported as a failed check at its line.
+
+pub mod cursor;
+pub mod decls;
+pub mod format;
+pub mod qualifier;
+pub mod sections;
+pub mod test_lines;
+
+use cursor::Cursor;
+use qualifier::Qualifier;
+pub use sections::*;
+
+/// What the lines after a header are for.
+enum Body {
+    Require(Require),
+    Shader { stage: Stage, header: ShaderHeader, text: String },
+    Resource(ResourceDecl),
+    Sampler(SamplerDecl),
+    InputLayout(Vec<InputElement>),
+    Test(Vec<TestLine>),
+    Ignored(String),
+    Unsupported(String),
+    None,
+}
+
+/// What a shader header says besides the stage.
+#[derive(Default)]
+struct ShaderHeader {
+    fail: Option<Qualifier>,
+    notimpl: Option<Qualifier>,
+    todo: Option<Qualifier>,
+    entry: Option<String>,
+    format: Option<String>,
+}
+
+/// Parses a whole file.
+pub fn parse(text: &str) -> TestFile {
+    let mut file = TestFile::default();
+    let mut body = Body::None;
+    let mut header_line = 0u32;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i as u32 + 1;
+        if raw.starts_with('[') {
+            finish(&mut file, header_line, std::mem::replace(&mut body, Body::None));
+            header_line = line_no;
+            match header(raw) {
+                Ok(b) => body = b,
+                Err(e) => {
+                    file.errors.push((line_no, e));
+                    body = Body::Ignored(raw.to_string());
+                }
+            }
+            continue;
+        }
+        if raw.starts_with('%') {
+            continue;
+        }
+        if let Body::Shader { text, .. } = &mut body {
+            text.push_str(raw);
+            text.push('\n');
+            continue;
+        }
+        let line = match raw.find('%') {
+            Some(p) => &raw[..p],
+            None => raw,
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let result = match &mut body {
+            Body::Require(r) => decls::require_line(r, line),
+            Body::Resource(r) => decls::resource_line(r, line),
+            Body::Sampler(s) => decls::sampler_line(s, line),
+            Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
+            Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
+            Body::Shader { .. } | Body::Ignored(_) | Body::Unsupported(_) => Ok(()),
+            Body::None => Err(format!("line outside any section: '{line}'")),
+        };
+        if let Err(e) = result {
+            file.errors.push((line_no, e));
+        }
+    }
+    finish(&mut file, header_line, body);
+    file
+}
+
+fn finish(file: &mut TestFile, line: u32, body: Body) {
+    let kind = match body {
+        Body::None => return,
+        Body::Require(r) => SectionKind::Require(r),
+        Body::Resource(r) => SectionKind::Resource(r),
+        Body::Sampler(s) => SectionKind::Sampler(s),
+        Body::InputLayout(v) => SectionKind::InputLayout(v),
+        Body::Test(v) => SectionKind::Test(v),
+        Body::Ignored(s) => SectionKind::Ignored(s),
+        Body::Unsupported(s) => SectionKind::Unsupported(s),
+        Body::Shader { stage, header, text } => {
+            let source = match header.format.as_deref() {
+                None => ShaderSource::Hlsl(text),
+                Some("dxbc-tpf-hex") => match parse_hex(&text) {
+                    Ok(bytes) => ShaderSource::DxbcHex(bytes),
+                    Err(e) => {
+                        file.errors.push((line, e));
+                        ShaderSource::Unsupported { format: "dxbc-tpf-hex".into(), reason: "malformed hex".into() }
+                    }
+                },
+                Some(f @ ("d3dbc-hex" | "dxbc-dxil-hex")) => ShaderSource::Unsupported {
+                    format: f.to_string(),
+                    reason: format!("{f} shaders are not DXBC SM4/5"),
+                },
+                Some(f) => ShaderSource::Unsupported {
+                    format: f.to_string(),
+                    reason: format!("{f} shader sections are not supported yet"),
+                },
+            };
+            SectionKind::Shader(ShaderSection {
+                stage,
+                source,
+                fail: header.fail,
+                notimpl: header.notimpl,
+                todo: header.todo,
+                entry: header.entry.unwrap_or_else(|| "main".to_string()),
+            })
+        }
+    };
+    file.sections.push(Section { line, kind });
+}
+
+fn header(raw: &str) -> Result<Body, String> {
+    let inner = raw.trim_end();
+    let inner = inner
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| format!("malformed section header '{raw}'"))?
+        .trim();
+    let mut c = Cursor::new(inner);
+    let stages = [
+        ("vertex shader", Stage::Vertex),
+        ("pixel shader", Stage::Pixel),
+        ("compute shader", Stage::Compute),
+        ("geometry shader", Stage::Geometry),
+        ("hull shader", Stage::Hull),
+        ("domain shader", Stage::Domain),
+    ];
+    for (name, stage) in stages {
+        if c.eat_words(name) {
+            let header = shader_header(&mut c)?;
+            return Ok(Body::Shader { stage, header, text: String::new() });
+        }
+    }
+    let slot = |c: &mut Cursor<'_>| -> Result<u32, String> {
+        let n = c.u32()?;
+        if !c.is_empty() {
+            return Err(format!("trailing text in header '{raw}'"));
+        }
+        if n > 64 {
+            return Err(format!("slot {n} out of range"));
+        }
+        Ok(n)
+    };
+    if inner == "require" {
+        return Ok(Body::Require(Require::default()));
+    }
+    if inner == "test" {
+        return Ok(Body::Test(Vec::new()));
+    }
+    if inner == "input layout" {
+        return Ok(Body::InputLayout(Vec::new()));
+    }
+    if inner == "dsv" {
+        return Ok(Body::Resource(decls::new_resource(ResourceKind::Dsv, 0)));
+    }
+    for (words, kind) in [
+        ("srv", ResourceKind::Srv),
+        ("texture", ResourceKind::Srv),
+        ("uav", ResourceKind::Uav),
+        ("rtv", ResourceKind::Rtv),
+        ("vb", ResourceKind::VertexBuffer),
+        ("vertex buffer", ResourceKind::VertexBuffer),
+    ] {
+        if c.eat_words(words) {
+            return Ok(Body::Resource(decls::new_resource(kind, slot(&mut c)?)));
+        }
+    }
+    if c.eat_word("sampler") {
+        return Ok(Body::Sampler(SamplerDecl::new(slot(&mut c)?)));
+    }
+    if inner.starts_with("preproc") || inner.starts_with("effect") {
+        return Ok(Body::Ignored(inner.to_string()));
+    }
+    if inner == "descriptors" {
+        return Ok(Body::Unsupported("[descriptors] (explicit root signatures) is not supported".into()));
+    }
+    Err(format!("unknown section '[{inner}]'"))
+}
+
+fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
+    let mut h = ShaderHeader::default();
+    while !c.is_empty() {
+        if c.eat_word("todo") {
+            h.todo = Some(Qualifier::parse_opt(c)?);
+        } else if c.eat_word("fail") {
+            h.fail = Some(Qualifier::parse_opt(c)?);
+        } else if c.eat_word("notimpl") {
+            h.notimpl = Some(Qualifier::parse_opt(c)?);
+        } else if let Some(rest) = c.rest().strip_prefix("entry=") {
+            let mut cc = Cursor::new(rest);
+            let name = cc.take_token(&[]);
+            if name.is_empty() || !name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                return Err(format!("bad entry point name '{name}'"));
+            }
+            h.entry = Some(name.to_string());
+            *c = cc;
+        } else {
+            let tok = c.take_token(&[]);
+            match tok {
+                "dxbc-tpf-hex" | "d3dbc-hex" | "dxbc-dxil-hex" | "asm" => h.format = Some(tok.to_string()),
+                _ => return Err(format!("unknown shader section qualifier '{tok}'")),
+            }
+        }
+    }
+    Ok(h)
+}
+
+/// Reads hex text: 8-digit tokens are little-endian 32-bit words (as vkd3d writes them), other
+/// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed.
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        let t = tok.strip_prefix("0x").unwrap_or(tok);
+        if t.is_empty() || t.len() % 2 != 0 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("bad hex token '{tok}'"));
+        }
+        if t.len() == 8 {
+            let w = u32::from_str_radix(t, 16).map_err(|e| e.to_string())?;
+            out.extend_from_slice(&w.to_le_bytes());
+        } else {
+            for i in (0..t.len()).step_by(2) {
+                out.push(u8::from_str_radix(&t[i..i + 2], 16).map_err(|e| e.to_string())?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "\
+[require]
+shader model >= 5.0
+
+[uav 0]
+format r32-float
+size (2d, 1, 1)
+
+0.1
+
+[compute shader]
+RWTexture2D<float> u;
+% a comment inside the shader is dropped
+    [numthreads(1, 1, 1)]
+void main()
+{
+    u[uint2(0, 0)] = 5 % 3;
+}
+
+[test]
+todo(glsl) dispatch 1 1 1
+probe uav 0 (0, 0) r (-123.0) % trailing comment
+
+[pixel shader fail(sm<4) todo]
+float4 main() : sv_target { return 0; }
+
+[pixel shader dxbc-tpf-hex]
+43425844 01020304
+aabb
+";
+
+    #[test]
+    fn sections_in_order() {
+        let f = parse(SAMPLE);
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        let kinds: Vec<_> = f.sections.iter().map(|s| (s.line, std::mem::discriminant(&s.kind))).collect();
+        assert_eq!(kinds.len(), 6);
+        assert_eq!(f.sections[0].line, 1);
+        assert_eq!(f.sections[1].line, 4);
+        match &f.sections[1].kind {
+            SectionKind::Resource(r) => {
+                assert_eq!(r.kind, ResourceKind::Uav);
+                assert_eq!(r.data, vec![0.1f32.to_bits()]);
+            }
+            o => panic!("{o:?}"),
+        }
+        match &f.sections[2].kind {
+            SectionKind::Shader(s) => {
+                assert_eq!(s.stage, Stage::Compute);
+                let ShaderSource::Hlsl(src) = &s.source else { panic!() };
+                assert!(src.contains("5 % 3"), "a % inside HLSL is kept");
+                assert!(!src.contains("comment inside"));
+            }
+            o => panic!("{o:?}"),
+        }
+        match &f.sections[3].kind {
+            SectionKind::Test(lines) => {
+                assert_eq!(lines.len(), 2);
+                assert_eq!(lines[0].line, 20);
+                assert_eq!(lines[1].line, 21);
+            }
+            o => panic!("{o:?}"),
+        }
+        match &f.sections[4].kind {
+            SectionKind::Shader(s) => {
+                assert!(s.fail.is_some());
+                assert!(s.todo.is_some());
+                assert_eq!(s.entry, "main");
+            }
+            o => panic!("{o:?}"),
+        }
+        match &f.sections[5].kind {
+            SectionKind::Shader(s) => {
+                assert_eq!(s.source, ShaderSource::DxbcHex(vec![0x44, 0x58, 0x42, 0x43, 4, 3, 2, 1, 0xaa, 0xbb]));
+            }
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_are_collected_not_fatal() {
+        let f = parse("[test]\ndraw quad\nfrobnicate 3\n[bogus section]\nstuff\n[vertex shader entry=vs_main]\nx\n");
+        assert_eq!(f.errors.len(), 2);
+        assert_eq!(f.errors[0].0, 3);
+        assert_eq!(f.errors[1].0, 4);
+        match &f.sections.last().unwrap().kind {
+            SectionKind::Shader(s) => assert_eq!(s.entry, "vs_main"),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn old_section_names() {
+        let f = parse("[texture 2]\nsize (2d, 1, 1)\n1.0 2.0 3.0 4.0\n[vertex buffer 1]\n1.0 2.0\n[sampler 0]\nfilter linear linear linear\n");
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        match &f.sections[0].kind {
+            SectionKind::Resource(r) => assert_eq!((r.kind, r.slot), (ResourceKind::Srv, 2)),
+            o => panic!("{o:?}"),
+        }
+        match &f.sections[1].kind {
+            SectionKind::Resource(r) => assert_eq!((r.kind, r.slot), (ResourceKind::VertexBuffer, 1)),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn hex() {
+        assert_eq!(parse_hex("0x01020304, ff").unwrap(), vec![4, 3, 2, 1, 0xff]);
+        assert!(parse_hex("xyz").is_err());
+        assert!(parse_hex("abc").is_err());
+    }
+}

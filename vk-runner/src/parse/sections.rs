@@ -1,0 +1,346 @@
+//! The parsed form of a `.shader_test` file: its sections in file order.
+//!
+//! A file is a sequence of `[section]` headers, each followed by lines until the next header.
+//! Sections are kept in order because the format is stateful: resources, shaders and the
+//! `[require]` state declared earlier stay in effect for the `[test]` blocks after them.
+
+use super::format::Format;
+use super::qualifier::{Qualifier, ShaderModel};
+
+/// A whole test file.
+#[derive(Debug, Clone, Default)]
+pub struct TestFile {
+    pub sections: Vec<Section>,
+    /// Lines that could not be parsed: (line, message). Each is reported as a failed check.
+    pub errors: Vec<(u32, String)>,
+}
+
+/// One section with the line of its header.
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub line: u32,
+    pub kind: SectionKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum SectionKind {
+    Require(Require),
+    Shader(ShaderSection),
+    Resource(ResourceDecl),
+    Sampler(SamplerDecl),
+    InputLayout(Vec<InputElement>),
+    Test(Vec<TestLine>),
+    /// A section that does not affect execution here (`[preproc]`, `[effect]`).
+    Ignored(String),
+    /// A section that would change how later tests run and is not implemented
+    /// (`[descriptors]`): every later check is skipped with this reason.
+    Unsupported(String),
+}
+
+/// Shader stages a section can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    Vertex,
+    Hull,
+    Domain,
+    Geometry,
+    Pixel,
+    Compute,
+}
+
+impl Stage {
+    pub fn profile_prefix(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Geometry => "gs",
+            Stage::Pixel => "ps",
+            Stage::Compute => "cs",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Hull => "hull",
+            Stage::Domain => "domain",
+            Stage::Geometry => "geometry",
+            Stage::Pixel => "pixel",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+/// The `[require]` state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Require {
+    pub min_model: ShaderModel,
+    pub max_model: ShaderModel,
+    /// Capabilities (`float64`, `geometry-shader`, `format r32-float uav-load`, ...).
+    pub caps: Vec<String>,
+    /// `options:` for the HLSL compiler (`row-major`, `backcompat`, ...).
+    pub options: Vec<String>,
+    /// Lines whose tag condition does not hold make the following tests skip (e.g. `vulkan`).
+    pub tag_conditions: Vec<(String, Qualifier)>,
+}
+
+impl Default for Require {
+    fn default() -> Self {
+        Require {
+            min_model: ShaderModel::MIN,
+            max_model: ShaderModel::MAX,
+            caps: Vec::new(),
+            options: Vec::new(),
+            tag_conditions: Vec::new(),
+        }
+    }
+}
+
+/// What a shader section holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShaderSource {
+    Hlsl(String),
+    /// A DXBC container given as hex (`dxbc-tpf-hex`).
+    DxbcHex(Vec<u8>),
+    /// Something this runner cannot use (`d3dbc-hex`, `dxbc-dxil-hex`, `asm` for now).
+    Unsupported { format: String, reason: String },
+}
+
+/// `[pixel shader ...]` and the other stages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaderSection {
+    pub stage: Stage,
+    pub source: ShaderSource,
+    /// `fail(...)`: compilation is expected to fail for models where it holds.
+    pub fail: Option<Qualifier>,
+    /// `notimpl(...)`: the compiler is expected not to implement it.
+    pub notimpl: Option<Qualifier>,
+    /// `todo(...)`: compilation is known not to behave yet.
+    pub todo: Option<Qualifier>,
+    /// Entry point (`entry=NAME`), `main` by default.
+    pub entry: String,
+}
+
+/// Kinds of test resources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    Srv,
+    Uav,
+    Rtv,
+    Dsv,
+    VertexBuffer,
+}
+
+impl ResourceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ResourceKind::Srv => "srv",
+            ResourceKind::Uav => "uav",
+            ResourceKind::Rtv => "rtv",
+            ResourceKind::Dsv => "dsv",
+            ResourceKind::VertexBuffer => "vb",
+        }
+    }
+}
+
+/// The `size (...)` of a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dimensions {
+    /// Not given (vertex buffers: taken from the data).
+    Unspecified,
+    Buffer { elements: u32 },
+    RawBuffer { bytes: u32 },
+    CounterBuffer { elements: u32 },
+    Tex2d { width: u32, height: u32 },
+    Tex2dMs { samples: u32, width: u32, height: u32 },
+    Tex2dArray { width: u32, height: u32, layers: u32 },
+    Tex3d { width: u32, height: u32, depth: u32 },
+    Cube { size: u32 },
+}
+
+/// `[srv N]`, `[uav N]`, `[rtv N]`, `[dsv]`, `[vb N]` (and the older `[texture N]`,
+/// `[vertex buffer N]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceDecl {
+    pub kind: ResourceKind,
+    pub slot: u32,
+    pub format: Format,
+    pub explicit_format: bool,
+    /// Structured buffer stride (`stride N`).
+    pub stride: Option<u32>,
+    pub dims: Dimensions,
+    pub levels: u32,
+    /// Initial contents as 32-bit words.
+    pub data: Vec<u32>,
+}
+
+/// Texture address modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressMode {
+    Wrap,
+    Mirror,
+    Clamp,
+    Border,
+    MirrorOnce,
+}
+
+/// Comparison functions (samplers, depth test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFunc {
+    Never,
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+/// Reduction of a filtering sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    Standard,
+    Comparison,
+    Minimum,
+    Maximum,
+}
+
+/// `[sampler N]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerDecl {
+    pub slot: u32,
+    /// min, mag, mip: `true` = linear.
+    pub linear: [bool; 3],
+    pub address: [AddressMode; 3],
+    pub compare: Option<CompareFunc>,
+    pub reduction: Reduction,
+}
+
+impl SamplerDecl {
+    pub fn new(slot: u32) -> Self {
+        SamplerDecl {
+            slot,
+            linear: [false; 3],
+            address: [AddressMode::Clamp; 3],
+            compare: None,
+            reduction: Reduction::Standard,
+        }
+    }
+}
+
+/// One `[input layout]` line: `SLOT FORMAT NAME [INDEX]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputElement {
+    pub slot: u32,
+    pub format: Format,
+    pub semantic: String,
+    pub index: u32,
+}
+
+/// One line of a `[test]` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestLine {
+    pub line: u32,
+    pub todo: Option<Qualifier>,
+    pub bug: Option<Qualifier>,
+    /// `if(...)` conditions: the line runs only when all hold.
+    pub conditions: Vec<Qualifier>,
+    /// `winbug(...)`: skipped on Windows only; never skipped here.
+    pub directive: Directive,
+}
+
+/// Primitive topologies of `draw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topology {
+    TriangleList,
+    TriangleStrip,
+    PointList,
+    LineList,
+    LineStrip,
+    PatchList(u32),
+}
+
+/// A resource named by a test line (`rtv 1`, `uav-0`, `dsv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceRef {
+    pub kind: ResourceKind,
+    pub slot: u32,
+}
+
+/// Which texels a probe looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    /// One texel (or buffer element): x, y, array layer.
+    Point { x: u32, y: u32, layer: u32 },
+    /// `left, top, right, bottom`, right/bottom exclusive.
+    Rect { left: u32, top: u32, right: u32, bottom: u32 },
+    /// The whole resource (older `probe all`).
+    All,
+}
+
+/// Expected values of a probe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    F32(Vec<f32>),
+    U32(Vec<u32>),
+    I32(Vec<i32>),
+    F64(Vec<f64>),
+    U64(Vec<u64>),
+    I64(Vec<i64>),
+}
+
+impl Expected {
+    pub fn len(&self) -> usize {
+        match self {
+            Expected::F32(v) => v.len(),
+            Expected::U32(v) => v.len(),
+            Expected::I32(v) => v.len(),
+            Expected::F64(v) => v.len(),
+            Expected::U64(v) => v.len(),
+            Expected::I64(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Bytes one expected element occupies in memory (the probe's stride in buffers).
+    pub fn byte_size(&self) -> u32 {
+        let scalar = match self {
+            Expected::F32(_) | Expected::U32(_) | Expected::I32(_) => 4,
+            _ => 8,
+        };
+        scalar * self.len() as u32
+    }
+}
+
+/// A `probe` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    pub target: ResourceRef,
+    pub region: Region,
+    pub expected: Expected,
+    /// Allowed difference in units in the last place (floats).
+    pub ulps: u32,
+}
+
+/// What a `[test]` line does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Directive {
+    Dispatch([u32; 3]),
+    DrawQuad,
+    Draw { topology: Topology, vertices: u32, instances: u32 },
+    Probe(Probe),
+    /// Writes 32-bit words into a constant buffer at a word offset (`uniform`, `write cbv-N`).
+    Uniform { cbuffer: u32, offset: u32, words: Vec<u32> },
+    Clear { target: ResourceRef, value: [f32; 4] },
+    /// Known to vkd3d but not implemented here; the reason is reported.
+    Unsupported(String),
+}
+
+impl Directive {
+    /// Whether the line asserts something (and so is reported as a check).
+    pub fn is_check(&self) -> bool {
+        matches!(self, Directive::Dispatch(_) | Directive::DrawQuad | Directive::Draw { .. } | Directive::Probe(_))
+    }
+}

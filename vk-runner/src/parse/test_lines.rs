@@ -1,0 +1,484 @@
+//! Parser for `[test]` lines: `todo`/`bug`/`if(...)` prefixes, then one directive
+//! (`dispatch`, `draw`, `probe`, `uniform`, `clear`, ...).
+//!
+//! Both the current vkd3d syntax (`probe (0, 0) f32(1, 2, 3, 4)`, `probe uav-0 (1) u32(5)`)
+//! and the older one (`probe (0, 0) rgba (1, 2, 3, 4) 4`, `probe uav 0 (1) rui (5)`,
+//! `probe all rgba (...)`) are accepted.
+
+use super::cursor::Cursor;
+use super::decls::parse_compare;
+use super::qualifier::Qualifier;
+use super::sections::*;
+
+/// Parses one `[test]` line (comments already removed).
+pub fn test_line(line_no: u32, line: &str) -> Result<TestLine, String> {
+    let mut c = Cursor::new(line);
+    let mut todo = None;
+    let mut bug = None;
+    let mut conditions = Vec::new();
+    loop {
+        if c.eat_word("todo") {
+            todo = Some(Qualifier::parse_opt(&mut c)?);
+        } else if c.eat_word("bug") {
+            bug = Some(Qualifier::parse_opt(&mut c)?);
+        } else if c.eat_word("winbug") {
+            // Only skips on Windows D3D; never here. Keep parsing.
+            Qualifier::parse_opt(&mut c)?;
+        } else if c.eat_word("if") {
+            conditions.push(Qualifier::parse_opt(&mut c)?);
+        } else {
+            break;
+        }
+    }
+    let directive = directive(&mut c)?;
+    Ok(TestLine { line: line_no, todo, bug, conditions, directive })
+}
+
+fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
+    if c.eat_word("dispatch") {
+        let x = c.u32()?;
+        let y = c.u32()?;
+        let z = c.u32()?;
+        return Ok(Directive::Dispatch([x, y, z]));
+    }
+    if c.eat_words("draw quad") {
+        return Ok(Directive::DrawQuad);
+    }
+    if c.eat_word("draw") {
+        return draw(c);
+    }
+    if c.eat_word("probe") {
+        return probe(c).map(Directive::Probe);
+    }
+    if c.eat_word("uniform") {
+        return uniform(c);
+    }
+    if c.eat_word("write") {
+        let r = resource_ref(c)?.ok_or("write needs a resource")?;
+        if r.0 != "cbv" {
+            return Ok(Directive::Unsupported(format!("write to {}", r.0)));
+        }
+        c.expect_char('(')?;
+        let offset = c.u32()?;
+        c.expect_char(')')?;
+        let lit = literal(c)?;
+        return Ok(Directive::Uniform { cbuffer: r.1, offset, words: literal_words(&lit) });
+    }
+    if c.eat_word("clear") {
+        return clear(c);
+    }
+    if c.eat_word("depth-bounds") {
+        return Ok(Directive::Unsupported("depth-bounds".into()));
+    }
+    if c.eat_word("depth") {
+        let f = parse_compare(c)?;
+        return Ok(Directive::Unsupported(format!("depth test ({f:?})")));
+    }
+    for (w, what) in [
+        ("copy", "resource copies"),
+        ("sample mask", "sample masks"),
+        ("alpha test", "alpha test (SM1-3)"),
+        ("shade mode", "shade mode (SM1-3)"),
+        ("clip-plane", "clip planes (SM1-3)"),
+        ("point-size", "point size (SM1-3)"),
+        ("point-sprite", "point sprites (SM1-3)"),
+        ("fog-colour", "fog (SM1-3)"),
+        ("fog", "fog (SM1-3)"),
+        ("viewport", "viewports"),
+        ("bump", "bump mapping (SM1-3)"),
+        ("denorm", "denorm modes"),
+        ("projected", "projected textures (SM1-3)"),
+    ] {
+        if c.eat_words(w) {
+            return Ok(Directive::Unsupported(what.to_string()));
+        }
+    }
+    Err(format!("unknown test directive '{}'", c.rest()))
+}
+
+fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
+    let topology = if c.eat_words("triangle list") {
+        Topology::TriangleList
+    } else if c.eat_words("triangle strip") {
+        Topology::TriangleStrip
+    } else if c.eat_words("point list") {
+        Topology::PointList
+    } else if c.eat_words("line list") {
+        Topology::LineList
+    } else if c.eat_words("line strip") {
+        Topology::LineStrip
+    } else {
+        let save = *c;
+        let n = c.u32();
+        match n {
+            Ok(n) if c.eat_words("control point patch list") && (1..=32).contains(&n) => Topology::PatchList(n),
+            _ => return Err(format!("unknown primitive topology '{}'", save.rest())),
+        }
+    };
+    let vertices = c.u32()?;
+    let instances = if c.is_empty() { 1 } else { c.u32()? };
+    Ok(Directive::Draw { topology, vertices, instances })
+}
+
+/// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot).
+fn resource_ref(c: &mut Cursor<'_>) -> Result<Option<(&'static str, u32)>, String> {
+    for kind in ["rtv", "uav", "srv", "vb", "cbv"] {
+        let r = c.rest();
+        if let Some(after) = r.strip_prefix(kind).and_then(|a| a.strip_prefix('-')) {
+            let mut cc = Cursor::new(after);
+            let slot = cc.u32()?;
+            *c = cc;
+            return Ok(Some((kind, slot)));
+        }
+        if c.eat_word(kind) {
+            let slot = c.u32()?;
+            return Ok(Some((kind, slot)));
+        }
+    }
+    if c.eat_word("dsv") {
+        return Ok(Some(("dsv", 0)));
+    }
+    if let Some(after) = c.rest().strip_prefix("dsv-") {
+        let mut cc = Cursor::new(after);
+        cc.u32()?;
+        *c = cc;
+        return Ok(Some(("dsv", 0)));
+    }
+    Ok(None)
+}
+
+fn kind_of(word: &str) -> Option<ResourceKind> {
+    Some(match word {
+        "rtv" => ResourceKind::Rtv,
+        "uav" => ResourceKind::Uav,
+        "srv" => ResourceKind::Srv,
+        "vb" => ResourceKind::VertexBuffer,
+        "dsv" => ResourceKind::Dsv,
+        _ => return None,
+    })
+}
+
+fn clear(c: &mut Cursor<'_>) -> Result<Directive, String> {
+    let (word, slot) = resource_ref(c)?.ok_or("clear needs a resource")?;
+    let kind = kind_of(word).ok_or_else(|| format!("cannot clear {word}"))?;
+    let target = ResourceRef { kind, slot };
+    let value = if c.peek().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+        match literal(c)? {
+            Expected::F32(v) => {
+                let mut out = [0.0; 4];
+                for (o, x) in out.iter_mut().zip(v) {
+                    *o = x;
+                }
+                out
+            }
+            _ => return Err("clear takes f32 values".into()),
+        }
+    } else {
+        let mut out = [0.0f32; 4];
+        let n = if kind == ResourceKind::Dsv { 1 } else { 4 };
+        for o in out.iter_mut().take(n) {
+            *o = c.f32()?;
+        }
+        out
+    };
+    Ok(Directive::Clear { target, value })
+}
+
+fn region_nums(c: &mut Cursor<'_>) -> Result<Vec<u32>, String> {
+    c.expect_char('(')?;
+    let mut n = vec![c.u32()?];
+    while c.eat_char(',') {
+        n.push(c.u32()?);
+        if n.len() > 4 {
+            return Err("a probe region has 1 to 4 numbers".into());
+        }
+    }
+    c.expect_char(')')?;
+    Ok(n)
+}
+
+fn region(c: &mut Cursor<'_>) -> Result<Region, String> {
+    let n = region_nums(c)?;
+    Ok(match n.as_slice() {
+        [x] => Region::Point { x: *x, y: 0, layer: 0 },
+        [x, y] => Region::Point { x: *x, y: *y, layer: 0 },
+        [x, y, l] => Region::Point { x: *x, y: *y, layer: *l },
+        [l, t, r, b] => {
+            if r < l || b < t {
+                return Err(format!("empty probe rectangle ({l}, {t}, {r}, {b})"));
+            }
+            Region::Rect { left: *l, top: *t, right: *r, bottom: *b }
+        }
+        _ => return Err("a probe region has 1 to 4 numbers".into()),
+    })
+}
+
+fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
+    let mut target = ResourceRef { kind: ResourceKind::Rtv, slot: 0 };
+    if let Some((word, slot)) = resource_ref(c)? {
+        target = ResourceRef { kind: kind_of(word).ok_or_else(|| format!("cannot probe {word}"))?, slot };
+    }
+    let region = if c.eat_word("all") {
+        Region::All
+    } else if c.eat_word("rect") {
+        // Older syntax: `probe rect TYPE (x, y, w, h) (values)`.
+        let kw = c.take_token(&['(']);
+        let [x, y, w, h] = region_nums(c)?[..] else {
+            return Err("probe rect needs (x, y, w, h)".into());
+        };
+        let rest = format!("{kw} {}", c.rest());
+        let mut lc = Cursor::new(&rest);
+        let expected = literal(&mut lc)?;
+        let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
+        let region = Region::Rect { left: x, top: y, right: x.saturating_add(w), bottom: y.saturating_add(h) };
+        return Ok(Probe { target, region, expected, ulps });
+    } else if c.peek() == Some('(') {
+        region(c)?
+    } else {
+        // Older syntax: `probe TYPE (x, y) (values)`.
+        let kw = c.take_token(&['(']);
+        let r = region(c)?;
+        let rest = format!("{kw} {}", c.rest());
+        let mut lc = Cursor::new(&rest);
+        let expected = literal(&mut lc)?;
+        let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
+        return Ok(Probe { target, region: r, expected, ulps });
+    };
+    let expected = literal(c)?;
+    let ulps = if c.is_empty() { 0 } else { c.u32()? };
+    if !c.is_empty() {
+        return Err(format!("trailing text '{}'", c.rest()));
+    }
+    Ok(Probe { target, region, expected, ulps })
+}
+
+/// A typed literal: `f32(1, 2)`, `rgba (1, 2, 3, 4)`, `rui(5)`, `u64(1)`, ...
+fn literal(c: &mut Cursor<'_>) -> Result<Expected, String> {
+    enum T {
+        F32(Option<usize>),
+        U32(Option<usize>),
+        I32(Option<usize>),
+        F64(Option<usize>),
+        U64(Option<usize>),
+        I64(Option<usize>),
+    }
+    let table: [(&str, T); 19] = [
+        ("f32", T::F32(None)),
+        ("u32", T::U32(None)),
+        ("i32", T::I32(None)),
+        ("f64", T::F64(None)),
+        ("u64", T::U64(None)),
+        ("i64", T::I64(None)),
+        ("rgbaui", T::U32(Some(4))),
+        ("rgbai", T::I32(Some(4))),
+        ("rgba", T::F32(Some(4))),
+        ("rgui64", T::U64(Some(2))),
+        ("rgd", T::F64(Some(2))),
+        ("rgb", T::F32(Some(3))),
+        ("rg", T::F32(Some(2))),
+        ("rui64", T::U64(Some(1))),
+        ("ri64", T::I64(Some(1))),
+        ("rui", T::U32(Some(1))),
+        ("ri", T::I32(Some(1))),
+        ("rd", T::F64(Some(1))),
+        ("r", T::F32(Some(1))),
+    ];
+    let Some((_, ty)) = table.into_iter().find(|(w, _)| c.eat_word(w)) else {
+        return Err(format!("expected a typed value like f32(...) at '{}'", c.rest()));
+    };
+    c.expect_char('(')?;
+    let (count, exp) = match ty {
+        T::F32(n) => (n, Expected::F32(list(c, |c| c.f32())?)),
+        T::U32(n) => (n, Expected::U32(list(c, |c| c.u32())?)),
+        T::I32(n) => (n, Expected::I32(list(c, |c| c.i32())?)),
+        T::F64(n) => (n, Expected::F64(list(c, |c| c.f64())?)),
+        T::U64(n) => (n, Expected::U64(list(c, |c| c.u64())?)),
+        T::I64(n) => (n, Expected::I64(list(c, |c| c.u64().map(|v| v as i64))?)),
+    };
+    c.expect_char(')')?;
+    if let Some(n) = count
+        && exp.len() != n
+    {
+        return Err(format!("expected {n} values, got {}", exp.len()));
+    }
+    if exp.is_empty() || exp.len() > 4 {
+        return Err(format!("a probe compares 1 to 4 values, got {}", exp.len()));
+    }
+    Ok(exp)
+}
+
+fn list<T>(c: &mut Cursor<'_>, mut f: impl FnMut(&mut Cursor<'_>) -> Result<T, String>) -> Result<Vec<T>, String> {
+    let mut v = vec![f(c)?];
+    while c.eat_char(',') {
+        v.push(f(c)?);
+        if v.len() > 4 {
+            return Err("too many values".into());
+        }
+    }
+    Ok(v)
+}
+
+fn literal_words(e: &Expected) -> Vec<u32> {
+    let mut w = Vec::new();
+    match e {
+        Expected::F32(v) => w.extend(v.iter().map(|x| x.to_bits())),
+        Expected::U32(v) => w.extend(v.iter().copied()),
+        Expected::I32(v) => w.extend(v.iter().map(|x| *x as u32)),
+        Expected::F64(v) => v.iter().for_each(|x| push64(&mut w, x.to_bits())),
+        Expected::U64(v) => v.iter().for_each(|x| push64(&mut w, *x)),
+        Expected::I64(v) => v.iter().for_each(|x| push64(&mut w, *x as u64)),
+    }
+    w
+}
+
+fn push64(w: &mut Vec<u32>, v: u64) {
+    w.push(v as u32);
+    w.push((v >> 32) as u32);
+}
+
+fn uniform(c: &mut Cursor<'_>) -> Result<Directive, String> {
+    let offset = c.u32()?;
+    if offset > 65536 {
+        return Err(format!("uniform offset {offset} too large"));
+    }
+    let mut words = Vec::new();
+    if c.eat_word("float4") {
+        for _ in 0..4 {
+            words.push(c.f32()?.to_bits());
+        }
+    } else if c.eat_word("float") {
+        words.push(c.f32()?.to_bits());
+    } else if c.eat_word("double2") {
+        for _ in 0..2 {
+            push64(&mut words, c.f64()?.to_bits());
+        }
+    } else if c.eat_word("int4") {
+        for _ in 0..4 {
+            words.push(c.i32()? as u32);
+        }
+    } else if c.eat_word("uint4") {
+        for _ in 0..4 {
+            words.push(c.u32()?);
+        }
+    } else if c.eat_word("int") {
+        words.push(c.i32()? as u32);
+    } else if c.eat_word("uint") {
+        words.push(c.u32()?);
+    } else if c.eat_word("int64_t2") || c.eat_word("uint64_t2") {
+        for _ in 0..2 {
+            push64(&mut words, c.u64()?);
+        }
+    } else {
+        return Err(format!("unknown uniform type '{}'", c.rest()));
+    }
+    if !c.is_empty() {
+        return Err(format!("trailing text '{}'", c.rest()));
+    }
+    Ok(Directive::Uniform { cbuffer: 0, offset, words })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::qualifier::{QualContext, ShaderModel};
+
+    fn d(s: &str) -> Directive {
+        test_line(1, s).unwrap().directive
+    }
+
+    #[test]
+    fn probes_new_and_old() {
+        let p = |s: &str| match d(s) {
+            Directive::Probe(p) => p,
+            other => panic!("{other:?}"),
+        };
+        let a = p("probe (0, 0) rgba (0.20, -0.10, 0.0075, -0.15) 1");
+        assert_eq!(a.region, Region::Point { x: 0, y: 0, layer: 0 });
+        assert_eq!(a.expected, Expected::F32(vec![0.2, -0.1, 0.0075, -0.15]));
+        assert_eq!(a.ulps, 1);
+        assert_eq!(a.target, ResourceRef { kind: ResourceKind::Rtv, slot: 0 });
+        let b = p("probe uav 0 (1) rui(6)");
+        assert_eq!(b.target, ResourceRef { kind: ResourceKind::Uav, slot: 0 });
+        assert_eq!(b.expected, Expected::U32(vec![6]));
+        let c = p("probe uav-2 (3, 4) u32(1, 2, 3, 4)");
+        assert_eq!(c.target.slot, 2);
+        assert_eq!(c.region, Region::Point { x: 3, y: 4, layer: 0 });
+        let e = p("probe (  0, 0, 319, 480) rgba (0.9, 0.8, 0.7, 0.6)");
+        assert_eq!(e.region, Region::Rect { left: 0, top: 0, right: 319, bottom: 480 });
+        let f = p("probe all rgba (1.0, 2.0, 3.0, 4.0)");
+        assert_eq!(f.region, Region::All);
+        let g = p("probe rect rgba (0, 0, 320, 240) (1.0, 0.0, 0.0, 1.0) 2");
+        assert_eq!(g.region, Region::Rect { left: 0, top: 0, right: 320, bottom: 240 });
+        assert_eq!(g.ulps, 2);
+        let h = p("probe (0, 0) rgbaui(0xffffffff, 0, 1, 2)");
+        assert_eq!(h.expected, Expected::U32(vec![u32::MAX, 0, 1, 2]));
+        let i = p("probe rtv 1 (1, 2) f32(1e99)");
+        assert_eq!(i.expected, Expected::F32(vec![f32::INFINITY]));
+        let j = p("probe (0, 0) ri (-3)");
+        assert_eq!(j.expected, Expected::I32(vec![-3]));
+        assert!(test_line(1, "probe (0, 0) rgba (1, 2, 3)").is_err());
+        assert!(test_line(1, "probe (0, 0) zz(1)").is_err());
+    }
+
+    #[test]
+    fn prefixes() {
+        let t = test_line(7, "todo(sm<6) if(sm>=5) draw quad").unwrap();
+        assert_eq!(t.line, 7);
+        assert!(t.todo.is_some());
+        assert_eq!(t.conditions.len(), 1);
+        assert_eq!(t.directive, Directive::DrawQuad);
+        struct C;
+        impl QualContext for C {
+            fn shader_model(&self) -> ShaderModel {
+                ShaderModel::new(4, 0)
+            }
+            fn tag(&self, _: &str) -> Option<[u32; 3]> {
+                None
+            }
+        }
+        assert!(!t.conditions[0].holds(&C));
+        assert!(t.todo.unwrap().holds(&C));
+    }
+
+    #[test]
+    fn other_directives() {
+        assert_eq!(d("dispatch 1 2 3"), Directive::Dispatch([1, 2, 3]));
+        assert_eq!(
+            d("draw triangle strip 4"),
+            Directive::Draw { topology: Topology::TriangleStrip, vertices: 4, instances: 1 }
+        );
+        assert_eq!(
+            d("draw 3 control point patch list 3 2"),
+            Directive::Draw { topology: Topology::PatchList(3), vertices: 3, instances: 2 }
+        );
+        assert_eq!(
+            d("uniform 4 float4 1.0 2.0 3.0 4.0"),
+            Directive::Uniform {
+                cbuffer: 0,
+                offset: 4,
+                words: vec![1f32.to_bits(), 2f32.to_bits(), 3f32.to_bits(), 4f32.to_bits()]
+            }
+        );
+        assert_eq!(d("uniform 1 uint 0x41804180"), Directive::Uniform { cbuffer: 0, offset: 1, words: vec![0x4180_4180] });
+        assert_eq!(
+            d("uniform 0 int -2"),
+            Directive::Uniform { cbuffer: 0, offset: 0, words: vec![(-2i32) as u32] }
+        );
+        match d("uniform 0 double2 1.0 2.0") {
+            Directive::Uniform { words, .. } => assert_eq!(words.len(), 4),
+            o => panic!("{o:?}"),
+        }
+        assert_eq!(
+            d("clear rtv 0 1.0 0.5 0.0 1.0"),
+            Directive::Clear { target: ResourceRef { kind: ResourceKind::Rtv, slot: 0 }, value: [1.0, 0.5, 0.0, 1.0] }
+        );
+        assert_eq!(
+            d("write cbv-1 (4) f32(2.0)"),
+            Directive::Uniform { cbuffer: 1, offset: 4, words: vec![2f32.to_bits()] }
+        );
+        assert!(matches!(d("sample mask 3"), Directive::Unsupported(_)));
+        assert!(test_line(1, "frobnicate").is_err());
+        assert!(test_line(1, "dispatch 1 1").is_err());
+        assert!(test_line(1, "uniform 0 float4 1 2 3").is_err());
+    }
+}
