@@ -5,6 +5,44 @@
 //! a size and its data. Everything here borrows from the input and checks every size and
 //! offset against it before reading, so malformed input yields a [`ContainerError`] naming the
 //! byte offset, never a panic or an allocation sized by an untrusted field.
+//!
+//! [`Container`] is the header and chunk table; one module per chunk kind parses its contents
+//! ([`signature`], [`rdef`], [`stat`], [`sfi0`], [`ifce`]); [`ParsedContainer`] is the typed view
+//! of all of them, and [`header`] prints it as fxc's disassembly comment header. `docs/formats.md`
+//! describes the layouts.
+
+pub mod checksum;
+mod enums;
+pub mod header;
+pub mod ifce;
+mod parsed;
+pub mod rdef;
+mod reader;
+pub mod sfi0;
+pub mod signature;
+pub mod stat;
+mod version;
+
+pub use ifce::Interfaces;
+pub use parsed::{ParsedContainer, chunk_description};
+pub use rdef::ResourceDefinitions;
+pub use sfi0::FeatureFlags;
+pub use signature::{Signature, SignatureElement, SignatureKind};
+pub use stat::Statistics;
+pub use version::{ShaderStage, ShaderVersion};
+
+/// What kind of problem a [`ContainerError`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ContainerErrorKind {
+    /// The data ends before a structure that must be there.
+    Truncated,
+    /// An offset, size or count points outside the data it indexes.
+    OutOfBounds,
+    /// A field holds a value the format does not allow.
+    Invalid,
+    /// Nesting or total size beyond what the parser accepts (hostile-looking input).
+    TooComplex,
+}
 
 /// A malformed container.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -12,12 +50,26 @@
 pub struct ContainerError {
     /// Byte offset in the container where the problem was found.
     pub offset: usize,
+    pub kind: ContainerErrorKind,
     pub what: String,
 }
 
 impl ContainerError {
+    /// An [`ContainerErrorKind::Invalid`] error.
     pub fn new(offset: usize, what: impl Into<String>) -> Self {
-        ContainerError { offset, what: what.into() }
+        ContainerError {
+            offset,
+            kind: ContainerErrorKind::Invalid,
+            what: what.into(),
+        }
+    }
+
+    pub fn with_kind(offset: usize, kind: ContainerErrorKind, what: impl Into<String>) -> Self {
+        ContainerError {
+            offset,
+            kind,
+            what: what.into(),
+        }
     }
 }
 
@@ -35,7 +87,10 @@ pub struct Chunk<'a> {
 impl Chunk<'_> {
     /// The tag as text (lossy for non-ASCII tags).
     pub fn tag_str(&self) -> String {
-        self.tag.iter().map(|&b| if b.is_ascii_graphic() { b as char } else { '?' }).collect()
+        self.tag
+            .iter()
+            .map(|&b| if b.is_ascii_graphic() { b as char } else { '?' })
+            .collect()
     }
 }
 
@@ -63,13 +118,20 @@ impl<'a> Container<'a> {
     /// Parses the header and chunk table. Chunk contents are not looked at.
     pub fn parse(data: &'a [u8]) -> Result<Self, ContainerError> {
         if data.len() < HEADER_SIZE {
-            return Err(ContainerError::new(
+            return Err(ContainerError::with_kind(
                 data.len(),
-                format!("truncated header: {} bytes, a DXBC header needs {HEADER_SIZE}", data.len()),
+                ContainerErrorKind::Truncated,
+                format!(
+                    "truncated header: {} bytes, a DXBC header needs {HEADER_SIZE}",
+                    data.len()
+                ),
             ));
         }
         if &data[0..4] != b"DXBC" {
-            return Err(ContainerError::new(0, "not a DXBC container (magic is not \"DXBC\")"));
+            return Err(ContainerError::new(
+                0,
+                "not a DXBC container (magic is not \"DXBC\")",
+            ));
         }
         let checksum: [u8; 16] = data[4..20].try_into().expect("16 bytes");
         let version = read_u32(data, 20).expect("header checked");
@@ -78,7 +140,10 @@ impl<'a> Container<'a> {
         if total_size != data.len() {
             return Err(ContainerError::new(
                 24,
-                format!("header says the container is {total_size} bytes, but it is {} bytes", data.len()),
+                format!(
+                    "header says the container is {total_size} bytes, but it is {} bytes",
+                    data.len()
+                ),
             ));
         }
         // Each chunk needs a 4-byte table entry and an 8-byte chunk header, so the count is
@@ -88,14 +153,25 @@ impl<'a> Container<'a> {
             .and_then(|n| n.checked_add(HEADER_SIZE))
             .filter(|&end| end <= data.len())
             .ok_or_else(|| {
-                ContainerError::new(28, format!("chunk count {chunk_count} does not fit in the container"))
+                ContainerError::with_kind(
+                    28,
+                    ContainerErrorKind::OutOfBounds,
+                    format!("chunk count {chunk_count} does not fit in the container"),
+                )
             })?;
         let mut chunks = Vec::with_capacity(chunk_count);
         for entry in (HEADER_SIZE..table_end).step_by(4) {
             let start = read_u32(data, entry).expect("table checked") as usize;
-            let header_end = start.checked_add(8).filter(|&e| e <= data.len()).ok_or_else(|| {
-                ContainerError::new(entry, format!("chunk offset {start:#x} is past the end of the container"))
-            })?;
+            let header_end = start
+                .checked_add(8)
+                .filter(|&e| e <= data.len())
+                .ok_or_else(|| {
+                    ContainerError::with_kind(
+                        entry,
+                        ContainerErrorKind::OutOfBounds,
+                        format!("chunk offset {start:#x} is past the end of the container"),
+                    )
+                })?;
             if start < table_end {
                 return Err(ContainerError::new(
                     entry,
@@ -104,17 +180,30 @@ impl<'a> Container<'a> {
             }
             let tag: [u8; 4] = data[start..start + 4].try_into().expect("4 bytes");
             let size = read_u32(data, start + 4).expect("checked") as usize;
-            let end = header_end.checked_add(size).filter(|&e| e <= data.len()).ok_or_else(|| {
-                ContainerError::new(
-                    start + 4,
-                    format!(
-                        "chunk {} claims {size} bytes, but only {} remain",
-                        Chunk { tag, offset: header_end, data: &[] }.tag_str(),
-                        data.len() - header_end
-                    ),
-                )
-            })?;
-            chunks.push(Chunk { tag, offset: header_end, data: &data[header_end..end] });
+            let end = header_end
+                .checked_add(size)
+                .filter(|&e| e <= data.len())
+                .ok_or_else(|| {
+                    ContainerError::with_kind(
+                        start + 4,
+                        ContainerErrorKind::OutOfBounds,
+                        format!(
+                            "chunk {} claims {size} bytes, but only {} remain",
+                            Chunk {
+                                tag,
+                                offset: header_end,
+                                data: &[]
+                            }
+                            .tag_str(),
+                            data.len() - header_end
+                        ),
+                    )
+                })?;
+            chunks.push(Chunk {
+                tag,
+                offset: header_end,
+                data: &data[header_end..end],
+            });
         }
         Ok(Container {
             data,
@@ -138,4 +227,32 @@ impl<'a> Container<'a> {
     pub fn shader_chunk(&self) -> Option<&Chunk<'a>> {
         self.chunk_any(&[b"SHEX", b"SHDR"])
     }
+
+    /// The checksum the header should hold, computed over the blob.
+    pub fn computed_checksum(&self) -> [u8; 16] {
+        checksum::container_checksum(self.data)
+    }
+
+    /// Whether the stored checksum matches the blob.
+    pub fn verify_checksum(&self) -> bool {
+        self.computed_checksum() == self.checksum
+    }
+
+    /// Stage and shader model from the program chunk's version token.
+    pub fn shader_version(&self) -> Result<ShaderVersion, ContainerError> {
+        let chunk = self.shader_chunk().ok_or_else(|| {
+            ContainerError::with_kind(
+                0,
+                ContainerErrorKind::Invalid,
+                "the container has no SHDR or SHEX chunk",
+            )
+        })?;
+        ShaderVersion::from_program_chunk(chunk)
+    }
+}
+
+/// Formats a checksum as fxc and vkd3d print it: four 32-bit words in hex.
+pub fn format_checksum(sum: &[u8; 16]) -> String {
+    let w = |i: usize| u32::from_le_bytes([sum[i], sum[i + 1], sum[i + 2], sum[i + 3]]);
+    format!("{:08x}-{:08x}-{:08x}-{:08x}", w(0), w(4), w(8), w(12))
 }

@@ -1,0 +1,149 @@
+//! The typed view of a whole container: every chunk we know, parsed.
+//!
+//! `dxbc info`, the disassembly header and tests want all chunks at once; the translator may
+//! instead parse just the chunks it needs with each module's `parse`. [`ParsedContainer::parse`]
+//! checks the header and chunk table, then parses each known chunk (the first of each kind;
+//! later duplicates and unknown tags are only listed), stopping at the first malformed one.
+//! The checksum is computed but a mismatch is not an error here: callers decide.
+
+use super::{
+    Chunk, Container, ContainerError, FeatureFlags, Interfaces, ResourceDefinitions, ShaderVersion,
+    Signature, SignatureKind, Statistics, signature,
+};
+
+/// What a chunk tag holds, for listings; `None` for tags this crate does not know.
+pub fn chunk_description(tag: &[u8; 4]) -> Option<&'static str> {
+    Some(match tag {
+        b"SHDR" => "SM4 program",
+        b"SHEX" => "SM5 program",
+        b"ISGN" | b"ISG1" => "input signature",
+        b"OSGN" | b"OSG1" | b"OSG5" => "output signature",
+        b"PCSG" | b"PSG1" => "patch constant signature",
+        b"RDEF" => "resource definitions",
+        b"STAT" => "statistics",
+        b"SFI0" => "feature flags",
+        b"IFCE" => "interfaces",
+        b"Aon9" => "feature level 9 program (not parsed)",
+        b"XNAS" | b"XNAP" => "Xbox/level 9 program (not parsed)",
+        b"SDBG" => "debug information (not parsed)",
+        b"SPDB" => "PDB debug information (not parsed)",
+        b"PRIV" => "private data (not parsed)",
+        b"RTS0" => "root signature (not parsed)",
+        b"ILDB" | b"ILDN" => "debug name (not parsed)",
+        b"HASH" => "shader hash (not parsed)",
+        b"DXIL" => "SM6 program (not parsed)",
+        _ => return None,
+    })
+}
+
+/// A container with every known chunk parsed.
+#[derive(Debug, Clone)]
+pub struct ParsedContainer<'a> {
+    pub container: Container<'a>,
+    /// The checksum computed over the blob (compare with `container.checksum`).
+    pub computed_checksum: [u8; 16],
+    /// The program chunk (SHEX or SHDR), if any.
+    pub program: Option<Chunk<'a>>,
+    /// Stage and model from the program chunk's version token.
+    pub version: Option<ShaderVersion>,
+    pub input_signature: Option<Signature<'a>>,
+    pub output_signature: Option<Signature<'a>>,
+    pub patch_constant_signature: Option<Signature<'a>>,
+    pub resources: Option<ResourceDefinitions<'a>>,
+    pub statistics: Option<Statistics>,
+    pub features: Option<FeatureFlags>,
+    pub interfaces: Option<Interfaces<'a>>,
+}
+
+impl<'a> ParsedContainer<'a> {
+    /// Parses the container and every known chunk.
+    pub fn parse(data: &'a [u8]) -> Result<Self, ContainerError> {
+        let container = Container::parse(data)?;
+        let mut parsed = ParsedContainer {
+            computed_checksum: container.computed_checksum(),
+            program: None,
+            version: None,
+            input_signature: None,
+            output_signature: None,
+            patch_constant_signature: None,
+            resources: None,
+            statistics: None,
+            features: None,
+            interfaces: None,
+            container,
+        };
+        let chunks = parsed.container.chunks.clone();
+        for chunk in &chunks {
+            match &chunk.tag {
+                b"SHDR" | b"SHEX" if parsed.program.is_none() => {
+                    parsed.version = Some(ShaderVersion::from_program_chunk(chunk)?);
+                    parsed.program = Some(*chunk);
+                }
+                b"RDEF" if parsed.resources.is_none() => {
+                    parsed.resources = Some(ResourceDefinitions::parse(chunk)?);
+                }
+                b"STAT" if parsed.statistics.is_none() => {
+                    parsed.statistics = Some(Statistics::parse(chunk)?)
+                }
+                b"SFI0" if parsed.features.is_none() => {
+                    parsed.features = Some(FeatureFlags::parse(chunk)?)
+                }
+                b"IFCE" if parsed.interfaces.is_none() => {
+                    parsed.interfaces = Some(Interfaces::parse(chunk)?)
+                }
+                tag => {
+                    let slot = match signature::signature_kind(tag) {
+                        Some(SignatureKind::Input) => &mut parsed.input_signature,
+                        Some(SignatureKind::Output) => &mut parsed.output_signature,
+                        Some(SignatureKind::PatchConstant) => &mut parsed.patch_constant_signature,
+                        None => continue,
+                    };
+                    if slot.is_none() {
+                        *slot = Some(Signature::parse(chunk)?);
+                    }
+                }
+            }
+        }
+        Ok(parsed)
+    }
+
+    /// Whether the stored checksum matches the blob.
+    pub fn checksum_matches(&self) -> bool {
+        self.computed_checksum == self.container.checksum
+    }
+
+    /// The signature of a kind, if the container has one.
+    pub fn signature(&self, kind: SignatureKind) -> Option<&Signature<'a>> {
+        match kind {
+            SignatureKind::Input => self.input_signature.as_ref(),
+            SignatureKind::Output => self.output_signature.as_ref(),
+            SignatureKind::PatchConstant => self.patch_constant_signature.as_ref(),
+        }
+    }
+
+    /// Chunks that are not parsed: unknown tags and repeats of a kind already parsed.
+    pub fn unparsed_chunks(&self) -> impl Iterator<Item = &Chunk<'a>> {
+        let mut seen: Vec<&'static str> = Vec::new();
+        self.container.chunks.iter().filter(move |c| {
+            let kind: Option<&'static str> = match &c.tag {
+                b"SHDR" | b"SHEX" => Some("program"),
+                b"RDEF" => Some("rdef"),
+                b"STAT" => Some("stat"),
+                b"SFI0" => Some("sfi0"),
+                b"IFCE" => Some("ifce"),
+                tag => signature::signature_kind(tag).map(|k| match k {
+                    SignatureKind::Input => "in",
+                    SignatureKind::Output => "out",
+                    SignatureKind::PatchConstant => "pc",
+                }),
+            };
+            match kind {
+                Some(k) if !seen.contains(&k) => {
+                    seen.push(k);
+                    false
+                }
+                _ => true,
+            }
+        })
+    }
+}
