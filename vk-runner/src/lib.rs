@@ -7,3 +7,6 @@
 //! every descriptor set layout, pipeline layout and vertex input from the reflection.
 
 pub mod parse;
+pub mod backend;
+pub mod cache;
+pub mod hlsl;

@@ -1,0 +1,222 @@
+//! The `vkd3d` backend: DXBC → SPIR-V with `vkd3d-compiler -x dxbc-tpf -b spirv-binary`, and a
+//! [`Reflection`] derived from that SPIR-V plus the DXBC's signatures and vkd3d's disassembly.
+//!
+//! vkd3d-compiler, run without an interface description, puts every descriptor in set 0 at
+//! bindings numbered in declaration order (cb, s, t, u mixed), names each variable after its
+//! register ID (`cb0_0`, `t3`), and makes structured/raw buffers `R32ui` texel buffers. The
+//! D3D origin of each binding is recovered from the variable name and the `dcl_*` lines.
+
+use super::spirv_info::{self, IoVar, SpirvInfo};
+use super::vkd3d_asm::{self, DeclKind};
+use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity};
+use crate::hlsl::first_lines;
+use std::path::PathBuf;
+use translator::Translation;
+use translator::container::signature::{ComponentType as SigType, SystemValue};
+use translator::container::{Container, Signature, SignatureElement as SigElement};
+use translator::reflect::*;
+
+/// vkd3d-compiler as a translator.
+pub struct Vkd3dBackend {
+    exe: PathBuf,
+    identity: String,
+    cache: Cache,
+}
+
+impl Vkd3dBackend {
+    pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
+        let exe = resolve_executable(cmd).ok_or_else(|| format!("vkd3d-compiler '{cmd}' not found"))?;
+        let identity = tool_identity(&exe);
+        Ok(Vkd3dBackend { exe, identity, cache })
+    }
+
+    fn run_cached(&self, dxbc: &[u8], target: &str, ext: &str) -> Result<Vec<u8>, String> {
+        let key = hash_parts(&[b"vkd3d-v1", self.identity.as_bytes(), target.as_bytes(), dxbc]);
+        if let Some(v) = self.cache.get(key, ext) {
+            return Ok(v);
+        }
+        let out = run_tool(&self.exe, &["-x", "dxbc-tpf", "-b", target, "-o", "-", "-"], dxbc)?;
+        if !out.success || out.stdout.is_empty() {
+            return Err(format!("vkd3d-compiler -b {target} failed: {}", first_lines(&out.stderr, 3)));
+        }
+        self.cache.put(key, ext, &out.stdout);
+        Ok(out.stdout)
+    }
+
+    pub fn translate(&self, dxbc: &[u8]) -> Result<Translation, String> {
+        let spv = self.run_cached(dxbc, "spirv-binary", "spv")?;
+        if spv.len() % 4 != 0 {
+            return Err("vkd3d-compiler produced SPIR-V whose size is not a multiple of 4".into());
+        }
+        let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
+        let asm = String::from_utf8_lossy(&self.run_cached(dxbc, "d3d-asm", "asm")?).into_owned();
+        let info = spirv_info::read(&words)?;
+        let reflection = reflect(&info, dxbc, &asm)?;
+        Ok(Translation { spirv: words, reflection })
+    }
+}
+
+/// Builds a reflection for vkd3d's output.
+fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, String> {
+    let container = Container::parse(dxbc).map_err(|e| format!("DXBC container: {e}"))?;
+    let sig = |tags: &[&[u8; 4]]| -> Result<Vec<SigElement<'_>>, String> {
+        match container.chunk_any(tags) {
+            Some(c) => Signature::parse(c).map(|s| s.elements).map_err(|e| format!("signature: {e}")),
+            None => Ok(Vec::new()),
+        }
+    };
+    let in_sig = sig(&[b"ISGN", b"ISG1"])?;
+    let out_sig = sig(&[b"OSGN", b"OSG1", b"OSG5"])?;
+    let pc_sig = sig(&[b"PCSG", b"PSG1"])?;
+    let inputs = interface(&in_sig, &info.inputs, info.stage);
+    let outputs = interface(&out_sig, &info.outputs, info.stage);
+    let patch_constants = interface(&pc_sig, &[], info.stage);
+
+    let decls = vkd3d_asm::parse_decls(asm);
+    let mut descriptors = Vec::new();
+    for d in &info.descriptors {
+        let name = d.name.as_deref().ok_or("vkd3d descriptor variable without a name")?;
+        let (class, id) =
+            vkd3d_asm::parse_var_name(name).ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
+        let decl = decls
+            .iter()
+            .find(|x| x.class == class && x.id == id)
+            .ok_or_else(|| format!("no declaration for {name} in the disassembly"))?;
+        let shape = match (class, decl.kind) {
+            (RegisterClass::B, _) => ResourceShape::ConstantBuffer { size_bytes: d.block_size.unwrap_or(0) },
+            (RegisterClass::S, _) => ResourceShape::Sampler { comparison: false },
+            (_, DeclKind::Structured { stride }) => ResourceShape::StructuredBuffer { stride },
+            (_, DeclKind::Raw) => ResourceShape::RawBuffer,
+            _ => {
+                let img = d.image.ok_or_else(|| format!("{name} is not an image"))?;
+                ResourceShape::Image { dim: img.dim, return_type: img.sampled_type, multisampled: img.multisampled }
+            }
+        };
+        descriptors.push(Descriptor {
+            set: d.set,
+            binding: d.binding,
+            descriptor_type: d.descriptor_type,
+            count: d.count,
+            origin: D3dOrigin {
+                class,
+                space: decl.space,
+                lower: decl.lower,
+                upper: decl.upper,
+                range_id: id,
+                uav_counter: false,
+            },
+            shape,
+            writable: class == RegisterClass::U,
+        });
+    }
+    let vulkan_features = features_for(info, &descriptors);
+    Ok(Reflection {
+        stage: info.stage,
+        entry_point: info.entry_point.clone(),
+        inputs,
+        outputs,
+        patch_constants,
+        descriptors,
+        push_constants: info
+            .push_constant_size
+            .map(|size| vec![PushConstantRange { offset: 0, size, space: 0, register: 0 }])
+            .unwrap_or_default(),
+        workgroup_size: info.workgroup_size,
+        capabilities: info.capabilities.clone(),
+        extensions: info.extensions.clone(),
+        vulkan_features,
+    })
+}
+
+/// The SPIR-V built-in a D3D system value becomes (by signature sysval, or by name for the
+/// values signatures leave undefined).
+fn builtin_for(e: &SigElement<'_>, stage: ShaderStage) -> Option<&'static str> {
+    Some(match e.system_value_by_name() {
+        SystemValue::Position if stage == ShaderStage::Pixel => "FragCoord",
+        SystemValue::Position => "Position",
+        SystemValue::ClipDistance => "ClipDistance",
+        SystemValue::CullDistance => "CullDistance",
+        SystemValue::RenderTargetArrayIndex => "Layer",
+        SystemValue::ViewportArrayIndex => "ViewportIndex",
+        SystemValue::VertexId => "VertexIndex",
+        SystemValue::PrimitiveId => "PrimitiveId",
+        SystemValue::InstanceId => "InstanceIndex",
+        SystemValue::IsFrontFace => "FrontFacing",
+        SystemValue::SampleIndex => "SampleId",
+        SystemValue::Depth | SystemValue::DepthGreaterEqual | SystemValue::DepthLessEqual => "FragDepth",
+        SystemValue::Coverage => "SampleMask",
+        SystemValue::StencilRef => "FragStencilRefEXT",
+        _ => return None,
+    })
+}
+
+fn interface(sig: &[SigElement<'_>], vars: &[IoVar], stage: ShaderStage) -> Vec<InterfaceVar> {
+    sig.iter()
+        .map(|e| {
+            let register = (e.register != u32::MAX).then_some(e.register);
+            let by_builtin = builtin_for(e, stage)
+                .filter(|b| vars.iter().any(|v| v.builtin.as_deref() == Some(*b)))
+                .map(|b| InterfacePlacement::BuiltIn { builtin: b.to_string() });
+            let by_location = || {
+                register.and_then(|r| {
+                    vars.iter().find(|v| v.location == Some(r) && v.builtin.is_none()).map(|v| {
+                        InterfacePlacement::Location { location: r, component: v.component }
+                    })
+                })
+            };
+            let placement = by_builtin.or_else(by_location).unwrap_or(InterfacePlacement::Unused);
+            InterfaceVar {
+                semantic_name: e.semantic_name.to_string(),
+                semantic_index: e.semantic_index,
+                register,
+                mask: e.mask,
+                component_type: match e.component_type {
+                    SigType::UInt32 => ComponentType::Uint,
+                    SigType::SInt32 => ComponentType::Sint,
+                    _ => ComponentType::Float,
+                },
+                placement,
+            }
+        })
+        .collect()
+}
+
+/// Vulkan features a module needs, by the capabilities it declares and what it writes.
+pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<String> {
+    let mut f: Vec<&str> = Vec::new();
+    for cap in &info.capabilities {
+        f.extend(match cap.as_str() {
+            "StorageImageReadWithoutFormat" => &["shaderStorageImageReadWithoutFormat"][..],
+            "StorageImageWriteWithoutFormat" => &["shaderStorageImageWriteWithoutFormat"],
+            "Float64" => &["shaderFloat64"],
+            "Int64" => &["shaderInt64"],
+            "Int16" => &["shaderInt16"],
+            "Geometry" => &["geometryShader"],
+            "Tessellation" => &["tessellationShader"],
+            "SampleRateShading" => &["sampleRateShading"],
+            "DemoteToHelperInvocation" | "DemoteToHelperInvocationEXT" => &["shaderDemoteToHelperInvocation"],
+            "ImageCubeArray" | "SampledCubeArray" => &["imageCubeArray"],
+            "ClipDistance" => &["shaderClipDistance"],
+            "CullDistance" => &["shaderCullDistance"],
+            "ImageGatherExtended" => &["shaderImageGatherExtended"],
+            "StorageImageExtendedFormats" => &["shaderStorageImageExtendedFormats"],
+            "MinLod" => &["shaderResourceMinLod"],
+            "SparseResidency" => &["shaderResourceResidency"],
+            "StorageImageMultisample" => &["shaderStorageImageMultisample"],
+            "RuntimeDescriptorArray" => &["runtimeDescriptorArray"],
+            "FragmentShaderPixelInterlockEXT" => &["fragmentShaderPixelInterlock"],
+            _ => &[],
+        });
+    }
+    if descriptors.iter().any(|d| d.writable) {
+        match info.stage {
+            ShaderStage::Pixel => f.push("fragmentStoresAndAtomics"),
+            ShaderStage::Compute => {}
+            _ => f.push("vertexPipelineStoresAndAtomics"),
+        }
+    }
+    let mut v: Vec<String> = f.into_iter().map(str::to_string).collect();
+    v.sort();
+    v.dedup();
+    v
+}

@@ -1,0 +1,93 @@
+//! Compiles HLSL sections to DXBC with an external compiler invoked like vkd3d-compiler
+//! (`-x hlsl -p PROFILE -b dxbc-tpf -e ENTRY`), caching results by content.
+//!
+//! Failures are cached too (as the compiler's message), because `[... shader fail]` sections
+//! are expected to fail and would otherwise be recompiled on every run.
+
+use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity};
+use std::path::PathBuf;
+
+/// An HLSL → DXBC compiler.
+#[derive(Debug, Clone)]
+pub struct HlslCompiler {
+    exe: PathBuf,
+    identity: String,
+    cache: Cache,
+}
+
+/// Why a shader did not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompileError {
+    /// The compiler rejected the source (its message).
+    Rejected(String),
+    /// The compiler could not be run at all.
+    Tool(String),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Rejected(m) => write!(f, "HLSL compilation failed: {m}"),
+            CompileError::Tool(m) => write!(f, "HLSL compiler unavailable: {m}"),
+        }
+    }
+}
+
+/// Maps a `[require] options:` word to compiler arguments; `None` when it cannot be expressed.
+pub fn option_args(option: &str) -> Option<Vec<&'static str>> {
+    match option {
+        "none" | "unbounded-descriptor-arrays" => Some(vec![]),
+        "row-major" => Some(vec!["--matrix-storage-order=row"]),
+        "column-major" => Some(vec!["--matrix-storage-order=column"]),
+        _ => None,
+    }
+}
+
+impl HlslCompiler {
+    /// Finds the compiler (a path, or a name looked up in `PATH`).
+    pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
+        let exe = resolve_executable(cmd).ok_or_else(|| format!("HLSL compiler '{cmd}' not found"))?;
+        let identity = tool_identity(&exe);
+        Ok(HlslCompiler { exe, identity, cache })
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.exe
+    }
+
+    /// Compiles `source` for `profile` (e.g. `ps_5_0`). `options` are `[require] options:` words.
+    pub fn compile(&self, source: &str, profile: &str, entry: &str, options: &[String]) -> Result<Vec<u8>, CompileError> {
+        let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", entry];
+        for o in options {
+            let extra = option_args(o).ok_or_else(|| CompileError::Tool(format!("unsupported compile option '{o}'")))?;
+            args.extend(extra);
+        }
+        let joined = args.join(" ");
+        let key = hash_parts(&[b"hlsl-v1", self.identity.as_bytes(), joined.as_bytes(), source.as_bytes()]);
+        if let Some(dxbc) = self.cache.get(key, "dxbc") {
+            return Ok(dxbc);
+        }
+        if let Some(err) = self.cache.get(key, "err") {
+            return Err(CompileError::Rejected(String::from_utf8_lossy(&err).into_owned()));
+        }
+        args.extend(["-o", "-", "-"]);
+        let out = run_tool(&self.exe, &args, source.as_bytes()).map_err(CompileError::Tool)?;
+        if out.success && out.stdout.starts_with(b"DXBC") {
+            self.cache.put(key, "dxbc", &out.stdout);
+            Ok(out.stdout)
+        } else {
+            let msg = first_lines(&out.stderr, 3);
+            let msg = if msg.is_empty() { "no output".to_string() } else { msg };
+            // Only cache genuine rejections (the tool ran and printed a diagnostic).
+            if !out.stderr.is_empty() {
+                self.cache.put(key, "err", msg.as_bytes());
+            }
+            Err(CompileError::Rejected(msg))
+        }
+    }
+}
+
+/// The first `n` non-empty lines of `s`, joined with ` / `.
+pub fn first_lines(s: &str, n: usize) -> String {
+    s.lines().map(str::trim).filter(|l| !l.is_empty()).take(n).collect::<Vec<_>>().join(" / ")
+}
