@@ -12,6 +12,9 @@
 //! translated module expects from its caller (interface, descriptors, push constants).
 
 pub mod container;
+pub mod emit;
+pub mod passes;
+pub mod ir;
 pub mod reflect;
 pub mod sm4;
 

@@ -57,6 +57,9 @@ pub enum TranslateError {
     /// The program uses something the translator does not implement.
     #[error("unsupported {what} at byte offset {offset:#x}")]
     Unsupported { what: String, offset: usize },
+    /// A bug in the translator: an invariant of its own IR did not hold.
+    #[error("internal error: {what}")]
+    Internal { what: String },
     /// The program breaks a rule of the shader model.
     #[error("invalid program at byte offset {offset:#x}: {what}")]
     Invalid { what: String, offset: usize },

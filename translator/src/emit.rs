@@ -1,0 +1,471 @@
+//! SPIR-V emission: a thin word writer over the `spirv` crate's enums.
+//!
+//! rspirv's `dr::Builder` allocates per instruction (~60–110 ns each), more than our budget for
+//! whole-shader translation allows, so emission writes words straight into one buffer per
+//! module section and concatenates them at the end (rspirv stays for loading and disassembly in
+//! tests). Types, constants and globals get ids on first use and are written at that moment, so
+//! only what the functions reference is emitted, always after what it depends on.
+
+use spirv::{Op, Word};
+
+use crate::ir::{
+    Const, ConstId, DecorationTarget, Function, GlobalId, ImageType, Merge, Module, Operand, Scalar, Terminator, Type,
+    TypeId, flags,
+};
+use crate::translate::TranslateError;
+
+/// Appends one instruction to `buf`.
+#[inline]
+fn inst(buf: &mut Vec<Word>, op: Op, operands: &[Word]) {
+    buf.push(((operands.len() as u32 + 1) << 16) | op as u32);
+    buf.extend_from_slice(operands);
+}
+
+/// Appends a literal string (UTF-8, NUL-terminated, padded to whole words).
+fn push_string(buf: &mut Vec<Word>, s: &str) {
+    let bytes = s.as_bytes();
+    for chunk in bytes.chunks(4) {
+        let mut w = [0u8; 4];
+        w[..chunk.len()].copy_from_slice(chunk);
+        buf.push(u32::from_le_bytes(w));
+    }
+    if bytes.len() % 4 == 0 {
+        buf.push(0);
+    }
+}
+
+fn string_inst(buf: &mut Vec<Word>, op: Op, pre: &[Word], s: &str, post: &[Word]) {
+    let start = buf.len();
+    buf.push(0);
+    buf.extend_from_slice(pre);
+    push_string(buf, s);
+    buf.extend_from_slice(post);
+    let wc = (buf.len() - start) as u32;
+    buf[start] = (wc << 16) | op as u32;
+}
+
+struct Emitter<'m> {
+    m: &'m Module,
+    next_id: Word,
+    type_ids: Vec<Word>,
+    const_ids: Vec<Word>,
+    global_ids: Vec<Word>,
+    glsl_id: Word,
+    names: bool,
+    // sections
+    debug: Vec<Word>,
+    annotations: Vec<Word>,
+    globals: Vec<Word>,
+    functions: Vec<Word>,
+}
+
+impl<'m> Emitter<'m> {
+    fn id(&mut self) -> Word {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn type_id(&mut self, t: TypeId) -> Word {
+        let cached = self.type_ids[t.0 as usize];
+        if cached != 0 {
+            return cached;
+        }
+        let ty = self.m.types.get(t).clone();
+        // Dependencies first.
+        let mut ops: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::new();
+        let op = match &ty {
+            Type::Void => Op::TypeVoid,
+            Type::Scalar(Scalar::Bool) => Op::TypeBool,
+            Type::Scalar(Scalar::F32) => {
+                ops.push(32);
+                Op::TypeFloat
+            }
+            Type::Scalar(Scalar::F64) => {
+                ops.push(64);
+                Op::TypeFloat
+            }
+            Type::Scalar(Scalar::I32) => {
+                ops.extend_from_slice(&[32, 1]);
+                Op::TypeInt
+            }
+            Type::Scalar(Scalar::U32) => {
+                ops.extend_from_slice(&[32, 0]);
+                Op::TypeInt
+            }
+            Type::Vector(s, n) => {
+                ops.push(self.type_id(crate::ir::TypeTable::vec(*s, 1)));
+                ops.push(*n as u32);
+                Op::TypeVector
+            }
+            Type::Array { elem, len, .. } => {
+                ops.push(self.type_id(*elem));
+                ops.push(self.const_id(*len));
+                Op::TypeArray
+            }
+            Type::RuntimeArray { elem, .. } => {
+                ops.push(self.type_id(*elem));
+                Op::TypeRuntimeArray
+            }
+            Type::Struct { members, .. } => {
+                for &mt in members {
+                    let id = self.type_id(mt);
+                    ops.push(id);
+                }
+                Op::TypeStruct
+            }
+            Type::Pointer { storage, pointee } => {
+                ops.push(*storage as u32);
+                ops.push(self.type_id(*pointee));
+                Op::TypePointer
+            }
+            Type::Image(ImageType { sampled_type, dim, depth, arrayed, ms, sampled, format }) => {
+                ops.push(self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1)));
+                ops.extend_from_slice(&[
+                    *dim as u32,
+                    *depth as u32,
+                    *arrayed as u32,
+                    *ms as u32,
+                    *sampled as u32,
+                    *format as u32,
+                ]);
+                Op::TypeImage
+            }
+            Type::Sampler => Op::TypeSampler,
+            Type::SampledImage(img) => {
+                ops.push(self.type_id(*img));
+                Op::TypeSampledImage
+            }
+            Type::Function { ret, params } => {
+                ops.push(self.type_id(*ret));
+                for &p in params {
+                    let id = self.type_id(p);
+                    ops.push(id);
+                }
+                Op::TypeFunction
+            }
+        };
+        let id = self.id();
+        self.type_ids[t.0 as usize] = id;
+        let mut words: smallvec::SmallVec<[Word; 9]> = smallvec::SmallVec::new();
+        words.push(id);
+        words.extend_from_slice(&ops);
+        inst(&mut self.globals, op, &words);
+        match ty {
+            Type::Array { stride: Some(s), .. } | Type::RuntimeArray { stride: Some(s), .. } => {
+                inst(&mut self.annotations, Op::Decorate, &[id, spirv::Decoration::ArrayStride as u32, s]);
+            }
+            _ => {}
+        }
+        id
+    }
+
+    fn const_id(&mut self, c: ConstId) -> Word {
+        let cached = self.const_ids[c.0 as usize];
+        if cached != 0 {
+            return cached;
+        }
+        let k = self.m.consts.get(c).clone();
+        let ty = self.type_id(k.ty());
+        let id;
+        match k {
+            Const::Scalar { ty: t, bits } => {
+                id = self.id();
+                if t == TypeId::BOOL {
+                    inst(&mut self.globals, if bits != 0 { Op::ConstantTrue } else { Op::ConstantFalse }, &[ty, id]);
+                } else if t == TypeId::F64 {
+                    inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32, (bits >> 32) as u32]);
+                } else {
+                    inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32]);
+                }
+            }
+            Const::Composite { parts, .. } => {
+                let mut words: Vec<Word> = Vec::with_capacity(parts.len() + 2);
+                words.push(ty);
+                words.push(0);
+                for p in parts {
+                    let pid = self.const_id(p);
+                    words.push(pid);
+                }
+                id = self.id();
+                words[1] = id;
+                inst(&mut self.globals, Op::ConstantComposite, &words);
+            }
+            Const::Null(_) => {
+                id = self.id();
+                inst(&mut self.globals, Op::ConstantNull, &[ty, id]);
+            }
+            Const::Undef(_) => {
+                id = self.id();
+                inst(&mut self.globals, Op::Undef, &[ty, id]);
+            }
+        }
+        self.const_ids[c.0 as usize] = id;
+        id
+    }
+
+    fn global_id(&mut self, g: GlobalId) -> Word {
+        let cached = self.global_ids[g.0 as usize];
+        if cached != 0 {
+            return cached;
+        }
+        let global = &self.m.globals[g.0 as usize];
+        let ty = self.type_id(global.ty);
+        let init = global.init.map(|c| self.const_id(c));
+        let id = self.id();
+        self.global_ids[g.0 as usize] = id;
+        let storage = global.storage as u32;
+        match init {
+            Some(i) => inst(&mut self.globals, Op::Variable, &[ty, id, storage, i]),
+            None => inst(&mut self.globals, Op::Variable, &[ty, id, storage]),
+        }
+        id
+    }
+
+    fn target_id(&mut self, t: DecorationTarget) -> Option<Word> {
+        match t {
+            DecorationTarget::Global(g) => {
+                let id = self.global_ids[g.0 as usize];
+                (id != 0).then_some(id)
+            }
+            DecorationTarget::Type(ty) | DecorationTarget::Member(ty, _) => {
+                let id = self.type_ids[ty.0 as usize];
+                (id != 0).then_some(id)
+            }
+        }
+    }
+
+    fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), TranslateError> {
+        // Pre-assign ids to every placed value with a result and to every live block.
+        let mut value_ids = vec![0 as Word; f.insts.len()];
+        let mut block_ids = vec![0 as Word; f.blocks.len()];
+        for &b in &f.layout {
+            block_ids[b.0 as usize] = self.id();
+            for &v in &f.block(b).insts {
+                if f.inst(v).has_result() {
+                    value_ids[v.0 as usize] = self.id();
+                }
+            }
+        }
+        let mut buf = std::mem::take(&mut self.functions);
+        inst(&mut buf, Op::Function, &[self.type_id(TypeId::VOID), fn_id, 0, fn_type]);
+        let mut words: Vec<Word> = Vec::with_capacity(16);
+        for &b in &f.layout {
+            let block = f.block(b);
+            inst(&mut buf, Op::Label, &[block_ids[b.0 as usize]]);
+            for &v in &block.insts {
+                let i = f.inst(v);
+                words.clear();
+                if i.has_result() {
+                    words.push(self.type_id(i.ty));
+                    words.push(value_ids[v.0 as usize]);
+                }
+                if i.op == Op::ExtInst {
+                    words.push(self.glsl_id);
+                }
+                for a in &i.args {
+                    let w = match *a {
+                        Operand::Value(x) => {
+                            let id = value_ids[x.0 as usize];
+                            if id == 0 {
+                                return Err(internal(format!("value %{} used but not emitted", x.0)));
+                            }
+                            id
+                        }
+                        Operand::Const(c) => self.const_id(c),
+                        Operand::Global(g) => self.global_id(g),
+                        Operand::Block(bb) => block_ids[bb.0 as usize],
+                        Operand::Lit(l) => l,
+                        Operand::Var(_) => return Err(internal("register variable left after SSA".into())),
+                    };
+                    words.push(w);
+                }
+                inst(&mut buf, i.op, &words);
+                if i.flags & flags::PRECISE != 0 && i.has_result() {
+                    inst(
+                        &mut self.annotations,
+                        Op::Decorate,
+                        &[value_ids[v.0 as usize], spirv::Decoration::NoContraction as u32],
+                    );
+                }
+                if i.flags & flags::NON_UNIFORM != 0 && i.has_result() {
+                    inst(
+                        &mut self.annotations,
+                        Op::Decorate,
+                        &[value_ids[v.0 as usize], spirv::Decoration::NonUniform as u32],
+                    );
+                }
+            }
+            match block.merge {
+                Merge::None => {}
+                Merge::Selection(mb) => inst(&mut buf, Op::SelectionMerge, &[block_ids[mb.0 as usize], 0]),
+                Merge::Loop { merge, continue_target } => inst(
+                    &mut buf,
+                    Op::LoopMerge,
+                    &[block_ids[merge.0 as usize], block_ids[continue_target.0 as usize], 0],
+                ),
+            }
+            let operand_id = |e: &mut Self, o: &Operand| -> Result<Word, TranslateError> {
+                Ok(match *o {
+                    Operand::Value(x) => value_ids[x.0 as usize],
+                    Operand::Const(c) => e.const_id(c),
+                    _ => return Err(internal("branch condition is not a value".into())),
+                })
+            };
+            match &block.term {
+                Terminator::Open => return Err(internal(format!("block B{} not terminated", b.0))),
+                Terminator::Branch(t) => inst(&mut buf, Op::Branch, &[block_ids[t.0 as usize]]),
+                Terminator::CondBranch { cond, on_true, on_false } => {
+                    let c = operand_id(self, cond)?;
+                    inst(
+                        &mut buf,
+                        Op::BranchConditional,
+                        &[c, block_ids[on_true.0 as usize], block_ids[on_false.0 as usize]],
+                    )
+                }
+                Terminator::Switch { selector, default, cases } => {
+                    words.clear();
+                    words.push(operand_id(self, selector)?);
+                    words.push(block_ids[default.0 as usize]);
+                    for (lit, t) in cases {
+                        words.push(*lit);
+                        words.push(block_ids[t.0 as usize]);
+                    }
+                    inst(&mut buf, Op::Switch, &words);
+                }
+                Terminator::Return => inst(&mut buf, Op::Return, &[]),
+                Terminator::Kill => inst(&mut buf, Op::Kill, &[]),
+                Terminator::Unreachable => inst(&mut buf, Op::Unreachable, &[]),
+            }
+        }
+        inst(&mut buf, Op::FunctionEnd, &[]);
+        self.functions = buf;
+        Ok(())
+    }
+}
+
+fn internal(what: String) -> TranslateError {
+    TranslateError::Internal { what }
+}
+
+/// Options that shape emission.
+#[derive(Debug, Clone, Copy)]
+pub struct EmitOptions {
+    pub version: (u8, u8),
+    pub debug_names: bool,
+}
+
+/// Which execution model a stage has.
+pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionModel {
+    use crate::reflect::ShaderStage::*;
+    match stage {
+        Vertex => spirv::ExecutionModel::Vertex,
+        Pixel => spirv::ExecutionModel::Fragment,
+        Geometry => spirv::ExecutionModel::Geometry,
+        Hull => spirv::ExecutionModel::TessellationControl,
+        Domain => spirv::ExecutionModel::TessellationEvaluation,
+        Compute => spirv::ExecutionModel::GLCompute,
+    }
+}
+
+/// Writes `m` as a SPIR-V module.
+pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> {
+    let mut e = Emitter {
+        m,
+        next_id: 1,
+        type_ids: vec![0; m.types.len()],
+        const_ids: vec![0; m.consts.len()],
+        global_ids: vec![0; m.globals.len()],
+        glsl_id: 0,
+        names: opts.debug_names,
+        debug: Vec::new(),
+        annotations: Vec::with_capacity(256),
+        globals: Vec::with_capacity(1024),
+        functions: Vec::with_capacity(4096),
+    };
+    let uses_glsl = m.functions.iter().any(|f| f.insts.iter().any(|i| i.op == Op::ExtInst));
+    if uses_glsl {
+        e.glsl_id = e.id();
+    }
+    let fn_ids: Vec<Word> = m.functions.iter().map(|_| e.id()).collect();
+    let fn_type = e.type_id(m.void_fn_type);
+    for (f, &id) in m.functions.iter().zip(&fn_ids) {
+        e.function(f, id, fn_type)?;
+    }
+    // Decorations of everything emitted.
+    let mut annotations = std::mem::take(&mut e.annotations);
+    for d in &m.decorations {
+        let Some(target) = e.target_id(d.target) else { continue };
+        match d.target {
+            DecorationTarget::Member(_, member) => {
+                let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![target, member, d.decoration as u32];
+                w.extend_from_slice(&d.args);
+                inst(&mut annotations, Op::MemberDecorate, &w);
+            }
+            _ => {
+                let mut w: smallvec::SmallVec<[Word; 4]> = smallvec::smallvec![target, d.decoration as u32];
+                w.extend_from_slice(&d.args);
+                inst(&mut annotations, Op::Decorate, &w);
+            }
+        }
+    }
+    if e.names {
+        let names = m.names.clone();
+        for (t, name) in &names {
+            let Some(target) = e.target_id(*t) else { continue };
+            match t {
+                DecorationTarget::Member(_, member) => {
+                    string_inst(&mut e.debug, Op::MemberName, &[target, *member], name, &[])
+                }
+                _ => string_inst(&mut e.debug, Op::Name, &[target], name, &[]),
+            }
+        }
+    }
+
+    // Header and the sections before the annotations.
+    let mut out: Vec<Word> = Vec::with_capacity(
+        64 + e.debug.len() + annotations.len() + e.globals.len() + e.functions.len(),
+    );
+    let (major, minor) = opts.version;
+    out.extend_from_slice(&[spirv::MAGIC_NUMBER, ((major as u32) << 16) | ((minor as u32) << 8), 0, 0, 0]);
+    for &cap in &m.capabilities {
+        inst(&mut out, Op::Capability, &[cap as u32]);
+    }
+    for ext in &m.extensions {
+        string_inst(&mut out, Op::Extension, &[], ext, &[]);
+    }
+    if uses_glsl {
+        string_inst(&mut out, Op::ExtInstImport, &[e.glsl_id], "GLSL.std.450", &[]);
+    }
+    inst(&mut out, Op::MemoryModel, &[spirv::AddressingModel::Logical as u32, spirv::MemoryModel::GLSL450 as u32]);
+    // Interface: SPIR-V 1.4+ lists every global the entry point uses; earlier only I/O.
+    let all_globals = (major, minor) >= (1, 4);
+    let interface: Vec<Word> = m
+        .globals
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| {
+            e.global_ids[*i] != 0
+                && (all_globals || matches!(g.storage, spirv::StorageClass::Input | spirv::StorageClass::Output))
+        })
+        .map(|(i, _)| e.global_ids[i])
+        .collect();
+    string_inst(
+        &mut out,
+        Op::EntryPoint,
+        &[execution_model(m.stage) as u32, fn_ids[0]],
+        &m.entry_name,
+        &interface,
+    );
+    for (mode, args) in &m.execution_modes {
+        let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![fn_ids[0], *mode as u32];
+        w.extend_from_slice(args);
+        inst(&mut out, Op::ExecutionMode, &w);
+    }
+    out.extend_from_slice(&e.debug);
+    out.extend_from_slice(&annotations);
+    out.extend_from_slice(&e.globals);
+    out.extend_from_slice(&e.functions);
+    out[3] = e.next_id;
+    Ok(out)
+}

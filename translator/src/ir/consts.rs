@@ -1,0 +1,132 @@
+//! Interned constants of the IR.
+//!
+//! Constants live at module level (SPIR-V declares them beside the types), deduplicated by type
+//! and value, so that `l(1.0)` used fifty times is one `OpConstant`. Scalars are stored as raw
+//! bits; composites as their parts.
+
+use std::collections::HashMap;
+
+use super::types::{Scalar, TypeId, TypeTable};
+
+/// Index of a constant in the [`ConstTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub u32);
+
+/// A constant value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Const {
+    /// A scalar: raw bits (f32/i32/u32 in the low 32 bits; bool as 0/1; f64 as all 64).
+    Scalar { ty: TypeId, bits: u64 },
+    /// A vector, array or struct constant.
+    Composite { ty: TypeId, parts: Vec<ConstId> },
+    /// OpConstantNull.
+    Null(TypeId),
+    /// OpUndef (declared at module level).
+    Undef(TypeId),
+}
+
+impl Const {
+    pub fn ty(&self) -> TypeId {
+        match self {
+            Const::Scalar { ty, .. } | Const::Composite { ty, .. } | Const::Null(ty) | Const::Undef(ty) => *ty,
+        }
+    }
+}
+
+/// The module's constants.
+#[derive(Debug, Clone, Default)]
+pub struct ConstTable {
+    consts: Vec<Const>,
+    map: HashMap<Const, ConstId>,
+}
+
+impl ConstTable {
+    pub fn intern(&mut self, c: Const) -> ConstId {
+        if let Some(&id) = self.map.get(&c) {
+            return id;
+        }
+        let id = ConstId(self.consts.len() as u32);
+        self.consts.push(c.clone());
+        self.map.insert(c, id);
+        id
+    }
+
+    pub fn get(&self, id: ConstId) -> &Const {
+        &self.consts[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.consts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.consts.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (ConstId, &Const)> {
+        self.consts.iter().enumerate().map(|(i, c)| (ConstId(i as u32), c))
+    }
+
+    pub fn u32(&mut self, v: u32) -> ConstId {
+        self.intern(Const::Scalar { ty: TypeId::U32, bits: v as u64 })
+    }
+
+    pub fn i32(&mut self, v: i32) -> ConstId {
+        self.intern(Const::Scalar { ty: TypeId::I32, bits: v as u32 as u64 })
+    }
+
+    pub fn f32(&mut self, v: f32) -> ConstId {
+        self.intern(Const::Scalar { ty: TypeId::F32, bits: v.to_bits() as u64 })
+    }
+
+    pub fn bool(&mut self, v: bool) -> ConstId {
+        self.intern(Const::Scalar { ty: TypeId::BOOL, bits: v as u64 })
+    }
+
+    /// A scalar of type `ty` holding `bits` (low 32 bits for 32-bit types).
+    pub fn scalar(&mut self, ty: TypeId, bits: u64) -> ConstId {
+        self.intern(Const::Scalar { ty, bits })
+    }
+
+    /// A splat or per-component vector of the given scalar bits (`n` = 1 gives a scalar).
+    pub fn vector(&mut self, s: Scalar, bits: &[u64]) -> ConstId {
+        let n = bits.len() as u8;
+        let sty = TypeTable::vec(s, 1);
+        if n == 1 {
+            return self.scalar(sty, bits[0]);
+        }
+        let parts = bits.iter().map(|&b| self.scalar(sty, b)).collect();
+        self.intern(Const::Composite { ty: TypeTable::vec(s, n), parts })
+    }
+
+    pub fn undef(&mut self, ty: TypeId) -> ConstId {
+        self.intern(Const::Undef(ty))
+    }
+
+    pub fn null(&mut self, ty: TypeId) -> ConstId {
+        self.intern(Const::Null(ty))
+    }
+
+    /// Raw bits of a scalar constant, or of each component of a vector constant.
+    pub fn scalar_bits(&self, id: ConstId) -> Option<u64> {
+        match self.get(id) {
+            Const::Scalar { bits, .. } => Some(*bits),
+            Const::Null(_) => Some(0),
+            _ => None,
+        }
+    }
+
+    /// Component `i` of a scalar or vector constant (a scalar is its own component 0).
+    pub fn component(&mut self, id: ConstId, i: u8, types: &TypeTable) -> Option<ConstId> {
+        match self.get(id).clone() {
+            Const::Scalar { .. } if i == 0 => Some(id),
+            Const::Composite { parts, .. } => parts.get(i as usize).copied(),
+            Const::Null(ty) | Const::Undef(ty) => {
+                let (s, _) = types.shape(ty)?;
+                let sty = TypeTable::vec(s, 1);
+                Some(if matches!(self.get(id), Const::Null(_)) { self.null(sty) } else { self.undef(sty) })
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The translator's intermediate representation (documented in `docs/ir.md`).
+//!
+//! The IR is SPIR-V-shaped so that emission is a straight walk: instructions carry a SPIR-V
+//! opcode, a result type and operands, but operands name our own arenas (values, constants,
+//! globals, blocks) instead of SPIR-V ids, and functions are basic blocks with explicit
+//! terminators rather than a flat word stream. That lets the passes (structurizer, SSA
+//! construction, simplification) rewrite it cheaply. D3D's untyped registers appear as
+//! promotable scalar variables ([`VarId`], `u32`-typed) accessed with OpLoad/OpStore until the
+//! SSA pass turns them into values; everything else is already typed.
+
+pub mod builder;
+pub mod consts;
+pub mod display;
+pub mod types;
+pub mod validate;
+
+use smallvec::SmallVec;
+
+pub use consts::{Const, ConstId, ConstTable};
+pub use types::{ImageType, Scalar, Type, TypeId, TypeTable};
+
+use crate::reflect::ShaderStage;
+
+/// Index of an instruction in its function's arena; the instruction's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+/// Index of a basic block in its function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+/// Index of a module-level variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalId(pub u32);
+
+/// Index of a promotable function-local scalar variable (a D3D register component).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// An instruction operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Value(ValueId),
+    Const(ConstId),
+    Global(GlobalId),
+    Var(VarId),
+    Block(BlockId),
+    /// A literal word (e.g. a composite index, an image-operands mask, an ext-inst number).
+    Lit(u32),
+}
+
+impl Operand {
+    pub fn value(self) -> Option<ValueId> {
+        match self {
+            Operand::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn konst(self) -> Option<ConstId> {
+        match self {
+            Operand::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn lit(self) -> Option<u32> {
+        match self {
+            Operand::Lit(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn block(self) -> Option<BlockId> {
+        match self {
+            Operand::Block(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl From<ValueId> for Operand {
+    fn from(v: ValueId) -> Self {
+        Operand::Value(v)
+    }
+}
+
+impl From<ConstId> for Operand {
+    fn from(c: ConstId) -> Self {
+        Operand::Const(c)
+    }
+}
+
+/// Operand list of an instruction.
+pub type Args = SmallVec<[Operand; 4]>;
+
+/// Extra facts about an instruction that become decorations.
+pub mod flags {
+    /// `NoContraction` (D3D `precise`).
+    pub const PRECISE: u8 = 1;
+    /// `NonUniform` on the result (SM5.1 non-uniform resource index).
+    pub const NON_UNIFORM: u8 = 2;
+    /// The instruction was deleted by a pass (kept in the arena, dropped from its block).
+    pub const DEAD: u8 = 0x80;
+}
+
+/// One instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inst {
+    pub op: spirv::Op,
+    /// Result type; [`TypeId::VOID`] for instructions without a result.
+    pub ty: TypeId,
+    pub args: Args,
+    /// See [`flags`].
+    pub flags: u8,
+}
+
+impl Inst {
+    pub fn new(op: spirv::Op, ty: TypeId, args: Args) -> Self {
+        Inst { op, ty, args, flags: 0 }
+    }
+
+    pub fn has_result(&self) -> bool {
+        self.ty != TypeId::VOID || self.op == spirv::Op::FunctionCall
+    }
+}
+
+/// How a block ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Terminator {
+    /// The block is still being built (never present after lowering).
+    Open,
+    Branch(BlockId),
+    CondBranch { cond: Operand, on_true: BlockId, on_false: BlockId },
+    Switch { selector: Operand, default: BlockId, cases: Vec<(u32, BlockId)> },
+    Return,
+    /// OpKill (pixel shaders on targets without demote).
+    Kill,
+    Unreachable,
+}
+
+impl Terminator {
+    /// Successor blocks, in operand order (may repeat).
+    pub fn successors(&self) -> SmallVec<[BlockId; 2]> {
+        match self {
+            Terminator::Branch(b) => smallvec::smallvec![*b],
+            Terminator::CondBranch { on_true, on_false, .. } => smallvec::smallvec![*on_true, *on_false],
+            Terminator::Switch { default, cases, .. } => {
+                let mut s: SmallVec<[BlockId; 2]> = smallvec::smallvec![*default];
+                s.extend(cases.iter().map(|c| c.1));
+                s
+            }
+            Terminator::Open | Terminator::Return | Terminator::Kill | Terminator::Unreachable => SmallVec::new(),
+        }
+    }
+
+    /// Rewrites every successor equal to `from` into `to`.
+    pub fn replace_successor(&mut self, from: BlockId, to: BlockId) {
+        let fix = |b: &mut BlockId| {
+            if *b == from {
+                *b = to
+            }
+        };
+        match self {
+            Terminator::Branch(b) => fix(b),
+            Terminator::CondBranch { on_true, on_false, .. } => {
+                fix(on_true);
+                fix(on_false)
+            }
+            Terminator::Switch { default, cases, .. } => {
+                fix(default);
+                cases.iter_mut().for_each(|c| fix(&mut c.1));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Structured-control-flow annotation of a header block (set by the structurizer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Merge {
+    None,
+    Selection(BlockId),
+    Loop { merge: BlockId, continue_target: BlockId },
+}
+
+/// A basic block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// Instructions in order; phis first.
+    pub insts: Vec<ValueId>,
+    pub term: Terminator,
+    pub merge: Merge,
+}
+
+impl Block {
+    pub fn new() -> Self {
+        Block { insts: Vec::new(), term: Terminator::Open, merge: Merge::None }
+    }
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A promotable variable: one 32-bit component of a D3D register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Var {
+    pub ty: TypeId,
+}
+
+/// A function: an instruction arena and basic blocks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Function {
+    pub insts: Vec<Inst>,
+    pub blocks: Vec<Block>,
+    /// Block order for emission; `layout[0]` is the entry block. Blocks absent from it are dead.
+    pub layout: Vec<BlockId>,
+    pub vars: Vec<Var>,
+}
+
+impl Function {
+    pub fn inst(&self, v: ValueId) -> &Inst {
+        &self.insts[v.0 as usize]
+    }
+
+    pub fn inst_mut(&mut self, v: ValueId) -> &mut Inst {
+        &mut self.insts[v.0 as usize]
+    }
+
+    pub fn block(&self, b: BlockId) -> &Block {
+        &self.blocks[b.0 as usize]
+    }
+
+    pub fn block_mut(&mut self, b: BlockId) -> &mut Block {
+        &mut self.blocks[b.0 as usize]
+    }
+
+    pub fn entry(&self) -> BlockId {
+        self.layout[0]
+    }
+
+    pub fn new_block(&mut self) -> BlockId {
+        self.blocks.push(Block::new());
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    /// Adds an instruction to the arena without placing it in a block.
+    pub fn add_inst(&mut self, inst: Inst) -> ValueId {
+        self.insts.push(inst);
+        ValueId(self.insts.len() as u32 - 1)
+    }
+
+    pub fn new_var(&mut self, ty: TypeId) -> VarId {
+        self.vars.push(Var { ty });
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// Predecessor lists of every block (only blocks in `layout` count as sources).
+    pub fn predecessors(&self) -> Vec<SmallVec<[BlockId; 2]>> {
+        let mut preds = vec![SmallVec::new(); self.blocks.len()];
+        for &b in &self.layout {
+            for s in self.block(b).term.successors() {
+                let p: &mut SmallVec<[BlockId; 2]> = &mut preds[s.0 as usize];
+                if !p.contains(&b) {
+                    p.push(b);
+                }
+            }
+        }
+        preds
+    }
+}
+
+/// A module-level variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Global {
+    /// Pointer type of the variable.
+    pub ty: TypeId,
+    pub storage: spirv::StorageClass,
+    pub init: Option<ConstId>,
+}
+
+/// What a decoration applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DecorationTarget {
+    Global(GlobalId),
+    Type(TypeId),
+    /// A member of a struct type.
+    Member(TypeId, u32),
+}
+
+/// A decoration on a global or type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoration {
+    pub target: DecorationTarget,
+    pub decoration: spirv::Decoration,
+    pub args: SmallVec<[u32; 2]>,
+}
+
+/// A whole shader module.
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub stage: ShaderStage,
+    pub entry_name: String,
+    pub types: TypeTable,
+    pub consts: ConstTable,
+    pub globals: Vec<Global>,
+    /// `functions[0]` is the entry point.
+    pub functions: Vec<Function>,
+    pub capabilities: Vec<spirv::Capability>,
+    pub extensions: Vec<&'static str>,
+    pub execution_modes: Vec<(spirv::ExecutionMode, SmallVec<[u32; 3]>)>,
+    pub decorations: Vec<Decoration>,
+    /// Debug names (emitted only when asked for).
+    pub names: Vec<(DecorationTarget, String)>,
+    /// The `void()` function type of the entry point.
+    pub void_fn_type: TypeId,
+}
+
+impl Module {
+    pub fn new(stage: ShaderStage) -> Self {
+        let mut types = TypeTable::new();
+        let void_fn_type = types.intern(Type::Function { ret: TypeId::VOID, params: Vec::new() });
+        Module {
+            void_fn_type,
+            stage,
+            entry_name: "main".into(),
+            types,
+            consts: ConstTable::default(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+            capabilities: vec![spirv::Capability::Shader],
+            extensions: Vec::new(),
+            execution_modes: Vec::new(),
+            decorations: Vec::new(),
+            names: Vec::new(),
+        }
+    }
+
+    pub fn add_global(&mut self, pointee: TypeId, storage: spirv::StorageClass, init: Option<ConstId>) -> GlobalId {
+        let ty = self.types.pointer(storage, pointee);
+        self.globals.push(Global { ty, storage, init });
+        GlobalId(self.globals.len() as u32 - 1)
+    }
+
+    pub fn decorate(&mut self, target: DecorationTarget, decoration: spirv::Decoration, args: &[u32]) {
+        self.decorations.push(Decoration { target, decoration, args: args.into() });
+    }
+
+    pub fn capability(&mut self, cap: spirv::Capability) {
+        if !self.capabilities.contains(&cap) {
+            self.capabilities.push(cap);
+        }
+    }
+
+    pub fn extension(&mut self, ext: &'static str) {
+        if !self.extensions.contains(&ext) {
+            self.extensions.push(ext);
+        }
+    }
+
+    pub fn execution_mode(&mut self, mode: spirv::ExecutionMode, args: &[u32]) {
+        if !self.execution_modes.iter().any(|(m, _)| *m == mode) {
+            self.execution_modes.push((mode, args.into()));
+        }
+    }
+
+    pub fn name(&mut self, target: DecorationTarget, name: impl Into<String>) {
+        self.names.push((target, name.into()));
+    }
+}

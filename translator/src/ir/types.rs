@@ -1,0 +1,231 @@
+//! Interned SPIR-V types of the IR.
+//!
+//! Every type a module uses lives once in a [`TypeTable`] and is named by a [`TypeId`]; the
+//! emitter writes them in creation order, so a type's operands are always defined before it.
+//! The scalar and vector types translation uses constantly are created first at fixed ids
+//! (`TypeId::F32`, `TypeId::UVEC4`, ...) so that lowering code needs no lookups for them.
+//! Structs are never deduplicated: two blocks with the same members stay distinct types, so
+//! their `Offset` decorations cannot collide. Arrays carry their explicit stride (or none) in the
+//! key, because Vulkan forbids explicit layout on arrays in Private/Function storage.
+
+use std::collections::HashMap;
+
+use super::ConstId;
+
+/// Index of a type in the [`TypeTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+/// Scalar kinds of the IR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Bool,
+    F32,
+    I32,
+    U32,
+    F64,
+}
+
+/// A SPIR-V type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    Void,
+    Scalar(Scalar),
+    Vector(Scalar, u8),
+    /// Array of `len` elements (a constant); `stride` = explicit ArrayStride, if any.
+    Array { elem: TypeId, len: ConstId, stride: Option<u32> },
+    RuntimeArray { elem: TypeId, stride: Option<u32> },
+    /// A struct; `unique` keeps otherwise identical structs apart.
+    Struct { members: Vec<TypeId>, unique: u32 },
+    Pointer { storage: spirv::StorageClass, pointee: TypeId },
+    Image(ImageType),
+    Sampler,
+    SampledImage(TypeId),
+    Function { ret: TypeId, params: Vec<TypeId> },
+}
+
+/// The operands of OpTypeImage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageType {
+    pub sampled_type: Scalar,
+    pub dim: spirv::Dim,
+    pub depth: u8,
+    pub arrayed: bool,
+    pub ms: bool,
+    /// 1 = sampled (SRV), 2 = storage (UAV).
+    pub sampled: u8,
+    pub format: spirv::ImageFormat,
+}
+
+#[allow(missing_docs)]
+impl TypeId {
+    pub const VOID: TypeId = TypeId(0);
+    pub const BOOL: TypeId = TypeId(1);
+    pub const F32: TypeId = TypeId(2);
+    pub const I32: TypeId = TypeId(3);
+    pub const U32: TypeId = TypeId(4);
+    pub const F64: TypeId = TypeId(5);
+    // vectors: base + (n - 2), n = 2..=4
+    pub const BVEC2: TypeId = TypeId(6);
+    pub const VEC2: TypeId = TypeId(9);
+    pub const IVEC2: TypeId = TypeId(12);
+    pub const UVEC2: TypeId = TypeId(15);
+    pub const DVEC2: TypeId = TypeId(18);
+    pub const VEC3: TypeId = TypeId(10);
+    pub const VEC4: TypeId = TypeId(11);
+    pub const IVEC3: TypeId = TypeId(13);
+    pub const IVEC4: TypeId = TypeId(14);
+    pub const UVEC3: TypeId = TypeId(16);
+    pub const UVEC4: TypeId = TypeId(17);
+}
+
+const SCALARS: [Scalar; 5] = [Scalar::Bool, Scalar::F32, Scalar::I32, Scalar::U32, Scalar::F64];
+
+fn scalar_index(s: Scalar) -> u32 {
+    match s {
+        Scalar::Bool => 0,
+        Scalar::F32 => 1,
+        Scalar::I32 => 2,
+        Scalar::U32 => 3,
+        Scalar::F64 => 4,
+    }
+}
+
+/// The module's types.
+#[derive(Debug, Clone)]
+pub struct TypeTable {
+    types: Vec<Type>,
+    map: HashMap<Type, TypeId>,
+    next_unique: u32,
+}
+
+impl Default for TypeTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TypeTable {
+    /// A table holding the predefined scalar and vector types at their fixed ids.
+    pub fn new() -> Self {
+        let mut t = TypeTable { types: Vec::with_capacity(64), map: HashMap::with_capacity(64), next_unique: 0 };
+        t.intern(Type::Void);
+        for s in SCALARS {
+            t.intern(Type::Scalar(s));
+        }
+        for s in SCALARS {
+            for n in 2..=4 {
+                t.intern(Type::Vector(s, n));
+            }
+        }
+        debug_assert_eq!(t.intern(Type::Vector(Scalar::F32, 4)), TypeId::VEC4);
+        debug_assert_eq!(t.intern(Type::Vector(Scalar::U32, 4)), TypeId::UVEC4);
+        t
+    }
+
+    /// The id of `ty`, creating it if needed (structs: see [`TypeTable::new_struct`]).
+    pub fn intern(&mut self, ty: Type) -> TypeId {
+        if let Some(&id) = self.map.get(&ty) {
+            return id;
+        }
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(ty.clone());
+        self.map.insert(ty, id);
+        id
+    }
+
+    /// A new struct type, distinct from every other.
+    pub fn new_struct(&mut self, members: Vec<TypeId>) -> TypeId {
+        self.next_unique += 1;
+        self.intern(Type::Struct { members, unique: self.next_unique })
+    }
+
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.types[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (TypeId, &Type)> {
+        self.types.iter().enumerate().map(|(i, t)| (TypeId(i as u32), t))
+    }
+
+    /// The scalar or vector type with `n` components of `s` (n = 1 gives the scalar).
+    pub fn vec(s: Scalar, n: u8) -> TypeId {
+        debug_assert!((1..=4).contains(&n));
+        if n == 1 { TypeId(1 + scalar_index(s)) } else { TypeId(6 + scalar_index(s) * 3 + (n as u32 - 2)) }
+    }
+
+    pub fn pointer(&mut self, storage: spirv::StorageClass, pointee: TypeId) -> TypeId {
+        self.intern(Type::Pointer { storage, pointee })
+    }
+
+    /// Scalar kind and component count of a scalar or vector type.
+    pub fn shape(&self, id: TypeId) -> Option<(Scalar, u8)> {
+        // Fast path for the predefined types.
+        let i = id.0;
+        if (1..=5).contains(&i) {
+            return Some((SCALARS[i as usize - 1], 1));
+        }
+        if (6..21).contains(&i) {
+            return Some((SCALARS[((i - 6) / 3) as usize], ((i - 6) % 3 + 2) as u8));
+        }
+        match self.get(id) {
+            Type::Scalar(s) => Some((*s, 1)),
+            Type::Vector(s, n) => Some((*s, *n)),
+            _ => None,
+        }
+    }
+
+    /// Component count of a scalar/vector type (1 for anything else).
+    pub fn width(&self, id: TypeId) -> u8 {
+        self.shape(id).map_or(1, |(_, n)| n)
+    }
+
+    /// Scalar kind of a scalar/vector type.
+    pub fn scalar(&self, id: TypeId) -> Option<Scalar> {
+        self.shape(id).map(|(s, _)| s)
+    }
+
+    /// The pointee of a pointer type.
+    pub fn pointee(&self, id: TypeId) -> Option<(spirv::StorageClass, TypeId)> {
+        match self.get(id) {
+            Type::Pointer { storage, pointee } => Some((*storage, *pointee)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predefined_ids_match_their_types() {
+        let t = TypeTable::new();
+        for s in SCALARS {
+            assert_eq!(t.get(TypeTable::vec(s, 1)), &Type::Scalar(s));
+            for n in 2..=4 {
+                assert_eq!(t.get(TypeTable::vec(s, n)), &Type::Vector(s, n));
+                assert_eq!(t.shape(TypeTable::vec(s, n)), Some((s, n)));
+            }
+        }
+        assert_eq!(t.get(TypeId::UVEC3), &Type::Vector(Scalar::U32, 3));
+        assert_eq!(t.get(TypeId::IVEC2), &Type::Vector(Scalar::I32, 2));
+        assert_eq!(t.get(TypeId::VEC4), &Type::Vector(Scalar::F32, 4));
+    }
+
+    #[test]
+    fn structs_are_never_merged() {
+        let mut t = TypeTable::new();
+        let a = t.new_struct(vec![TypeId::VEC4]);
+        let b = t.new_struct(vec![TypeId::VEC4]);
+        assert_ne!(a, b);
+    }
+}

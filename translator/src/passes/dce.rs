@@ -1,0 +1,92 @@
+//! Dead-code elimination: drops every instruction whose result nothing needs.
+//!
+//! Lowering is free to produce values speculatively (all components of an input register, both
+//! halves of a `umul`, bitcasts a later fold makes redundant); this pass removes what no side
+//! effect, terminator or live value depends on, phis included (a phi web that only feeds itself
+//! dies too, because liveness starts from the roots rather than from use counts).
+
+use spirv::Op;
+
+use crate::ir::{Function, Operand, Terminator, ValueId, flags};
+
+/// True for instructions that must stay even when their result is unused.
+pub fn has_side_effects(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Store
+            | ImageWrite
+            | AtomicLoad
+            | AtomicStore
+            | AtomicExchange
+            | AtomicCompareExchange
+            | AtomicIIncrement
+            | AtomicIDecrement
+            | AtomicIAdd
+            | AtomicISub
+            | AtomicSMin
+            | AtomicUMin
+            | AtomicSMax
+            | AtomicUMax
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | ControlBarrier
+            | MemoryBarrier
+            | EmitVertex
+            | EndPrimitive
+            | EmitStreamVertex
+            | EndStreamPrimitive
+            | DemoteToHelperInvocation
+            | FunctionCall
+            | CopyMemory
+            | BeginInvocationInterlockEXT
+            | EndInvocationInterlockEXT
+    )
+}
+
+/// Removes dead instructions from `f`'s blocks.
+pub fn eliminate_dead_code(f: &mut Function) {
+    let n = f.insts.len();
+    let mut live = vec![false; n];
+    let mut work: Vec<ValueId> = Vec::with_capacity(n / 2);
+    let mark = |o: &Operand, live: &mut Vec<bool>, work: &mut Vec<ValueId>| {
+        if let Operand::Value(v) = *o
+            && !live[v.0 as usize]
+        {
+            live[v.0 as usize] = true;
+            work.push(v);
+        }
+    };
+    for &b in &f.layout {
+        let blk = f.block(b);
+        for &v in &blk.insts {
+            if has_side_effects(f.inst(v).op) && !live[v.0 as usize] {
+                live[v.0 as usize] = true;
+                work.push(v);
+            }
+        }
+        match &blk.term {
+            Terminator::CondBranch { cond, .. } => mark(cond, &mut live, &mut work),
+            Terminator::Switch { selector, .. } => mark(selector, &mut live, &mut work),
+            _ => {}
+        }
+    }
+    while let Some(v) = work.pop() {
+        // Split borrow: args are read from the arena while `live` is updated.
+        let args = &f.insts[v.0 as usize].args;
+        for a in args {
+            mark(a, &mut live, &mut work);
+        }
+    }
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        let blk = &mut f.blocks[b.0 as usize];
+        blk.insts.retain(|v| live[v.0 as usize]);
+    }
+    for (i, inst) in f.insts.iter_mut().enumerate() {
+        if !live[i] {
+            inst.flags |= flags::DEAD;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Passes over the IR, run in order by [`run`]: structurize, SSA construction, peephole
+//! simplification, dead-code elimination. In debug builds the IR validator checks each
+//! function after every pass, so that a broken invariant names the pass that broke it.
+
+pub mod cfg;
+pub mod dce;
+pub mod simplify;
+pub mod ssa;
+pub mod structurize;
+
+use crate::ir::validate::{Stage, validate_function};
+use crate::ir::{Function, Module};
+use crate::translate::TranslateError;
+
+/// Whether to validate after every pass (always in debug builds and tests).
+fn checking() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some()
+}
+
+fn check(m: &Module, f: &Function, i: usize, stage: Stage, pass: &str) -> Result<(), TranslateError> {
+    if checking() {
+        validate_function(m, f, i, stage)
+            .map_err(|e| TranslateError::Internal { what: format!("after {pass}: {e}") })?;
+    }
+    Ok(())
+}
+
+/// Runs the whole pass pipeline on every function of `m`.
+pub fn run(m: &mut Module) -> Result<(), TranslateError> {
+    let mut funcs = std::mem::take(&mut m.functions);
+    let result = (|| {
+        for (i, f) in funcs.iter_mut().enumerate() {
+            check(m, f, i, Stage::Lowered, "lowering")?;
+            structurize::structurize(f)?;
+            check(m, f, i, Stage::Structured, "structurize")?;
+            ssa::construct_ssa(f, &mut m.consts);
+            check(m, f, i, Stage::Ssa, "ssa")?;
+            simplify::simplify(f, &mut m.types, &mut m.consts);
+            check(m, f, i, Stage::Ssa, "simplify")?;
+            dce::eliminate_dead_code(f);
+            check(m, f, i, Stage::Ssa, "dce")?;
+        }
+        Ok(())
+    })();
+    m.functions = funcs;
+    result
+}

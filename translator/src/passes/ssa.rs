@@ -1,0 +1,322 @@
+//! SSA construction: turns the register variables lowering used for D3D's `r#` components
+//! (and other promotable scalars) into SSA values and phis.
+//!
+//! Classic Cytron et al. construction over the dominator tree: phis go on the iterated
+//! dominance frontier of each variable's stores — only for variables read in some block before
+//! being written there ("semi-pruned" SSA, which leaves out most useless phis) — then one walk
+//! down the dominator tree renames loads to the value that reaches them. A register read
+//! before any write reads 0 (D3D leaves it undefined; zero is what applications have come to
+//! rely on). Phis whose inputs are all one value are folded away afterwards.
+
+use smallvec::SmallVec;
+use spirv::Op;
+
+use super::cfg::DomTree;
+use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, ValueId, flags};
+
+/// Replacement map for values, with path compression.
+pub struct Replacements {
+    map: Vec<Option<Operand>>,
+}
+
+impl Replacements {
+    pub fn new(n: usize) -> Self {
+        Replacements { map: vec![None; n] }
+    }
+
+    pub fn set(&mut self, v: ValueId, to: Operand) {
+        if self.map.len() <= v.0 as usize {
+            self.map.resize(v.0 as usize + 1, None);
+        }
+        self.map[v.0 as usize] = Some(to);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.iter().all(Option::is_none)
+    }
+
+    /// The operand `o` stands for after all replacements.
+    pub fn resolve(&mut self, o: Operand) -> Operand {
+        let Operand::Value(mut v) = o else { return o };
+        let mut steps = 0;
+        let result = loop {
+            match self.map.get(v.0 as usize).copied().flatten() {
+                Some(Operand::Value(next)) if next != v && steps < 1_000_000 => {
+                    v = next;
+                    steps += 1;
+                }
+                Some(other @ Operand::Value(_)) => break other,
+                Some(other) => break other,
+                None => break Operand::Value(v),
+            }
+        };
+        // Path compression.
+        if let Operand::Value(start) = o {
+            let mut cur = start;
+            while let Some(Some(Operand::Value(next))) = self.map.get(cur.0 as usize).copied() {
+                if next == cur {
+                    break;
+                }
+                self.map[cur.0 as usize] = Some(result);
+                cur = next;
+            }
+        }
+        result
+    }
+
+    /// Rewrites every operand of every placed instruction and terminator of `f`.
+    pub fn apply(&mut self, f: &mut Function) {
+        if self.is_empty() {
+            return;
+        }
+        let layout = f.layout.clone();
+        for b in layout {
+            let insts = std::mem::take(&mut f.block_mut(b).insts);
+            for &v in &insts {
+                let n = f.inst(v).args.len();
+                for i in 0..n {
+                    let a = f.inst(v).args[i];
+                    if let Operand::Value(_) = a {
+                        let r = self.resolve(a);
+                        f.inst_mut(v).args[i] = r;
+                    }
+                }
+            }
+            f.block_mut(b).insts = insts;
+            let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
+            match &mut term {
+                crate::ir::Terminator::CondBranch { cond, .. } => *cond = self.resolve(*cond),
+                crate::ir::Terminator::Switch { selector, .. } => *selector = self.resolve(*selector),
+                _ => {}
+            }
+            f.block_mut(b).term = term;
+        }
+    }
+}
+
+/// Promotes every register variable of `f` to SSA values.
+pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable) {
+    let nvars = f.vars.len();
+    if nvars == 0 {
+        return;
+    }
+    let nblocks = f.blocks.len();
+    let preds = f.predecessors();
+    let dom = DomTree::compute(f);
+    let df = dom.frontiers(f, &preds);
+
+    // Stores per variable (blocks), and whether the variable is read before written in a block.
+    let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); nvars];
+    let mut global = vec![false; nvars];
+    let mut written_here = vec![u32::MAX; nvars];
+    for &b in &f.layout {
+        for &v in &f.block(b).insts {
+            let inst = f.inst(v);
+            match (inst.op, inst.args.first()) {
+                (Op::Store, Some(Operand::Var(var))) => {
+                    let vi = var.0 as usize;
+                    if written_here[vi] != b.0 {
+                        written_here[vi] = b.0;
+                        def_blocks[vi].push(b);
+                    }
+                }
+                (Op::Load, Some(Operand::Var(var))) => {
+                    if written_here[var.0 as usize] != b.0 {
+                        global[var.0 as usize] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // Phi placement on iterated dominance frontiers.
+    let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];
+    let mut has_phi = vec![u32::MAX; nblocks];
+    let mut in_work = vec![u32::MAX; nblocks];
+    let mut work: Vec<BlockId> = Vec::new();
+    for var in 0..nvars {
+        if !global[var] {
+            continue;
+        }
+        work.clear();
+        for &d in &def_blocks[var] {
+            in_work[d.0 as usize] = var as u32;
+            work.push(d);
+        }
+        while let Some(x) = work.pop() {
+            for &y in &df[x.0 as usize] {
+                if has_phi[y.0 as usize] != var as u32 {
+                    has_phi[y.0 as usize] = var as u32;
+                    let ty = f.vars[var].ty;
+                    let phi = f.add_inst(Inst::new(Op::Phi, ty, Args::new()));
+                    block_phis[y.0 as usize].push((phi, var as u32));
+                    if in_work[y.0 as usize] != var as u32 {
+                        in_work[y.0 as usize] = var as u32;
+                        work.push(y);
+                    }
+                }
+            }
+        }
+    }
+    for (bi, phis) in block_phis.iter().enumerate() {
+        if !phis.is_empty() {
+            let blk = &mut f.blocks[bi];
+            let mut insts: Vec<ValueId> = phis.iter().map(|p| p.0).collect();
+            insts.extend_from_slice(&blk.insts);
+            blk.insts = insts;
+        }
+    }
+
+    // Renaming along the dominator tree.
+    let zero: Vec<Operand> = f
+        .vars
+        .iter()
+        .map(|v| Operand::Const(consts.scalar(v.ty, 0)))
+        .collect();
+    let mut current: Vec<Operand> = zero.clone();
+    let mut repl = Replacements::new(f.insts.len());
+    let mut undo: Vec<(u32, Operand)> = Vec::new();
+    // Stack entries: (block, undo-log length at entry, entered?)
+    let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
+    while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
+        if *entered {
+            // Leave: restore the definitions of the parent.
+            let m = *mark;
+            while undo.len() > m {
+                let (var, old) = undo.pop().unwrap();
+                current[var as usize] = old;
+            }
+            stack.pop();
+            continue;
+        }
+        *entered = true;
+        *mark = undo.len();
+        for &(phi, var) in &block_phis[b.0 as usize] {
+            undo.push((var, current[var as usize]));
+            current[var as usize] = Operand::Value(phi);
+        }
+        let insts = std::mem::take(&mut f.block_mut(b).insts);
+        let mut kept: Vec<ValueId> = Vec::with_capacity(insts.len());
+        for v in insts {
+            let op = f.inst(v).op;
+            let first = f.inst(v).args.first().copied();
+            match (op, first) {
+                (Op::Load, Some(Operand::Var(var))) => {
+                    repl.set(v, current[var.0 as usize]);
+                    f.inst_mut(v).flags |= flags::DEAD;
+                }
+                (Op::Store, Some(Operand::Var(var))) => {
+                    let val = repl.resolve(f.inst(v).args[1]);
+                    undo.push((var.0, current[var.0 as usize]));
+                    current[var.0 as usize] = val;
+                    f.inst_mut(v).flags |= flags::DEAD;
+                }
+                _ => {
+                    let n = f.inst(v).args.len();
+                    for i in 0..n {
+                        let a = f.inst(v).args[i];
+                        if let Operand::Value(_) = a {
+                            let r = repl.resolve(a);
+                            f.inst_mut(v).args[i] = r;
+                        }
+                    }
+                    kept.push(v);
+                }
+            }
+        }
+        f.block_mut(b).insts = kept;
+        let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
+        match &mut term {
+            crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
+            crate::ir::Terminator::Switch { selector, .. } => *selector = repl.resolve(*selector),
+            _ => {}
+        }
+        let succs = term.successors();
+        f.block_mut(b).term = term;
+        let mut seen: SmallVec<[BlockId; 4]> = SmallVec::new();
+        for s in succs {
+            if seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            for &(phi, var) in &block_phis[s.0 as usize] {
+                let val = current[var as usize];
+                let args = &mut f.inst_mut(phi).args;
+                args.push(val);
+                args.push(Operand::Block(b));
+            }
+        }
+        for &c in dom.children(b).iter().rev() {
+            stack.push((c, 0, false));
+        }
+    }
+    // Phis may name loads that were renamed after the phi argument was recorded (a value
+    // defined in a block visited later along a back edge is never a load, but be safe).
+    repl.apply(f);
+    remove_trivial_phis(f);
+    f.vars.clear();
+}
+
+/// Folds phis whose inputs are all the same value (or the phi itself).
+pub fn remove_trivial_phis(f: &mut Function) {
+    let mut repl = Replacements::new(f.insts.len());
+    loop {
+        let mut changed = false;
+        for bi in 0..f.layout.len() {
+            let b = f.layout[bi];
+            let insts = f.block(b).insts.clone();
+            for v in insts {
+                let inst = f.inst(v);
+                if inst.op != Op::Phi {
+                    break;
+                }
+                if inst.flags & flags::DEAD != 0 {
+                    continue;
+                }
+                let mut same: Option<Operand> = None;
+                let mut trivial = true;
+                for pair in inst.args.chunks(2) {
+                    let a = repl.resolve(pair[0]);
+                    if a == Operand::Value(v) || Some(a) == same {
+                        continue;
+                    }
+                    if same.is_some() {
+                        trivial = false;
+                        break;
+                    }
+                    same = Some(a);
+                }
+                if trivial {
+                    let to = same.unwrap_or_else(|| pair_or_self(v));
+                    if to != Operand::Value(v) {
+                        repl.set(v, to);
+                        f.inst_mut(v).flags |= flags::DEAD;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    if repl.is_empty() {
+        return;
+    }
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        let insts: Vec<ValueId> = f.block(b).insts.iter().copied().filter(|&v| f.inst(v).flags & flags::DEAD == 0).collect();
+        f.block_mut(b).insts = insts;
+    }
+    repl.apply(f);
+}
+
+fn pair_or_self(v: ValueId) -> Operand {
+    Operand::Value(v)
+}
+
+/// The type a phi of `var` would have (kept for passes that retype phis).
+pub fn phi_type(f: &Function, phi: ValueId) -> TypeId {
+    f.inst(phi).ty
+}

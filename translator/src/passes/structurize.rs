@@ -1,0 +1,540 @@
+//! The structurizer: annotates a function's control-flow graph with the merge and continue
+//! blocks that SPIR-V's structured control flow requires, and reshapes the graph where D3D's
+//! flow is legal but SPIR-V's rules are not met.
+//!
+//! Lowering turns D3D flow (if/loop/switch, break(c), continue(c), ret(c), subroutines) into
+//! plain blocks and branches with no structure attached. This pass rebuilds the structure
+//! from the graph alone:
+//!
+//! 1. **Loops** are found from back edges (an edge to a block that dominates its source; any
+//!    other retreating edge means irreducible flow, which is rejected). Each natural loop gets
+//!    a merge block — the exit target that is not inside the loop construct, or, when every
+//!    exit is a `ret` path, the busiest exit — and a fresh continue block that all back edges
+//!    are redirected to, so each header has exactly one back edge. A header that would also
+//!    have to be a selection header is split in two.
+//! 2. Blocks are assigned to their innermost loop *construct* (SPIR-V's dominance-based
+//!    definition, so `ret` paths leaving a natural loop stay inside its construct).
+//! 3. **Selections** (conditional branches and switches) get the immediate post-dominator of
+//!    their header as merge, computed per loop region with inner loops collapsed to one node
+//!    and breaks, continues and returns treated as leaving the region. When every path leaves,
+//!    a fresh unreachable merge block is made. A merge already claimed by an enclosing header
+//!    gets a fresh forwarding block.
+//! 4. **Switch** targets are ordered so that a case falling through into another is directly
+//!    followed by it, as SPIR-V requires.
+//! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
+//!    comes after its dominators and each construct's body before its merge.
+
+use petgraph::algo::dominators::simple_fast;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use super::cfg::{DomTree, reverse_post_order};
+use crate::ir::{BlockId, Function, Merge, Terminator};
+use crate::translate::TranslateError;
+
+const TOP: usize = usize::MAX;
+
+struct Loop {
+    header: BlockId,
+    latches: Vec<BlockId>,
+    body: Vec<bool>,
+    merge: BlockId,
+    cont: BlockId,
+    parent: usize,
+}
+
+fn unsupported(what: impl Into<String>) -> TranslateError {
+    TranslateError::Unsupported { what: what.into(), offset: 0 }
+}
+
+/// Simplifies trivial branches: a conditional branch with one target becomes a branch, a
+/// switch whose every target is the default becomes a branch.
+fn fold_trivial_branches(f: &mut Function) {
+    for b in f.blocks.iter_mut() {
+        match &b.term {
+            Terminator::CondBranch { on_true, on_false, .. } if on_true == on_false => {
+                b.term = Terminator::Branch(*on_true);
+            }
+            Terminator::Switch { default, cases, .. } if cases.iter().all(|c| c.1 == *default) => {
+                b.term = Terminator::Branch(*default);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Size of each block's dominator subtree.
+fn subtree_sizes(dom: &DomTree, n: usize) -> Vec<u32> {
+    let mut size = vec![0u32; n];
+    let order = dom.preorder();
+    for &b in order.iter().rev() {
+        size[b.0 as usize] += 1;
+        if let Some(p) = dom.idom(b) {
+            size[p.0 as usize] += size[b.0 as usize];
+        }
+    }
+    size
+}
+
+fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> {
+    let n = f.blocks.len();
+    let mut rpo_index = vec![u32::MAX; n];
+    for (i, &b) in f.layout.iter().enumerate() {
+        rpo_index[b.0 as usize] = i as u32;
+    }
+    let mut loops: Vec<Loop> = Vec::new();
+    for &b in &f.layout {
+        for s in f.block(b).term.successors() {
+            if rpo_index[s.0 as usize] > rpo_index[b.0 as usize] {
+                continue;
+            }
+            if !dom.dominates(s, b) {
+                return Err(unsupported("irreducible control flow (a loop entered other than through its header)"));
+            }
+            match loops.iter_mut().find(|l| l.header == s) {
+                Some(l) => {
+                    if !l.latches.contains(&b) {
+                        l.latches.push(b)
+                    }
+                }
+                None => loops.push(Loop {
+                    header: s,
+                    latches: vec![b],
+                    body: Vec::new(),
+                    merge: s,
+                    cont: s,
+                    parent: TOP,
+                }),
+            }
+        }
+    }
+    let preds = f.predecessors();
+    for l in loops.iter_mut() {
+        let mut body = vec![false; n];
+        body[l.header.0 as usize] = true;
+        let mut stack: Vec<BlockId> = Vec::new();
+        for &latch in &l.latches {
+            if !body[latch.0 as usize] {
+                body[latch.0 as usize] = true;
+                stack.push(latch);
+            }
+        }
+        while let Some(x) = stack.pop() {
+            for &p in &preds[x.0 as usize] {
+                if !body[p.0 as usize] {
+                    body[p.0 as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        l.body = body;
+    }
+    // Parents: the smallest other loop whose body holds this loop's header.
+    let sizes: Vec<usize> = loops.iter().map(|l| l.body.iter().filter(|&&x| x).count()).collect();
+    for i in 0..loops.len() {
+        let mut best = TOP;
+        for j in 0..loops.len() {
+            if i != j && loops[j].body[loops[i].header.0 as usize] && (best == TOP || sizes[j] < sizes[best]) {
+                best = j;
+            }
+        }
+        loops[i].parent = best;
+    }
+    Ok(loops)
+}
+
+fn in_body(l: &Loop, b: BlockId) -> bool {
+    l.body.get(b.0 as usize).copied().unwrap_or(false)
+}
+
+/// Adds a new block `b` to the body of every loop whose body holds `anchor`.
+fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
+    for l in loops.iter_mut() {
+        if in_body(l, anchor) {
+            if l.body.len() <= b.0 as usize {
+                l.body.resize(b.0 as usize + 1, false);
+            }
+            l.body[b.0 as usize] = true;
+        }
+    }
+}
+
+/// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
+/// cannot carry OpLoopMerge directly.
+fn restructure_loops(f: &mut Function, loops: &mut [Loop], dom: &DomTree) -> Result<Vec<(BlockId, usize)>, TranslateError> {
+    let sizes = subtree_sizes(dom, f.blocks.len());
+    let mut fresh_merges = Vec::new();
+    // Inner loops first, so that blocks they add are known to the loops around them.
+    let mut order: Vec<usize> = (0..loops.len()).collect();
+    order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
+    for li in order {
+        let header = loops[li].header;
+        // Exit targets and how many edges reach each.
+        let mut exits: Vec<(BlockId, u32)> = Vec::new();
+        for (bi, &inside) in loops[li].body.iter().enumerate() {
+            if !inside {
+                continue;
+            }
+            for s in f.blocks[bi].term.successors() {
+                if in_body(&loops[li], s) {
+                    continue;
+                }
+                match exits.iter_mut().find(|e| e.0 == s) {
+                    Some(e) => e.1 += 1,
+                    None => exits.push((s, 1)),
+                }
+            }
+        }
+        let outside: Vec<BlockId> = exits.iter().map(|e| e.0).filter(|&t| !dom.dominates(header, t)).collect();
+        let merge = if outside.len() > 1 {
+            return Err(unsupported("a loop with exits to several places outside it"));
+        } else if let Some(&m) = outside.first() {
+            m
+        } else if let Some(best) = exits.iter().max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0))) {
+            best.0
+        } else {
+            let m = f.new_block();
+            f.block_mut(m).term = Terminator::Unreachable;
+            fresh_merges.push((m, loops[li].parent));
+            m
+        };
+        // A dedicated continue block holding the only back edge.
+        let cont = f.new_block();
+        f.block_mut(cont).term = Terminator::Branch(header);
+        add_to_loops_holding(loops, header, cont);
+        for &latch in &loops[li].latches.clone() {
+            f.block_mut(latch).term.replace_successor(header, cont);
+        }
+        // The header must end in a branch, or a conditional branch that can exit the loop.
+        let header_ok = match &f.block(header).term {
+            Terminator::Branch(_) => true,
+            Terminator::CondBranch { on_true, on_false, .. } => *on_true == merge || *on_false == merge,
+            _ => false,
+        };
+        if !header_ok {
+            let body_start = f.new_block();
+            let insts = std::mem::take(&mut f.block_mut(header).insts);
+            let term = std::mem::replace(&mut f.block_mut(header).term, Terminator::Branch(body_start));
+            f.block_mut(body_start).insts = insts;
+            f.block_mut(body_start).term = term;
+            add_to_loops_holding(loops, header, body_start);
+        }
+        f.block_mut(header).merge = Merge::Loop { merge, continue_target: cont };
+        loops[li].merge = merge;
+        loops[li].cont = cont;
+    }
+    Ok(fresh_merges)
+}
+
+/// Innermost loop (index into `loops`, or TOP) whose construct holds each block.
+fn assign_regions(f: &Function, loops: &[Loop], dom: &DomTree, fresh: &[(BlockId, usize)]) -> Vec<usize> {
+    let n = f.blocks.len();
+    let mut region = vec![TOP; n];
+    let mut header_of = vec![TOP; n];
+    let mut merge_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, l) in loops.iter().enumerate() {
+        header_of[l.header.0 as usize] = i;
+        merge_of[l.merge.0 as usize].push(i);
+    }
+    for b in dom.preorder() {
+        let bi = b.0 as usize;
+        let mut r = dom.idom(b).map_or(TOP, |p| region[p.0 as usize]);
+        if header_of[bi] != TOP {
+            r = header_of[bi];
+        } else if !merge_of[bi].is_empty() {
+            // Leaving the loops this block merges: its region is the outermost such loop's parent.
+            let mut cur = r;
+            while cur != TOP && !merge_of[bi].contains(&cur) {
+                cur = loops[cur].parent;
+            }
+            if cur != TOP {
+                let mut out = loops[cur].parent;
+                // Several nested loops may share a merge block: leave all of them.
+                while out != TOP && merge_of[bi].contains(&out) {
+                    out = loops[out].parent;
+                }
+                r = out;
+            }
+        }
+        region[bi] = r;
+    }
+    for (i, l) in loops.iter().enumerate() {
+        region[l.cont.0 as usize] = i;
+    }
+    for &(m, r) in fresh {
+        region[m.0 as usize] = r;
+    }
+    region
+}
+
+/// Gives every selection header its merge block.
+fn place_selection_merges(
+    f: &mut Function,
+    loops: &[Loop],
+    region: &mut Vec<usize>,
+    dom: &DomTree,
+) -> Result<(), TranslateError> {
+    let n = f.blocks.len();
+    let mut claimed = vec![false; n];
+    for l in loops {
+        claimed[l.merge.0 as usize] = true;
+        claimed[l.cont.0 as usize] = true;
+    }
+    let mut header_loop = vec![TOP; n];
+    for (i, l) in loops.iter().enumerate() {
+        header_loop[l.header.0 as usize] = i;
+    }
+    // Selection headers in dominator pre-order (outer before inner).
+    let headers: Vec<BlockId> = dom
+        .preorder()
+        .into_iter()
+        .filter(|&b| {
+            let blk = f.block(b);
+            blk.merge == Merge::None && matches!(blk.term, Terminator::CondBranch { .. } | Terminator::Switch { .. })
+        })
+        .collect();
+    if headers.is_empty() {
+        return Ok(());
+    }
+    // One post-dominator computation per region that has selection headers.
+    let mut regions: Vec<usize> = headers.iter().map(|h| region[h.0 as usize]).collect();
+    regions.sort_unstable();
+    regions.dedup();
+    let mut ipdom: Vec<Option<BlockId>> = vec![None; n];
+    let mut to_sink = vec![false; n];
+    for &r in &regions {
+        // Nodes: blocks of region r, child-loop headers (standing for the whole child loop), sink.
+        let mut node_of = vec![u32::MAX; n];
+        let mut nodes: Vec<BlockId> = Vec::new();
+        for &b in &f.layout {
+            let bi = b.0 as usize;
+            let is_child_header = header_loop[bi] != TOP && loops[header_loop[bi]].parent == r;
+            if region[bi] == r || is_child_header {
+                node_of[bi] = nodes.len() as u32;
+                nodes.push(b);
+            }
+        }
+        let sink = nodes.len() as u32;
+        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len() + 1, nodes.len() * 2);
+        for _ in 0..=nodes.len() {
+            g.add_node(());
+        }
+        let (own_merge, own_cont) = if r == TOP { (None, None) } else { (Some(loops[r].merge), Some(loops[r].cont)) };
+        let map = |s: BlockId| -> u32 {
+            if Some(s) == own_merge || Some(s) == own_cont {
+                return sink;
+            }
+            let x = node_of[s.0 as usize];
+            if x == u32::MAX { sink } else { x }
+        };
+        for (ni, &b) in nodes.iter().enumerate() {
+            let bi = b.0 as usize;
+            let succs: smallvec::SmallVec<[BlockId; 2]> =
+                if header_loop[bi] != TOP && loops[header_loop[bi]].parent == r {
+                    smallvec::smallvec![loops[header_loop[bi]].merge]
+                } else {
+                    f.block(b).term.successors()
+                };
+            if succs.is_empty() {
+                g.add_edge(NodeIndex::new(sink as usize), NodeIndex::new(ni), ());
+            }
+            for s in succs {
+                // Reversed edges: post-dominators are dominators of the reversed graph.
+                g.add_edge(NodeIndex::new(map(s) as usize), NodeIndex::new(ni), ());
+            }
+        }
+        let pd = simple_fast(&g, NodeIndex::new(sink as usize));
+        for (ni, &b) in nodes.iter().enumerate() {
+            match pd.immediate_dominator(NodeIndex::new(ni)) {
+                Some(d) if d.index() as u32 == sink => to_sink[b.0 as usize] = true,
+                Some(d) => ipdom[b.0 as usize] = Some(nodes[d.index()]),
+                None => to_sink[b.0 as usize] = true,
+            }
+        }
+    }
+    for h in headers {
+        let hi = h.0 as usize;
+        let mut m = match ipdom[hi] {
+            Some(m) if !to_sink[hi] => m,
+            _ => {
+                let m = f.new_block();
+                f.block_mut(m).term = Terminator::Unreachable;
+                region.push(region[hi]);
+                claimed.push(false);
+                m
+            }
+        };
+        if claimed[m.0 as usize] {
+            // Claimed by an enclosing header: forward this construct's edges through a new block.
+            let fwd = f.new_block();
+            f.block_mut(fwd).term = Terminator::Branch(m);
+            region.push(region[hi]);
+            claimed.push(false);
+            let layout = f.layout.clone();
+            let mut redirected = false;
+            for b in layout {
+                if dom.dominates(h, b) && b != m {
+                    let before = f.block(b).term.clone();
+                    f.block_mut(b).term.replace_successor(m, fwd);
+                    redirected |= f.block(b).term != before;
+                }
+            }
+            if !redirected {
+                return Err(TranslateError::Internal {
+                    what: format!("structurizer: merge B{} of header B{} is claimed and unreachable from it", m.0, h.0),
+                });
+            }
+            m = fwd;
+        }
+        claimed[m.0 as usize] = true;
+        f.block_mut(h).merge = Merge::Selection(m);
+    }
+    Ok(())
+}
+
+/// Orders each switch's cases so that fall-through targets directly follow their source.
+fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateError> {
+    for bi in 0..f.blocks.len() {
+        let Terminator::Switch { default, cases, .. } = &f.blocks[bi].term else { continue };
+        let Merge::Selection(merge) = f.blocks[bi].merge else { continue };
+        let default = *default;
+        // Distinct targets in source order, default first (SPIR-V's target order).
+        let mut targets: Vec<BlockId> = vec![default];
+        for &(_, t) in cases {
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+        let targets: Vec<BlockId> = targets.into_iter().filter(|&t| t != merge).collect();
+        // falls_into[i] = index of the target case i falls through to.
+        let mut falls_into: Vec<Option<usize>> = vec![None; targets.len()];
+        let mut has_source = vec![false; targets.len()];
+        for (i, &t) in targets.iter().enumerate() {
+            for &b in &f.layout {
+                if !dom.dominates(t, b) {
+                    continue;
+                }
+                for s in f.block(b).term.successors() {
+                    if let Some(j) = targets.iter().position(|&x| x == s && x != t) {
+                        if falls_into[i].is_some_and(|k| k != j) || (has_source[j] && falls_into[i] != Some(j)) {
+                            return Err(unsupported("switch case falling through into several cases"));
+                        }
+                        falls_into[i] = Some(j);
+                        has_source[j] = true;
+                    }
+                }
+            }
+        }
+        if falls_into.iter().all(Option::is_none) {
+            continue;
+        }
+        // Chains, each starting at a target nothing falls into, in source order.
+        let mut order: Vec<BlockId> = Vec::with_capacity(targets.len());
+        for start in 0..targets.len() {
+            if has_source[start] {
+                continue;
+            }
+            let mut cur = Some(start);
+            let mut guard = 0;
+            while let Some(c) = cur {
+                order.push(targets[c]);
+                cur = falls_into[c];
+                guard += 1;
+                if guard > targets.len() {
+                    return Err(unsupported("switch cases falling through in a cycle"));
+                }
+            }
+        }
+        if order.len() != targets.len() {
+            return Err(unsupported("switch cases falling through in a cycle"));
+        }
+        if let Terminator::Switch { cases, .. } = &mut f.blocks[bi].term {
+            let rank = |t: BlockId| order.iter().position(|&x| x == t).unwrap_or(usize::MAX);
+            cases.sort_by_key(|c| rank(c.1));
+        }
+    }
+    Ok(())
+}
+
+/// Lays blocks out in reverse post-order, visiting a header's merge (and continue) block
+/// before its other successors so that they come after the construct's body.
+fn structured_layout(f: &mut Function) {
+    let n = f.blocks.len();
+    let mut visited = vec![false; n];
+    let mut post: Vec<BlockId> = Vec::with_capacity(n);
+    let succ_order = |f: &Function, b: BlockId| -> smallvec::SmallVec<[BlockId; 4]> {
+        let blk = f.block(b);
+        let mut v: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
+        match blk.merge {
+            Merge::Selection(m) => v.push(m),
+            Merge::Loop { merge, continue_target } => {
+                v.push(merge);
+                v.push(continue_target);
+            }
+            Merge::None => {}
+        }
+        let succ = blk.term.successors();
+        // Switch: default first in source order; visit in reverse so RPO keeps case order.
+        for &s in succ.iter().rev() {
+            v.push(s);
+        }
+        v
+    };
+    let entry = f.entry();
+    let mut stack: Vec<(BlockId, smallvec::SmallVec<[BlockId; 4]>, usize)> = vec![(entry, succ_order(f, entry), 0)];
+    visited[entry.0 as usize] = true;
+    while let Some(top) = stack.last_mut() {
+        if top.2 < top.1.len() {
+            let s = top.1[top.2];
+            top.2 += 1;
+            if !visited[s.0 as usize] {
+                visited[s.0 as usize] = true;
+                let so = succ_order(f, s);
+                stack.push((s, so, 0));
+            }
+        } else {
+            post.push(top.0);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    f.layout = post;
+}
+
+/// Structurizes `f` in place (see the module documentation).
+pub fn structurize(f: &mut Function) -> Result<(), TranslateError> {
+    fold_trivial_branches(f);
+    f.layout = reverse_post_order(f);
+    let dom = DomTree::compute(f);
+    let mut loops = find_loops(f, &dom)?;
+    let fresh = restructure_loops(f, &mut loops, &dom)?;
+    // New blocks: recompute order and dominators.
+    structured_layout(f);
+    let dom = DomTree::compute(f);
+    let mut region = assign_regions(f, &loops, &dom, &fresh);
+    place_selection_merges(f, &loops, &mut region, &dom)?;
+    structured_layout(f);
+    let dom = DomTree::compute(f);
+    order_switch_cases(f, &dom)?;
+    structured_layout(f);
+    check_merges_dominated(f)?;
+    Ok(())
+}
+
+/// Every header must dominate its merge (unless the merge is unreachable).
+fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
+    let dom = DomTree::compute(f);
+    let preds = f.predecessors();
+    for &b in &f.layout {
+        let m = match f.block(b).merge {
+            Merge::None => continue,
+            Merge::Selection(m) => m,
+            Merge::Loop { merge, .. } => merge,
+        };
+        if !preds[m.0 as usize].is_empty() && !dom.dominates(b, m) {
+            return Err(TranslateError::Internal {
+                what: format!("structurizer: header B{} does not dominate its merge B{}", b.0, m.0),
+            });
+        }
+    }
+    Ok(())
+}
