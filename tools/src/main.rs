@@ -1,5 +1,72 @@
 //! `dxbc`: inspect, disassemble and translate DXBC shaders.
-fn main() {
-    eprintln!("dxbc: not implemented yet");
-    std::process::exit(2);
+//!
+//! One module per subcommand (`info`, `disasm`, ...), each with a clap `Args` struct and a
+//! `run` function returning the text to print; `input` reads the shader (a file or `-` for
+//! stdin) and applies the checksum policy, `cli_error` is the one-line error type. Exit status:
+//! 0 on success, 1 on bad input (one `dxbc: error: ...` line on stderr), 2 on usage errors
+//! (clap's own status).
+
+mod cli_error;
+mod disasm;
+mod info;
+mod input;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use cli_error::CliError;
+
+/// Inspect and disassemble DXBC (Direct3D SM4.0–5.1) shader containers.
+#[derive(Debug, Parser)]
+#[command(name = "dxbc", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show the container's chunks, stage and model, checksum, signatures, bindings, buffers,
+    /// feature flags and statistics.
+    Info(info::Args),
+    /// Disassemble the program, with fxc's comment header.
+    Disasm(disasm::Args),
+}
+
+/// What a subcommand produced: text for stdout and warnings for stderr.
+pub struct Output {
+    pub stdout: String,
+    pub warnings: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(args) => info::run(&args),
+        Command::Disasm(args) => disasm::run(&args),
+    };
+    match result {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`dxbc disasm x | head`) is not an error worth reporting.
+            if let Err(e) = stdout
+                .write_all(output.stdout.as_bytes())
+                .and_then(|()| stdout.flush())
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("dxbc: error: writing output: {e}");
+                return ExitCode::from(1);
+            }
+            for w in &output.warnings {
+                eprintln!("dxbc: warning: {w}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(CliError(message)) => {
+            eprintln!("dxbc: error: {}", cli_error::one_line(&message));
+            ExitCode::from(1)
+        }
+    }
 }

@@ -130,8 +130,11 @@ fn write_variables(
     for var in &cb.variables {
         let mut decl = String::new();
         let ty = rdef.ty(var.type_index);
+        // `write_struct` leaves the closing line's `//   ` prefix written.
+        let mut prefix = "//   ";
         if ty.class == VariableClass::Struct {
             write_struct(f, rdef, var.type_index, var.offset, 3)?;
+            prefix = "";
             decl.push_str("} ");
         } else {
             decl.push_str(&type_name(rdef, var.type_index));
@@ -172,7 +175,7 @@ fn write_variables(
         decl.push(';');
         write!(
             f,
-            "//   {decl:<DECL_WIDTH$}// Offset: {:>4} Size: {:>5}",
+            "{prefix}{decl:<DECL_WIDTH$}// Offset: {:>4} Size: {:>5}",
             var.offset, var.size
         )?;
         if !var.is_used() {
@@ -206,8 +209,11 @@ fn write_struct(
         let mty = rdef.ty(member.type_index);
         let offset = base_offset.wrapping_add(member.offset);
         let mut decl = String::new();
+        let mut prefix_width = inner;
         if mty.class == VariableClass::Struct {
+            // Leaves the closing line's prefix written.
             write_struct(f, rdef, member.type_index, offset, inner)?;
+            prefix_width = 0;
             decl.push_str("} ");
         } else {
             decl.push_str(&type_name(rdef, member.type_index));
@@ -218,7 +224,10 @@ fn write_struct(
             let _ = write!(decl, "[{}]", mty.elements);
         }
         decl.push(';');
-        writeln!(f, "//{pad:inner$}{decl:<width$}// Offset: {offset:>4}")?;
+        if prefix_width > 0 {
+            write!(f, "//{pad:prefix_width$}")?;
+        }
+        writeln!(f, "{decl:<width$}// Offset: {offset:>4}")?;
     }
     writeln!(f, "//")?;
     write!(f, "//{pad:indent$}")
