@@ -1,31 +1,45 @@
-//! The Shader Model 4/5 token format (SHDR/SHEX chunk contents).
+//! The Shader Model 4/5 token format (SHDR/SHEX chunk contents): decoder, encoder, opcode
+//! table and fxc-style disassembler.
 //!
-//! (Placeholder API; the decoder, opcode table and disassembler live here.)
+//! [`decode`] turns a chunk's dwords into a typed [`Program`] that keeps every encoding
+//! detail, [`encode`] turns a `Program` back into the identical dwords, and `Display` for
+//! `Program` prints the fxc-style listing documented in `docs/disassembly.md`. The opcode
+//! table ([`opcodes`]) is data shared by all three.
+//!
+//! Reading a program:
+//!
+//! ```ignore
+//! let program = sm4::decode(chunk.data, chunk.offset)?;
+//! for inst in program.iter() {
+//!     match inst.opcode {
+//!         Opcode::Add => { let (dst, a, b) = (&inst.operands[0], &inst.operands[1], &inst.operands[2]); }
+//!         Opcode::DclResource => { let decl = inst.decl().unwrap(); /* … */ }
+//!         _ => {}
+//!     }
+//! }
+//! ```
 
-use std::fmt;
+mod decl;
+mod decode;
+mod disasm;
+mod encode;
+mod enums;
+mod error;
+mod instruction;
+pub mod opcodes;
+mod operand;
 
-/// A malformed token stream.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at byte offset {offset:#x}: {what}")]
-pub struct DecodeError {
-    /// Byte offset in the container (chunk data offset + offset in the chunk).
-    pub offset: usize,
-    pub what: String,
-}
+#[cfg(test)]
+mod tests;
 
-/// A decoded program.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Program {}
-
-impl fmt::Display for Program {
-    fn fmt(&self, _f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Ok(())
-    }
-}
-
-/// Decodes a SHDR/SHEX chunk's data; `base_offset` is the byte offset of `data` in the
-/// container, used in error messages and instruction offsets.
-pub fn decode(data: &[u8], base_offset: usize) -> Result<Program, DecodeError> {
-    let _ = data;
-    Err(DecodeError { offset: base_offset, what: "decoder not implemented yet".into() })
-}
+pub use decl::{CustomData, Declaration, NameToken, ReturnTypeToken, UavFlags};
+pub use decode::{MAX_RELATIVE_DEPTH, decode};
+pub use disasm::{format_f32, format_f64};
+pub use encode::{EncodeError, encode, encode_chunk, encode_instruction, encode_operand};
+pub use enums::*;
+pub use error::{DecodeError, DecodeErrorKind};
+pub use instruction::{
+    ExtOpcode, ExtOpcodes, InstData, InstRef, Instruction, OpControl, Program, Version,
+};
+pub use opcodes::{DataType, Opcode, OpcodeInfo};
+pub use operand::{Components, Index, Operand};
