@@ -78,18 +78,15 @@ impl<'a> Interfaces<'a> {
         let types_at = r.u32(20, "class type table offset")? as usize;
         let records_at = r.u32(24, "interface slot table offset")? as usize;
 
-        let types_end = r.table(types_at, type_count, 12, "class types")?;
-        r.table(types_end, instance_count, 16, "class instances")?;
-        r.table(records_at, record_count, 16, "interface slot records")?;
+        let types_end = r.table(4, types_at, type_count, 12, "class types")?;
+        r.table(0, types_end, instance_count, 16, "class instances")?;
+        r.table(8, records_at, record_count, 16, "interface slot records")?;
 
         let mut class_types = Vec::with_capacity(type_count);
         for i in 0..type_count {
             let at = types_at + i * 12;
             class_types.push(ClassType {
-                name: r.str(
-                    r.u32(at, "class type name offset")? as usize,
-                    "class type name",
-                )?,
+                name: r.str(at, "class type name")?,
                 id: r.u16(at + 4, "class type id")?,
                 constant_buffer_stride: r.u16(at + 6, "class constant buffer stride")?,
                 texture_count: r.u16(at + 8, "class texture count")?,
@@ -100,10 +97,7 @@ impl<'a> Interfaces<'a> {
         for i in 0..instance_count {
             let at = types_end + i * 16;
             class_instances.push(ClassInstance {
-                name: r.str(
-                    r.u32(at, "class instance name offset")? as usize,
-                    "class instance name",
-                )?,
+                name: r.str(at, "class instance name")?,
                 type_id: r.u16(at + 4, "class instance type id")?,
                 unknown: r.u16(at + 6, "class instance reserved field")?,
                 constant_buffer: r.u16(at + 8, "class instance constant buffer")?,
@@ -120,8 +114,8 @@ impl<'a> Interfaces<'a> {
             let entry_count = r.u32(at + 4, "slot entry count")? as usize;
             let type_ids = r.u32(at + 8, "slot type id table offset")? as usize;
             let table_ids = r.u32(at + 12, "slot table id table offset")? as usize;
-            r.table(type_ids, entry_count, 2, "slot type ids")?;
-            r.table(table_ids, entry_count, 4, "slot table ids")?;
+            r.table(at + 4, type_ids, entry_count, 2, "slot type ids")?;
+            r.table(at + 4, table_ids, entry_count, 4, "slot table ids")?;
             let entries = (0..entry_count)
                 .map(|e| {
                     Ok(SlotEntry {

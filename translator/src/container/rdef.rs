@@ -373,14 +373,16 @@ impl<'a> TypeParser<'_, 'a> {
         Ok(())
     }
 
-    /// The index of the type at `offset`, parsing its record (not yet its members) if new.
-    fn type_at(&mut self, offset: u32) -> Result<usize, ContainerError> {
+    /// The index of the type whose offset the field at `field` holds, parsing its record (not
+    /// yet its members) if new.
+    fn type_at(&mut self, field: usize) -> Result<usize, ContainerError> {
+        let offset = self.r.u32(field, "type offset")?;
         if let Some(&i) = self.by_offset.get(&offset) {
             return Ok(i);
         }
         let at = offset as usize;
-        self.spend(1, at)?;
-        self.r.table(at, 1, self.type_size, "type record")?;
+        self.spend(1, field)?;
+        self.r.table(field, at, 1, self.type_size, "type record")?;
         let class_type = self.r.u32(at, "type class")?;
         let rows_columns = self.r.u32(at + 4, "type rows/columns")?;
         let elements_members = self.r.u32(at + 8, "type elements/members")?;
@@ -388,14 +390,14 @@ impl<'a> TypeParser<'_, 'a> {
         let member_count = (elements_members >> 16) as usize;
         if member_count > 0 {
             self.r
-                .table(member_offset, member_count, 12, "struct members")?;
+                .table(at + 8, member_offset, member_count, 12, "struct members")?;
         }
         let name = if self.sm5 {
             let name_offset = self.r.u32(at + 32, "type name offset")? as usize;
             if name_offset == 0 {
                 None
             } else {
-                Some(self.r.str(name_offset, "type name")?).filter(|n| !n.is_empty())
+                Some(self.r.str_at(at + 32, name_offset, "type name")?).filter(|n| !n.is_empty())
             }
         } else {
             None
@@ -424,11 +426,8 @@ impl<'a> TypeParser<'_, 'a> {
             let mut members = Vec::with_capacity(count);
             for m in 0..count {
                 let at = table + m * 12;
-                let name = self.r.str(
-                    self.r.u32(at, "member name offset")? as usize,
-                    "member name",
-                )?;
-                let type_index = self.type_at(self.r.u32(at + 4, "member type offset")?)?;
+                let name = self.r.str(at, "member name")?;
+                let type_index = self.type_at(at + 4)?;
                 members.push(Member {
                     name,
                     type_index,
@@ -523,8 +522,7 @@ impl<'a> ResourceDefinitions<'a> {
         let binding_offset = r.u32(12, "resource binding table offset")? as usize;
         let target = r.u32(16, "target")?;
         let flags = r.u32(20, "flags")?;
-        let creator_offset = r.u32(24, "creator offset")? as usize;
-        let creator = r.str(creator_offset, "creator string")?;
+        let creator = r.str(24, "creator string")?;
 
         let target_version = target & 0xffff;
         let sizes = Sizes {
@@ -541,6 +539,7 @@ impl<'a> ResourceDefinitions<'a> {
         };
 
         r.table(
+            8,
             binding_offset,
             binding_count,
             sizes.binding,
@@ -551,10 +550,7 @@ impl<'a> ResourceDefinitions<'a> {
             let at = binding_offset + i * sizes.binding;
             let bind_point = r.u32(at + 20, "bind point")?;
             bindings.push(ResourceBinding {
-                name: r.str(
-                    r.u32(at, "binding name offset")? as usize,
-                    &format!("name of binding {i}"),
-                )?,
+                name: r.str(at, &format!("name of binding {i}"))?,
                 input_type: ShaderInputType::from_raw(r.u32(at + 4, "binding type")?),
                 return_type: ReturnType::from_raw(r.u32(at + 8, "return type")?),
                 dimension: Dimension::from_raw(r.u32(at + 12, "dimension")?),
@@ -575,7 +571,7 @@ impl<'a> ResourceDefinitions<'a> {
             });
         }
 
-        r.table(cb_offset, cb_count, 24, "constant buffers")?;
+        r.table(0, cb_offset, cb_count, 24, "constant buffers")?;
         let mut types = TypeParser {
             r: &r,
             sm5: sizes.sm5,
@@ -588,14 +584,11 @@ impl<'a> ResourceDefinitions<'a> {
         let mut constant_buffers = Vec::with_capacity(cb_count);
         for i in 0..cb_count {
             let at = cb_offset + i * 24;
-            let name = r.str(
-                r.u32(at, "constant buffer name offset")? as usize,
-                &format!("name of constant buffer {i}"),
-            )?;
+            let name = r.str(at, &format!("name of constant buffer {i}"))?;
             let var_count = r.u32(at + 4, "variable count")? as usize;
             let var_offset = r.u32(at + 8, "variable table offset")? as usize;
             if var_count > 0 {
-                r.table(var_offset, var_count, sizes.variable, "variables")?;
+                r.table(at + 4, var_offset, var_count, sizes.variable, "variables")?;
             }
             let mut variables = Vec::with_capacity(var_count);
             for v in 0..var_count {
@@ -603,7 +596,7 @@ impl<'a> ResourceDefinitions<'a> {
                 let size = r.u32(at + 8, "variable size")?;
                 let default_offset = r.u32(at + 20, "default value offset")? as usize;
                 let default_value = if default_offset != 0 {
-                    Some(r.bytes(default_offset, size as usize, "default value")?)
+                    Some(r.bytes(at + 20, default_offset, size as usize, "default value")?)
                 } else {
                     None
                 };
@@ -615,11 +608,11 @@ impl<'a> ResourceDefinitions<'a> {
                     }
                 };
                 variables.push(Variable {
-                    name: r.str(r.u32(at, "variable name offset")? as usize, "variable name")?,
+                    name: r.str(at, "variable name")?,
                     offset: r.u32(at + 4, "variable offset")?,
                     size,
                     flags: r.u32(at + 12, "variable flags")?,
-                    type_index: types.type_at(r.u32(at + 16, "variable type offset")?)?,
+                    type_index: types.type_at(at + 16)?,
                     default_value,
                     start_texture: sm5_field(24, "start texture")?,
                     texture_count: sm5_field(28, "texture count")?,
@@ -846,9 +839,10 @@ mod tests {
         let mut bad = data.clone();
         bad[8..12].copy_from_slice(&0x1000_0000u32.to_le_bytes());
         let e = ResourceDefinitions::parse(&chunk(&bad)).unwrap_err();
+        // Reported at the count field.
         assert_eq!(
             (e.kind, e.offset),
-            (ContainerErrorKind::OutOfBounds, 0x100 + 28)
+            (ContainerErrorKind::OutOfBounds, 0x100 + 8)
         );
 
         // The creator string is last (then 2 padding bytes), so every shorter cut loses something.

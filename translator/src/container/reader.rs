@@ -67,9 +67,10 @@ impl<'a> ChunkReader<'a> {
         )
     }
 
-    /// `len` bytes at `offset`.
+    /// `len` bytes at `offset`, which the field at `field` gave (errors are reported there).
     pub(crate) fn bytes(
         &self,
+        field: usize,
         offset: usize,
         len: usize,
         what: &str,
@@ -79,7 +80,7 @@ impl<'a> ChunkReader<'a> {
             .and_then(|end| self.data.get(offset..end))
             .ok_or_else(|| {
                 self.error(
-                    offset,
+                    field,
                     ContainerErrorKind::OutOfBounds,
                     format!(
                         "{what} ({len} bytes at {offset:#x}) is past the end of the {}-byte chunk",
@@ -90,9 +91,11 @@ impl<'a> ChunkReader<'a> {
     }
 
     /// Checks that `count` records of `size` bytes starting at `offset` lie inside the chunk,
-    /// before anything is allocated for them. Returns the end offset.
+    /// before anything is allocated for them. Returns the end offset. `field` is where the
+    /// offset or count was read; errors are reported there.
     pub(crate) fn table(
         &self,
+        field: usize,
         offset: usize,
         count: usize,
         size: usize,
@@ -104,7 +107,7 @@ impl<'a> ChunkReader<'a> {
             .filter(|&end| end <= self.data.len())
             .ok_or_else(|| {
                 self.error(
-                    offset,
+                    field,
                     ContainerErrorKind::OutOfBounds,
                     format!(
                         "{count} {what} of {size} bytes at {offset:#x} do not fit in the {}-byte chunk",
@@ -114,16 +117,28 @@ impl<'a> ChunkReader<'a> {
             })
     }
 
-    /// The NUL-terminated string at `offset` (without the NUL). It must end inside the chunk
-    /// and be valid UTF-8 (every compiler writes ASCII).
-    pub(crate) fn str(&self, offset: usize, what: &str) -> Result<&'a str, ContainerError> {
+    /// The NUL-terminated string (without the NUL) at the offset stored in the 32-bit field at
+    /// `field`. It must end inside the chunk and be valid UTF-8 (every compiler writes ASCII).
+    /// Errors are reported at the field.
+    pub(crate) fn str(&self, field: usize, what: &str) -> Result<&'a str, ContainerError> {
+        let offset = self.u32(field, &format!("{what} offset"))? as usize;
+        self.str_at(field, offset, what)
+    }
+
+    /// The NUL-terminated string at `offset`, which the field at `field` gave.
+    pub(crate) fn str_at(
+        &self,
+        field: usize,
+        offset: usize,
+        what: &str,
+    ) -> Result<&'a str, ContainerError> {
         let rest = self
             .data
             .get(offset..)
             .filter(|r| !r.is_empty())
             .ok_or_else(|| {
                 self.error(
-                    offset,
+                    field,
                     ContainerErrorKind::OutOfBounds,
                     format!(
                         "{what} offset {offset:#x} is past the end of the {}-byte chunk",
@@ -133,14 +148,14 @@ impl<'a> ChunkReader<'a> {
             })?;
         let len = rest.iter().position(|&b| b == 0).ok_or_else(|| {
             self.error(
-                offset,
+                field,
                 ContainerErrorKind::Truncated,
                 format!("{what} at {offset:#x} has no terminating NUL"),
             )
         })?;
         std::str::from_utf8(&rest[..len]).map_err(|_| {
             self.error(
-                offset,
+                field,
                 ContainerErrorKind::Invalid,
                 format!("{what} at {offset:#x} is not UTF-8"),
             )
@@ -154,28 +169,30 @@ mod tests {
 
     #[test]
     fn reads_and_bounds() {
-        let data = [1, 0, 0, 0, b'a', b'b', 0, 9];
+        let data = [4, 0, 0, 0, b'a', b'b', 0, 9];
         let r = ChunkReader::new(&data, 0x100, "TEST");
-        assert_eq!(r.u32(0, "x").unwrap(), 1);
+        assert_eq!(r.u32(0, "x").unwrap(), 4);
         assert_eq!(r.u16(4, "x").unwrap(), 0x6261);
-        assert_eq!(r.str(4, "name").unwrap(), "ab");
+        assert_eq!(r.str(0, "name").unwrap(), "ab");
+        assert_eq!(r.str_at(0, 5, "name").unwrap(), "b");
         let e = r.u32(5, "field").unwrap_err();
         assert_eq!(e.offset, 0x105);
         assert_eq!(e.kind, ContainerErrorKind::Truncated);
         assert!(e.what.contains("TEST: field"), "{e}");
-        // No NUL before the end.
+        // No NUL before the end; past the end; errors name the field, not the target.
+        let e = r.str_at(2, 7, "name").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ContainerErrorKind::Truncated, 0x102));
         assert_eq!(
-            r.str(7, "name").unwrap_err().kind,
-            ContainerErrorKind::Truncated
-        );
-        assert_eq!(
-            r.str(8, "name").unwrap_err().kind,
+            r.str_at(2, 8, "name").unwrap_err().kind,
             ContainerErrorKind::OutOfBounds
         );
-        assert_eq!(r.str(usize::MAX, "name").unwrap_err().offset, usize::MAX);
-        assert!(r.table(0, 2, 4, "things").is_ok());
-        assert!(r.table(4, 2, 4, "things").is_err());
-        assert!(r.table(0, usize::MAX, 4, "things").is_err());
-        assert!(r.bytes(usize::MAX, 2, "b").is_err());
+        assert_eq!(r.str_at(2, usize::MAX, "name").unwrap_err().offset, 0x102);
+        assert!(r.table(0, 0, 2, 4, "things").is_ok());
+        assert!(r.table(0, 4, 2, 4, "things").is_err());
+        assert_eq!(
+            r.table(3, 0, usize::MAX, 4, "things").unwrap_err().offset,
+            0x103
+        );
+        assert!(r.bytes(0, usize::MAX, 2, "b").is_err());
     }
 }

@@ -196,7 +196,7 @@ impl<'a> Signature<'a> {
                 format!("element table offset {table:#x} overlaps the 8-byte header"),
             ));
         }
-        r.table(table, count, layout.element_size, "signature elements")?;
+        r.table(0, table, count, layout.element_size, "signature elements")?;
         let mut elements = Vec::with_capacity(count);
         for i in 0..count {
             let mut at = table + i * layout.element_size;
@@ -206,8 +206,7 @@ impl<'a> Signature<'a> {
             } else {
                 0
             };
-            let name_offset = r.u32(at, "semantic name offset")? as usize;
-            let semantic_name = r.str(name_offset, &format!("semantic name of element {i}"))?;
+            let semantic_name = r.str(at, &format!("semantic name of element {i}"))?;
             let masks = r.u32(at + 20, "masks")?;
             elements.push(SignatureElement {
                 stream,
@@ -313,12 +312,13 @@ mod tests {
         let mut d = Vec::new();
         put(&mut d, &[0x4000_0000, 8]);
         let e = Signature::parse(&chunk(b"ISGN", &d)).unwrap_err();
-        assert_eq!((e.offset, e.kind), (0x48, ContainerErrorKind::OutOfBounds));
+        assert_eq!((e.offset, e.kind), (0x40, ContainerErrorKind::OutOfBounds));
 
         let mut d = Vec::new();
         put(&mut d, &[1, 8, 0x1000, 0, 0, 0, 0, 0]);
         let e = Signature::parse(&chunk(b"ISGN", &d)).unwrap_err();
-        assert_eq!(e.offset, 0x40 + 0x1000);
+        // Reported at the name-offset field of element 0.
+        assert_eq!(e.offset, 0x48);
         assert!(e.what.contains("semantic name of element 0"), "{e}");
 
         let mut d = Vec::new();
