@@ -216,6 +216,18 @@ impl Printer {
     }
 
     fn operand(&self, w: &mut dyn Write, op: &Operand, role: Role, ty: DataType) -> fmt::Result {
+        self.operand_with_index(w, op, role, ty, None)
+    }
+
+    /// An operand; `extra_index` is printed as one more bracketed index (`fcall`).
+    fn operand_with_index(
+        &self,
+        w: &mut dyn Write,
+        op: &Operand,
+        role: Role,
+        ty: DataType,
+        extra_index: Option<u32>,
+    ) -> fmt::Result {
         let mut notes = Notes::default();
         match op.modifier {
             Modifier::Neg => w.write_char('-')?,
@@ -268,6 +280,9 @@ impl Printer {
                     w.write_char(']')?;
                 }
             }
+        }
+        if let Some(i) = extra_index {
+            write!(w, "[{i}]")?;
         }
         self.components(w, op, role, &mut notes)?;
         if op.modifier.abs() {
@@ -365,11 +380,12 @@ impl Printer {
             (_, Layout::InterfaceCall) => {
                 self.mnemonic(w, inst, &mut notes)?;
                 w.write_char(' ')?;
-                self.operand(w, &inst.operands[0], Role::Src, DataType::Any)?;
-                if let InstData::FunctionIndex(i) = inst.data {
-                    write!(w, ", {i}")?;
-                }
-                Ok(())
+                // fxc appends the function index to the interface operand: `fp0[0][1]`.
+                let index = match inst.data {
+                    InstData::FunctionIndex(i) => i,
+                    _ => 0,
+                };
+                self.operand_with_index(w, &inst.operands[0], Role::Src, DataType::Any, Some(index))
             }
             _ => {
                 self.mnemonic(w, inst, &mut notes)?;
@@ -676,7 +692,7 @@ impl Printer {
             w.write_str("dcl_immediateConstantBuffer {")?;
             for (i, row) in c.data.chunks(4).enumerate() {
                 if i > 0 {
-                    write!(w, ",\n{indent}  ")?;
+                    write!(w, ",\n{indent} ")?;
                 }
                 let values: Vec<String> = row.iter().map(|v| format_untyped(*v)).collect();
                 write!(w, " {{ {} }}", values.join(", "))?;
