@@ -10,3 +10,6 @@ pub mod parse;
 pub mod backend;
 pub mod cache;
 pub mod hlsl;
+pub mod report;
+pub mod run;
+pub mod vk;

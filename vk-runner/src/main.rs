@@ -1,4 +1,202 @@
+//! vk-runner: runs `.shader_test` files on a Vulkan device through our translator (or
+//! vkd3d-compiler) and reports one line per check, then `N passed, N failed, N skipped`.
+
+use clap::{Parser, ValueEnum};
+use std::path::{Path, PathBuf};
+use vk_runner::backend::{Backend, vkd3d::Vkd3dBackend};
+use vk_runner::cache::Cache;
+use vk_runner::hlsl::HlslCompiler;
+use vk_runner::report::{Report, Status};
+use vk_runner::run::Runner;
+use vk_runner::vk::context::{Gpu, list_devices};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BackendKind {
+    /// Our translator (the `translator` crate).
+    Ours,
+    /// vkd3d-compiler's DXBC → SPIR-V, for bring-up and cross-checking.
+    Vkd3d,
+}
+
+#[derive(Parser, Debug)]
+#[command(name = "vk-runner", about = "Runs .shader_test files on Vulkan and checks their results")]
+struct Cli {
+    /// Test files, or directories searched recursively for *.shader_test.
+    paths: Vec<PathBuf>,
+    /// Which DXBC → SPIR-V translator to run.
+    #[arg(long, value_enum, default_value = "ours")]
+    backend: BackendKind,
+    /// HLSL → DXBC compiler, invoked like vkd3d-compiler.
+    #[arg(long, default_value = "vkd3d-compiler")]
+    hlsl_compiler: String,
+    /// vkd3d-compiler used by `--backend vkd3d` (default: the HLSL compiler).
+    #[arg(long)]
+    vkd3d_compiler: Option<String>,
+    /// Cache directory for compiled shaders (default: $XDG_CACHE_HOME/vk-runner, else
+    /// target/hlsl-cache).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Do not cache compiled shaders.
+    #[arg(long)]
+    no_cache: bool,
+    /// Physical device index (see --list-devices).
+    #[arg(long)]
+    device: Option<usize>,
+    /// List Vulkan devices and exit.
+    #[arg(long)]
+    list_devices: bool,
+    /// Enable VK_LAYER_KHRONOS_validation; any validation error fails the run.
+    #[arg(long)]
+    validate: bool,
+    /// Print a JSON report on stdout instead of text lines.
+    #[arg(long)]
+    json: bool,
+    /// Print only failed and skipped checks (and the summary).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
+    for p in paths {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .collect();
+            entries.sort();
+            let (dirs, files): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.is_dir());
+            out.extend(files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "shader_test")));
+            collect(&dirs, out)?;
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(())
+}
+
+fn default_cache_dir() -> PathBuf {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Path::new(&x).join("vk-runner");
+    }
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR").filter(|x| !x.is_empty()) {
+        return Path::new(&t).join("hlsl-cache");
+    }
+    PathBuf::from("target/hlsl-cache")
+}
+
 fn main() {
-    eprintln!("vk-runner: not implemented yet");
-    std::process::exit(2);
+    let cli = Cli::parse();
+    std::process::exit(run(cli));
+}
+
+fn run(cli: Cli) -> i32 {
+    if cli.list_devices {
+        return match list_devices() {
+            Ok(v) if v.is_empty() => {
+                eprintln!("vk-runner: no Vulkan devices");
+                1
+            }
+            Ok(v) => {
+                v.iter().for_each(|l| println!("{l}"));
+                0
+            }
+            Err(e) => {
+                eprintln!("vk-runner: {e}");
+                1
+            }
+        };
+    }
+    if cli.paths.is_empty() {
+        eprintln!("vk-runner: no test files given (see --help)");
+        return 2;
+    }
+    let mut files = Vec::new();
+    if let Err(e) = collect(&cli.paths, &mut files) {
+        eprintln!("vk-runner: {e}");
+        return 2;
+    }
+    let cache = if cli.no_cache { Cache::disabled() } else { Cache::new(Some(cli.cache_dir.clone().unwrap_or_else(default_cache_dir))) };
+
+    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
+        Ok(h) => (Some(h), None),
+        Err(e) => {
+            eprintln!("vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail");
+            (None, Some(e))
+        }
+    };
+
+    let gpu = match Gpu::new(cli.device, cli.validate) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if cli.validate && e.contains("validation") {
+                eprintln!("vk-runner: {e}");
+                return 2;
+            }
+            eprintln!("vk-runner: ************************************************************");
+            eprintln!("vk-runner: NO VULKAN DEVICE: {e}");
+            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
+            eprintln!("vk-runner: ************************************************************");
+            None
+        }
+    };
+    let target_env = gpu.as_ref().map_or(translator::TargetEnv::default(), |g| g.target_env());
+    let backend = match cli.backend {
+        BackendKind::Ours => Backend::ours(target_env),
+        BackendKind::Vkd3d => {
+            let cmd = cli.vkd3d_compiler.clone().unwrap_or_else(|| cli.hlsl_compiler.clone());
+            match Vkd3dBackend::new(&cmd, cache.clone()) {
+                Ok(b) => Backend::Vkd3d(b),
+                Err(e) => {
+                    eprintln!("vk-runner: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
+    if !cli.json {
+        match &gpu {
+            Some(g) => println!("vk-runner: device {}", g.describe()),
+            None => println!("vk-runner: no device"),
+        }
+        println!(
+            "vk-runner: backend {}, HLSL compiler {}",
+            backend.name(),
+            hlsl.as_ref().map_or("(none)".to_string(), |h| h.path().display().to_string())
+        );
+    }
+    let runner = Runner {
+        gpu: gpu.as_ref(),
+        no_gpu_reason: "no Vulkan device".into(),
+        backend: &backend,
+        hlsl: hlsl.as_ref(),
+        hlsl_error,
+        tags: gpu.as_ref().map(|g| g.tags()).unwrap_or_default(),
+    };
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    for f in &files {
+        runner.run_file(f, &mut report);
+    }
+    let (verr, vwarn) = gpu.as_ref().map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
+    let failed = report.count(Status::Fail) > 0 || verr > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": gpu.as_ref().map(|g| g.describe()),
+            "backend": backend.name(),
+            "files": files.len(),
+            "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!("{}", serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default());
+    } else {
+        if cli.validate {
+            println!("vk-runner: validation: {verr} errors, {vwarn} warnings");
+        }
+        println!("{}", report.summary());
+    }
+    drop(runner);
+    drop(gpu);
+    if failed { 1 } else { 0 }
 }

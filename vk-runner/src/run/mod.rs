@@ -1,0 +1,320 @@
+//! Executes parsed test files: keeps the file's state (resources, shaders, constants, input
+//! layout, `[require]`), runs each `[test]` block at the lowest shader model in 4.0–5.1 that
+//! its `[require]` admits, and reports every check.
+//!
+//! Semantics follow vkd3d's runner: state declared earlier stays in effect; `if(...)` lines
+//! that do not hold are not run; a probe after a draw/dispatch that failed or was skipped is
+//! skipped; `todo` marks a check but does not change how it counts.
+
+pub mod compare;
+mod exec;
+pub mod shaders;
+
+use crate::backend::Backend;
+use crate::hlsl::HlslCompiler;
+use crate::parse::qualifier::{QualContext, ShaderModel};
+use crate::parse::{self, Directive, Require, ResourceKind, SectionKind, ShaderSection, Stage, TestLine};
+use crate::report::{Check, Report, Status};
+use crate::vk::bind::RunError;
+use crate::vk::context::Gpu;
+use crate::vk::resource::TestResource;
+use ash::vk;
+use shaders::{ShaderCache, Translator};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The shader models the runner compiles for (DXBC SM4/5).
+pub const MODELS: [ShaderModel; 4] =
+    [ShaderModel::new(4, 0), ShaderModel::new(4, 1), ShaderModel::new(5, 0), ShaderModel::new(5, 1)];
+
+/// What stays the same for a whole run.
+pub struct Runner<'a> {
+    pub gpu: Option<&'a Gpu>,
+    /// Why there is no GPU (reported on every skipped check).
+    pub no_gpu_reason: String,
+    pub backend: &'a Backend,
+    pub hlsl: Option<&'a HlslCompiler>,
+    pub hlsl_error: Option<String>,
+    pub tags: Vec<(String, [u32; 3])>,
+}
+
+struct Ctx<'a> {
+    model: ShaderModel,
+    tags: &'a [(String, [u32; 3])],
+}
+
+impl QualContext for Ctx<'_> {
+    fn shader_model(&self) -> ShaderModel {
+        self.model
+    }
+    fn tag(&self, name: &str) -> Option<[u32; 3]> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+}
+
+/// A file's mutable state.
+pub(crate) struct FileState {
+    pub name: String,
+    pub require: Require,
+    pub shaders: HashMap<Stage, (u32, ShaderSection)>,
+    pub resources: HashMap<(ResourceKind, u32), TestResource>,
+    pub resource_errors: HashMap<(ResourceKind, u32), RunError>,
+    pub samplers: HashMap<u32, vk::Sampler>,
+    pub sampler_errors: HashMap<u32, String>,
+    pub layout: Vec<parse::InputElement>,
+    pub cbuffers: HashMap<u32, Vec<u32>>,
+    /// Set when a line changes state in a way the runner does not support.
+    pub taint: Option<String>,
+    /// Outcome of the last draw/dispatch: (line, error) when it did not run.
+    pub last_failure: Option<(u32, String)>,
+    pub cache: ShaderCache,
+}
+
+impl<'a> Runner<'a> {
+    /// Runs one file, adding its checks to `report`.
+    pub fn run_file(&self, path: &Path, report: &mut Report) {
+        let name = path.display().to_string();
+        let text = match std::fs::read(path) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                report.add(Check { file: name, line: 0, status: Status::Fail, todo: false, kind: "file", message: format!("cannot read: {e}") });
+                return;
+            }
+        };
+        let file = parse::parse(&text);
+        for (line, msg) in &file.errors {
+            report.add(Check { file: name.clone(), line: *line, status: Status::Fail, todo: false, kind: "parse", message: msg.clone() });
+        }
+        let mut st = FileState {
+            name: name.clone(),
+            require: Require::default(),
+            shaders: HashMap::new(),
+            resources: HashMap::new(),
+            resource_errors: HashMap::new(),
+            samplers: HashMap::new(),
+            sampler_errors: HashMap::new(),
+            layout: Vec::new(),
+            cbuffers: HashMap::new(),
+            taint: None,
+            last_failure: None,
+            cache: ShaderCache::default(),
+        };
+        for section in &file.sections {
+            match &section.kind {
+                SectionKind::Require(r) => st.require = r.clone(),
+                SectionKind::Shader(s) => {
+                    st.shaders.insert(s.stage, (section.line, s.clone()));
+                }
+                SectionKind::Resource(r) => {
+                    let key = (r.kind, r.slot);
+                    st.resources.remove(&key);
+                    st.resource_errors.remove(&key);
+                    if let Some(gpu) = self.gpu {
+                        match TestResource::create(gpu, r) {
+                            Ok(res) => {
+                                st.resources.insert(key, res);
+                            }
+                            Err(e) => {
+                                st.resource_errors.insert(key, RunError::Fail(format!("[{} {}] at line {}: {e}", r.kind.name(), r.slot, section.line)));
+                            }
+                        }
+                    }
+                }
+                SectionKind::Sampler(s) => {
+                    if let Some(gpu) = self.gpu {
+                        if let Some(old) = st.samplers.remove(&s.slot) {
+                            // SAFETY: no work is in flight between test lines.
+                            unsafe { gpu.device.destroy_sampler(old, None) };
+                        }
+                        st.sampler_errors.remove(&s.slot);
+                        match crate::vk::sampler::create_sampler(gpu, s) {
+                            Ok(v) => {
+                                st.samplers.insert(s.slot, v);
+                            }
+                            Err(e) => {
+                                st.sampler_errors.insert(s.slot, e);
+                            }
+                        }
+                    }
+                }
+                SectionKind::InputLayout(v) => st.layout = v.clone(),
+                SectionKind::Test(lines) => self.run_block(&mut st, lines, report),
+                SectionKind::Ignored(_) => {}
+                SectionKind::Unsupported(reason) => {
+                    st.taint.get_or_insert_with(|| format!("line {}: {reason}", section.line));
+                }
+            }
+        }
+        if let Some(gpu) = self.gpu {
+            // SAFETY: waiting idle before destroying what the file created.
+            unsafe {
+                let _ = gpu.device.device_wait_idle();
+                for (_, s) in st.samplers.drain() {
+                    gpu.device.destroy_sampler(s, None);
+                }
+            }
+        }
+    }
+
+    /// Why a block cannot run at all, or the model it runs at.
+    fn block_model(&self, st: &FileState) -> Result<ShaderModel, String> {
+        let r = &st.require;
+        let Some(model) = MODELS.iter().copied().find(|m| *m >= r.min_model && *m <= r.max_model) else {
+            return Err(format!(
+                "requires shader model {}..{}; the runner compiles DXBC for 4.0..5.1",
+                r.min_model, r.max_model
+            ));
+        };
+        Ok(model)
+    }
+
+    fn caps_problem(&self, st: &FileState, model: ShaderModel) -> Option<String> {
+        let ctx = Ctx { model, tags: &self.tags };
+        for (text, q) in &st.require.tag_conditions {
+            if !q.holds(&ctx) {
+                return Some(format!("[require] {text} does not hold here"));
+            }
+        }
+        let gpu = self.gpu?;
+        for cap in &st.require.caps {
+            let feature = |name: &str| gpu.enabled.get(name) == Some(true);
+            let ok = match cap.as_str() {
+                "float64" => feature("shaderFloat64"),
+                "int64" => feature("shaderInt64"),
+                "cull-distance" => feature("shaderCullDistance"),
+                "filter-minmax" => feature("samplerFilterMinmax"),
+                "rt-vp-array-index" => feature("shaderOutputLayer") && feature("shaderOutputViewportIndex"),
+                "geometry-shader" => false,
+                "tessellation-shader" => false,
+                c if c.starts_with("format ") => {
+                    let mut it = c.split_whitespace().skip(1);
+                    let fmt = it.next().and_then(parse::format::Format::by_name);
+                    let what = it.next().unwrap_or("");
+                    match (fmt, what) {
+                        (Some(f), "uav-load") => {
+                            let feats = gpu.format_features(f.vk).optimal_tiling_features;
+                            feats.contains(vk::FormatFeatureFlags::STORAGE_IMAGE) && feature("shaderStorageImageReadWithoutFormat")
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !ok {
+                let why = match cap.as_str() {
+                    "geometry-shader" | "tessellation-shader" => "the runner does not run that stage yet",
+                    "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
+                    "wave-ops" | "native-16-bit" => "it needs SM6",
+                    "rov" | "depth-bounds" | "descriptors" => "the runner does not support it",
+                    _ => "the device lacks it",
+                };
+                return Some(format!("[require] {cap}: {why}"));
+            }
+        }
+        None
+    }
+
+    fn run_block(&self, st: &mut FileState, lines: &[TestLine], report: &mut Report) {
+        let model = self.block_model(st);
+        let eval_model = *model.as_ref().unwrap_or(&st.require.min_model.clamp(MODELS[0], MODELS[3]));
+        let mut skip_reason = match &model {
+            Err(e) => Some(e.clone()),
+            Ok(m) => self.caps_problem(st, *m),
+        };
+        if skip_reason.is_none() && self.gpu.is_none() {
+            skip_reason = Some(self.no_gpu_reason.clone());
+        }
+        st.last_failure = None;
+        let translator = Translator { backend: self.backend, hlsl: self.hlsl, hlsl_error: self.hlsl_error.as_deref() };
+        let file = st.name.clone();
+        for tl in lines {
+            let ctx = Ctx { model: eval_model, tags: &self.tags };
+            if !tl.conditions.iter().all(|q| q.holds(&ctx)) {
+                continue;
+            }
+            let todo = tl.todo.as_ref().is_some_and(|q| q.holds(&ctx)) || tl.bug.as_ref().is_some_and(|q| q.holds(&ctx));
+            let kind = match &tl.directive {
+                Directive::Dispatch(_) => "dispatch",
+                Directive::DrawQuad | Directive::Draw { .. } => "draw",
+                Directive::Probe(_) => "probe",
+                _ => "",
+            };
+            let mut add = |status: Status, message: String| {
+                report.add(Check { file: file.clone(), line: tl.line, status, todo, kind, message });
+            };
+            match &tl.directive {
+                Directive::Uniform { cbuffer, offset, words } => {
+                    let cb = st.cbuffers.entry(*cbuffer).or_default();
+                    let end = (*offset as usize + words.len()).div_ceil(4) * 4;
+                    if cb.len() < end {
+                        cb.resize(end, 0x7f7f_7f7f);
+                    }
+                    cb[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
+                    continue;
+                }
+                Directive::Unsupported(what) => {
+                    st.taint.get_or_insert_with(|| format!("line {} uses {what}, which the runner does not support", tl.line));
+                    continue;
+                }
+                _ => {}
+            }
+            let reason = skip_reason.clone().or_else(|| st.taint.clone());
+            if let Some(reason) = reason {
+                if tl.directive.is_check() {
+                    add(Status::Skip, reason);
+                }
+                continue;
+            }
+            let gpu = self.gpu.expect("checked above");
+            let model = *model.as_ref().expect("checked above");
+            let result = match &tl.directive {
+                Directive::Clear { target, value } => {
+                    if let Err(e) = exec::clear(gpu, st, *target, *value) {
+                        st.taint.get_or_insert_with(|| format!("line {}: clear failed: {e}", tl.line));
+                    }
+                    continue;
+                }
+                Directive::Dispatch(groups) => exec::dispatch(gpu, st, &translator, model, &ctx, *groups),
+                Directive::DrawQuad => exec::draw(gpu, st, &translator, model, &ctx, None),
+                Directive::Draw { topology, vertices, instances } => {
+                    exec::draw(gpu, st, &translator, model, &ctx, Some((*topology, *vertices, *instances)))
+                }
+                Directive::Probe(p) => {
+                    if let Some((line, why)) = &st.last_failure {
+                        add(Status::Skip, format!("the draw/dispatch at line {line} did not run ({why})"));
+                        continue;
+                    }
+                    exec::probe(gpu, st, p)
+                }
+                Directive::Uniform { .. } | Directive::Unsupported(_) => unreachable!("handled above"),
+            };
+            let is_run = matches!(tl.directive, Directive::Dispatch(_) | Directive::DrawQuad | Directive::Draw { .. });
+            match result {
+                Ok(()) => {
+                    if is_run {
+                        st.last_failure = None;
+                    }
+                    add(Status::Pass, String::new());
+                }
+                Err(RunError::Skip(m)) => {
+                    if is_run {
+                        st.last_failure = Some((tl.line, "skipped".into()));
+                    }
+                    add(Status::Skip, m);
+                }
+                Err(RunError::Fail(m)) => {
+                    if is_run {
+                        st.last_failure = Some((tl.line, "failed".into()));
+                    }
+                    add(Status::Fail, m);
+                }
+            }
+        }
+    }
+}
+
+impl FileState {
+    pub(crate) fn shader(&self, stage: Stage) -> Option<&(u32, ShaderSection)> {
+        self.shaders.get(&stage)
+    }
+}

@@ -1,0 +1,112 @@
+//! Getting a stage's module for a `[test]` block: HLSL → DXBC at the block's shader model
+//! (or the DXBC given as hex), then DXBC → SPIR-V + reflection through the backend.
+
+use crate::backend::Backend;
+use crate::hlsl::{CompileError, HlslCompiler};
+use crate::parse::qualifier::{QualContext, ShaderModel};
+use crate::parse::{ShaderSection, ShaderSource, Stage};
+use crate::vk::bind::RunError;
+use std::collections::HashMap;
+use std::rc::Rc;
+use translator::Translation;
+use translator::reflect::ShaderStage;
+
+/// The vertex shader `draw quad` uses when the test has none (as vkd3d's runner does).
+pub const QUAD_VS: &str = "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
+
+/// Caches translations per (section line, model) for one file.
+#[derive(Default)]
+pub struct ShaderCache {
+    map: HashMap<(u32, ShaderModel), Result<Rc<Translation>, RunError>>,
+}
+
+fn reflect_stage(s: Stage) -> ShaderStage {
+    match s {
+        Stage::Vertex => ShaderStage::Vertex,
+        Stage::Hull => ShaderStage::Hull,
+        Stage::Domain => ShaderStage::Domain,
+        Stage::Geometry => ShaderStage::Geometry,
+        Stage::Pixel => ShaderStage::Pixel,
+        Stage::Compute => ShaderStage::Compute,
+    }
+}
+
+/// What a translation needs.
+pub struct Translator<'a> {
+    pub backend: &'a Backend,
+    pub hlsl: Option<&'a HlslCompiler>,
+    pub hlsl_error: Option<&'a str>,
+}
+
+impl ShaderCache {
+    /// Returns the module for `section` (declared at `line`) at `model`.
+    pub fn get(
+        &mut self,
+        t: &Translator<'_>,
+        line: u32,
+        section: &ShaderSection,
+        model: ShaderModel,
+        ctx: &dyn QualContext,
+        options: &[String],
+    ) -> Result<Rc<Translation>, RunError> {
+        let expected_to_fail = [section.fail.as_ref(), section.notimpl.as_ref()].into_iter().flatten().any(|q| q.holds(ctx));
+        if expected_to_fail {
+            return Err(RunError::Skip(format!(
+                "the {} shader at line {line} is expected not to compile at shader model {model}",
+                section.stage.name()
+            )));
+        }
+        if let Some(r) = self.map.get(&(line, model)) {
+            return r.clone();
+        }
+        let r = translate(t, line, section, model, options).map(Rc::new);
+        self.map.insert((line, model), r.clone());
+        r
+    }
+}
+
+fn translate(
+    t: &Translator<'_>,
+    line: u32,
+    section: &ShaderSection,
+    model: ShaderModel,
+    options: &[String],
+) -> Result<Translation, RunError> {
+    let dxbc = match &section.source {
+        ShaderSource::Hlsl(src) => {
+            let Some(hlsl) = t.hlsl else {
+                return Err(RunError::Fail(format!(
+                    "cannot compile the HLSL at line {line}: {}",
+                    t.hlsl_error.unwrap_or("no HLSL compiler")
+                )));
+            };
+            for o in options {
+                if crate::hlsl::option_args(o).is_none() {
+                    return Err(RunError::Skip(format!("compile option '{o}' is not supported")));
+                }
+            }
+            let profile = format!("{}_{}", section.stage.profile_prefix(), model.profile_suffix());
+            match hlsl.compile(src, &profile, &section.entry, options) {
+                Ok(d) => d,
+                Err(CompileError::Rejected(m)) => {
+                    return Err(RunError::Fail(format!("the {} shader at line {line} does not compile ({profile}): {m}", section.stage.name())));
+                }
+                Err(CompileError::Tool(m)) => return Err(RunError::Fail(m)),
+            }
+        }
+        ShaderSource::DxbcHex(bytes) => bytes.clone(),
+        ShaderSource::Unsupported { reason, .. } => return Err(RunError::Skip(reason.clone())),
+    };
+    let tr = t
+        .backend
+        .translate(&dxbc)
+        .map_err(|e| RunError::Fail(format!("{} backend: the {} shader at line {line}: {e}", t.backend.name(), section.stage.name())))?;
+    if tr.reflection.stage != reflect_stage(section.stage) {
+        return Err(RunError::Fail(format!(
+            "the {} shader section at line {line} holds a {:?} shader",
+            section.stage.name(),
+            tr.reflection.stage
+        )));
+    }
+    Ok(tr)
+}

@@ -1,0 +1,10 @@
+//! Vulkan: device setup, memory, resources, samplers, descriptor binding from reflection, and
+//! pipelines.
+
+pub mod bind;
+pub mod context;
+pub mod features;
+pub mod memory;
+pub mod pipeline;
+pub mod resource;
+pub mod sampler;

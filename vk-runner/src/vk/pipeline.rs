@@ -1,0 +1,317 @@
+//! Compute and graphics pipelines from translated modules, and the commands that run them.
+//!
+//! Graphics state follows what vkd3d's runner gives D3D: no culling, clockwise front faces,
+//! blending off, every render target written, and a viewport covering render target 0 with a
+//! negative height, so D3D's y-up clip space needs no flip in the shader (the translator must
+//! not flip `SV_Position.y`). Vertex input comes from the vertex shader's reflected inputs
+//! matched by semantic to the test's `[input layout]`.
+
+use super::bind::{Bound, RunError, stage_flags};
+use super::context::Gpu;
+use super::memory::{Buffer, Image};
+use crate::parse::{InputElement, Topology};
+use ash::vk;
+use std::ffi::CString;
+use translator::Translation;
+use translator::reflect::{InterfacePlacement, ShaderStage};
+
+/// Owns a pipeline and its shader modules.
+pub struct Pipeline {
+    device: ash::Device,
+    pub pipeline: vk::Pipeline,
+    modules: Vec<vk::ShaderModule>,
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        // SAFETY: created by this device; the runner waits for the queue before dropping.
+        unsafe {
+            self.device.destroy_pipeline(self.pipeline, None);
+            for m in &self.modules {
+                self.device.destroy_shader_module(*m, None);
+            }
+        }
+    }
+}
+
+fn module(gpu: &Gpu, t: &Translation) -> Result<vk::ShaderModule, RunError> {
+    let info = vk::ShaderModuleCreateInfo::default().code(&t.spirv);
+    // SAFETY: valid device; the code slice outlives the call.
+    unsafe { gpu.device.create_shader_module(&info, None) }.map_err(|e| RunError::Fail(format!("vkCreateShaderModule: {e}")))
+}
+
+fn destroy_modules(gpu: &Gpu, m: &[vk::ShaderModule]) {
+    // SAFETY: modules created above and not in use.
+    unsafe { m.iter().for_each(|m| gpu.device.destroy_shader_module(*m, None)) }
+}
+
+pub fn compute_pipeline(gpu: &Gpu, t: &Translation, bound: &Bound) -> Result<Pipeline, RunError> {
+    let m = module(gpu, t)?;
+    let name = CString::new(t.reflection.entry_point.as_str()).map_err(|_| "entry point name has a NUL".to_string())?;
+    let stage = vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(m).name(&name);
+    let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(bound.layout)];
+    // SAFETY: valid device, module and layout.
+    match unsafe { gpu.device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) } {
+        Ok(p) => Ok(Pipeline { device: gpu.device.clone(), pipeline: p[0], modules: vec![m] }),
+        Err((_, e)) => {
+            destroy_modules(gpu, &[m]);
+            Err(RunError::Fail(format!("vkCreateComputePipelines: {e}")))
+        }
+    }
+}
+
+/// Records a dispatch and runs it.
+pub fn dispatch(gpu: &Gpu, p: &Pipeline, bound: &Bound, groups: [u32; 3]) -> Result<(), RunError> {
+    let limits = gpu.props.limits.max_compute_work_group_count;
+    if groups.iter().zip(limits).any(|(g, l)| *g > l) {
+        return Err(RunError::Skip(format!("dispatch {groups:?} exceeds the device limits {limits:?}")));
+    }
+    gpu.submit(|cb| {
+        // SAFETY: cb is recording; all handles are valid for the submission.
+        unsafe {
+            gpu.device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p.pipeline);
+            bind_common(gpu, cb, vk::PipelineBindPoint::COMPUTE, bound);
+            gpu.device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+        }
+    })
+    .map_err(RunError::Fail)
+}
+
+unsafe fn bind_common(gpu: &Gpu, cb: vk::CommandBuffer, point: vk::PipelineBindPoint, bound: &Bound) {
+    // SAFETY: forwarded from the callers.
+    unsafe {
+        if !bound.sets.is_empty() {
+            gpu.device.cmd_bind_descriptor_sets(cb, point, bound.layout, 0, &bound.sets, &[]);
+        }
+        for (flags, offset, bytes) in &bound.push {
+            gpu.device.cmd_push_constants(cb, bound.layout, *flags, *offset, bytes);
+        }
+    }
+}
+
+/// A render target or depth attachment of a draw.
+pub struct Attachment<'a> {
+    pub image: &'a mut Image,
+}
+
+/// Everything a draw needs besides the modules.
+pub struct DrawState<'a> {
+    pub topology: Topology,
+    pub vertices: u32,
+    pub instances: u32,
+    pub layout: &'a [InputElement],
+    /// Vertex buffers by slot.
+    pub vertex_buffers: Vec<(u32, &'a Buffer)>,
+    /// Color attachments by slot (None for gaps).
+    pub colors: Vec<Option<Attachment<'a>>>,
+    pub depth: Option<Attachment<'a>>,
+}
+
+/// Builds a graphics pipeline for `stages` and draws.
+pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawState<'_>) -> Result<(), RunError> {
+    let mut modules = Vec::new();
+    let mut names = Vec::new();
+    for t in stages {
+        match t.reflection.stage {
+            ShaderStage::Vertex | ShaderStage::Pixel => {}
+            s => return Err(RunError::Skip(format!("{s:?} shaders are not run yet"))),
+        }
+        match module(gpu, t) {
+            Ok(m) => modules.push(m),
+            Err(e) => {
+                destroy_modules(gpu, &modules);
+                return Err(e);
+            }
+        }
+        names.push(CString::new(t.reflection.entry_point.as_str()).map_err(|_| "entry point name has a NUL".to_string())?);
+    }
+    let stage_infos: Vec<vk::PipelineShaderStageCreateInfo> = stages
+        .iter()
+        .zip(&modules)
+        .zip(&names)
+        .map(|((t, m), n)| {
+            vk::PipelineShaderStageCreateInfo::default().stage(stage_flags(t.reflection.stage)).module(*m).name(n)
+        })
+        .collect();
+    let result = (|| {
+        // Vertex input: reflected VS inputs matched to the input layout by semantic.
+        let vs = stages.iter().find(|t| t.reflection.stage == ShaderStage::Vertex).ok_or("no vertex shader")?;
+        let mut attrs = Vec::new();
+        let mut strides: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+        let mut offsets = Vec::new();
+        for e in st.layout {
+            let off = strides.entry(e.slot).or_insert(0);
+            offsets.push(*off);
+            *off += e.format.texel_size;
+        }
+        for input in &vs.reflection.inputs {
+            let InterfacePlacement::Location { location, .. } = input.placement else { continue };
+            let found = st.layout.iter().zip(&offsets).find(|(e, _)| {
+                e.semantic.eq_ignore_ascii_case(&input.semantic_name) && e.index == input.semantic_index
+            });
+            let Some((e, off)) = found else {
+                return Err(RunError::Fail(format!(
+                    "vertex shader input {}{} has no [input layout] element",
+                    input.semantic_name, input.semantic_index
+                )));
+            };
+            if attrs.iter().any(|a: &vk::VertexInputAttributeDescription| a.location == location) {
+                return Err(RunError::Skip(format!("two vertex inputs share location {location}")));
+            }
+            attrs.push(vk::VertexInputAttributeDescription { location, binding: e.slot, format: e.format.vk, offset: *off });
+        }
+        let used_slots: std::collections::BTreeSet<u32> = attrs.iter().map(|a| a.binding).collect();
+        let mut bindings = Vec::new();
+        for slot in &used_slots {
+            if !st.vertex_buffers.iter().any(|(s, _)| s == slot) {
+                return Err(RunError::Fail(format!("the input layout uses vertex buffer {slot} but the test declares no [vb {slot}]")));
+            }
+            bindings.push(vk::VertexInputBindingDescription {
+                binding: *slot,
+                stride: strides[slot],
+                input_rate: vk::VertexInputRate::VERTEX,
+            });
+        }
+        let vi = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&attrs);
+        let (topology, restart) = match st.topology {
+            Topology::TriangleList => (vk::PrimitiveTopology::TRIANGLE_LIST, false),
+            Topology::TriangleStrip => (vk::PrimitiveTopology::TRIANGLE_STRIP, false),
+            Topology::PointList => (vk::PrimitiveTopology::POINT_LIST, false),
+            Topology::LineList => (vk::PrimitiveTopology::LINE_LIST, false),
+            Topology::LineStrip => (vk::PrimitiveTopology::LINE_STRIP, false),
+            Topology::PatchList(_) => return Err(RunError::Skip("tessellation is not run yet".into())),
+        };
+        let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology).primitive_restart_enable(restart);
+        let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+        let rs = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .front_face(vk::FrontFace::CLOCKWISE)
+            .line_width(1.0);
+        let samples = st
+            .colors
+            .iter()
+            .flatten()
+            .map(|a| a.image.samples)
+            .chain(st.depth.iter().map(|a| a.image.samples))
+            .max_by_key(|s| s.as_raw())
+            .unwrap_or(vk::SampleCountFlags::TYPE_1);
+        let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
+        let blend: Vec<vk::PipelineColorBlendAttachmentState> = st
+            .colors
+            .iter()
+            .map(|_| vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA))
+            .collect();
+        let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
+        let ds = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(st.depth.is_some())
+            .depth_write_enable(st.depth.is_some())
+            .depth_compare_op(vk::CompareOp::ALWAYS);
+        let dyn_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dy = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyn_states);
+        let color_formats: Vec<vk::Format> =
+            st.colors.iter().map(|c| c.as_ref().map_or(vk::Format::UNDEFINED, |a| a.image.format)).collect();
+        let depth_format = st.depth.as_ref().map_or(vk::Format::UNDEFINED, |a| a.image.format);
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(&color_formats)
+            .depth_attachment_format(depth_format);
+        let info = [vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stage_infos)
+            .vertex_input_state(&vi)
+            .input_assembly_state(&ia)
+            .viewport_state(&vp)
+            .rasterization_state(&rs)
+            .multisample_state(&ms)
+            .color_blend_state(&cb)
+            .depth_stencil_state(&ds)
+            .dynamic_state(&dy)
+            .layout(bound.layout)
+            .push_next(&mut rendering)];
+        // SAFETY: all create-info structs above are alive for the call.
+        let pipeline = unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &info, None) }
+            .map_err(|(_, e)| RunError::Fail(format!("vkCreateGraphicsPipelines: {e}")))?[0];
+        let pipeline = Pipeline { device: gpu.device.clone(), pipeline, modules: std::mem::take(&mut modules) };
+
+        // Render area: render target 0 (or the first attachment).
+        let first = st.colors.iter().flatten().next().map(|a| a.image.extent).or(st.depth.as_ref().map(|a| a.image.extent));
+        let extent = first.ok_or("a draw needs a render target or depth buffer")?;
+        let area = vk::Rect2D { offset: vk::Offset2D { x: 0, y: 0 }, extent: vk::Extent2D { width: extent.width, height: extent.height } };
+        let mut views = Vec::new();
+        for c in st.colors.iter_mut() {
+            views.push(match c {
+                Some(a) => {
+                    let f = a.image.format;
+                    Some(gpu.image_view(a.image, vk::ImageViewType::TYPE_2D, f, Some(0))?)
+                }
+                None => None,
+            });
+        }
+        let depth_view = match st.depth.as_mut() {
+            Some(a) => {
+                let f = a.image.format;
+                Some(gpu.image_view(a.image, vk::ImageViewType::TYPE_2D, f, Some(0))?)
+            }
+            None => None,
+        };
+        let color_atts: Vec<vk::RenderingAttachmentInfo> = views
+            .iter()
+            .map(|v| {
+                vk::RenderingAttachmentInfo::default()
+                    .image_view(v.unwrap_or(vk::ImageView::null()))
+                    .image_layout(vk::ImageLayout::GENERAL)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+            })
+            .collect();
+        let depth_att = depth_view.map(|v| {
+            vk::RenderingAttachmentInfo::default()
+                .image_view(v)
+                .image_layout(vk::ImageLayout::GENERAL)
+                .load_op(vk::AttachmentLoadOp::LOAD)
+                .store_op(vk::AttachmentStoreOp::STORE)
+        });
+        let viewport = vk::Viewport {
+            x: 0.0,
+            y: extent.height as f32,
+            width: extent.width as f32,
+            height: -(extent.height as f32),
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        gpu.submit(|cmd| {
+            // SAFETY: cmd is recording; every handle is valid for the submission.
+            unsafe {
+                let mut ri = vk::RenderingInfo::default().render_area(area).layer_count(1).color_attachments(&color_atts);
+                if let Some(d) = depth_att.as_ref() {
+                    ri = ri.depth_attachment(d);
+                }
+                gpu.device.cmd_begin_rendering(cmd, &ri);
+                gpu.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
+                bind_common(gpu, cmd, vk::PipelineBindPoint::GRAPHICS, bound);
+                gpu.device.cmd_set_viewport(cmd, 0, &[viewport]);
+                gpu.device.cmd_set_scissor(cmd, 0, &[area]);
+                for (slot, buf) in &st.vertex_buffers {
+                    if used_slots.contains(slot) {
+                        gpu.device.cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
+                    }
+                }
+                gpu.device.cmd_draw(cmd, st.vertices, st.instances, 0, 0);
+                gpu.device.cmd_end_rendering(cmd);
+            }
+        })?;
+        drop(pipeline);
+        Ok(())
+    })();
+    if !modules.is_empty() {
+        destroy_modules(gpu, &modules);
+    }
+    result
+}
+
+impl From<&str> for RunError {
+    fn from(s: &str) -> Self {
+        RunError::Fail(s.to_string())
+    }
+}
