@@ -12,3 +12,17 @@ pub fn shared_dir() -> Option<PathBuf> {
     let p = repo_root().join("../shared");
     p.is_dir().then(|| p.canonicalize().unwrap_or(p))
 }
+
+/// Runs `spirv-val --target-env ENV FILE`; the error is spirv-val's message (or says that the
+/// tool was not found).
+pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
+    match std::process::Command::new("spirv-val").arg("--target-env").arg(env).arg(file).output() {
+        Err(e) => Err(format!("spirv-val not found: {e}")),
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => {
+            let mut msg = String::from_utf8_lossy(&out.stderr).to_string();
+            msg.push_str(&String::from_utf8_lossy(&out.stdout));
+            Err(msg)
+        }
+    }
+}

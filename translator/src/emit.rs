@@ -9,8 +9,8 @@
 use spirv::{Op, Word};
 
 use crate::ir::{
-    Const, ConstId, DecorationTarget, Function, GlobalId, ImageType, Merge, Module, Operand, Scalar, Terminator, Type,
-    TypeId, flags,
+    Const, ConstId, DecorationTarget, Function, GlobalId, ImageType, Merge, Module, Operand,
+    Scalar, Terminator, Type, TypeId, flags,
 };
 use crate::translate::TranslateError;
 
@@ -52,6 +52,8 @@ struct Emitter<'m> {
     global_ids: Vec<Word>,
     glsl_id: Word,
     names: bool,
+    /// Function-storage variables (id, pointer type, initializer) of the entry function.
+    function_vars: Vec<(Word, Word, Option<Word>)>,
     // sections
     debug: Vec<Word>,
     annotations: Vec<Word>,
@@ -119,7 +121,15 @@ impl<'m> Emitter<'m> {
                 ops.push(self.type_id(*pointee));
                 Op::TypePointer
             }
-            Type::Image(ImageType { sampled_type, dim, depth, arrayed, ms, sampled, format }) => {
+            Type::Image(ImageType {
+                sampled_type,
+                dim,
+                depth,
+                arrayed,
+                ms,
+                sampled,
+                format,
+            }) => {
                 ops.push(self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1)));
                 ops.extend_from_slice(&[
                     *dim as u32,
@@ -152,8 +162,17 @@ impl<'m> Emitter<'m> {
         words.extend_from_slice(&ops);
         inst(&mut self.globals, op, &words);
         match ty {
-            Type::Array { stride: Some(s), .. } | Type::RuntimeArray { stride: Some(s), .. } => {
-                inst(&mut self.annotations, Op::Decorate, &[id, spirv::Decoration::ArrayStride as u32, s]);
+            Type::Array {
+                stride: Some(s), ..
+            }
+            | Type::RuntimeArray {
+                stride: Some(s), ..
+            } => {
+                inst(
+                    &mut self.annotations,
+                    Op::Decorate,
+                    &[id, spirv::Decoration::ArrayStride as u32, s],
+                );
             }
             _ => {}
         }
@@ -172,9 +191,21 @@ impl<'m> Emitter<'m> {
             Const::Scalar { ty: t, bits } => {
                 id = self.id();
                 if t == TypeId::BOOL {
-                    inst(&mut self.globals, if bits != 0 { Op::ConstantTrue } else { Op::ConstantFalse }, &[ty, id]);
+                    inst(
+                        &mut self.globals,
+                        if bits != 0 {
+                            Op::ConstantTrue
+                        } else {
+                            Op::ConstantFalse
+                        },
+                        &[ty, id],
+                    );
                 } else if t == TypeId::F64 {
-                    inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32, (bits >> 32) as u32]);
+                    inst(
+                        &mut self.globals,
+                        Op::Constant,
+                        &[ty, id, bits as u32, (bits >> 32) as u32],
+                    );
                 } else {
                     inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32]);
                 }
@@ -214,6 +245,10 @@ impl<'m> Emitter<'m> {
         let init = global.init.map(|c| self.const_id(c));
         let id = self.id();
         self.global_ids[g.0 as usize] = id;
+        if global.storage == spirv::StorageClass::Function {
+            self.function_vars.push((id, ty, init));
+            return id;
+        }
         let storage = global.storage as u32;
         match init {
             Some(i) => inst(&mut self.globals, Op::Variable, &[ty, id, storage, i]),
@@ -248,11 +283,32 @@ impl<'m> Emitter<'m> {
             }
         }
         let mut buf = std::mem::take(&mut self.functions);
-        inst(&mut buf, Op::Function, &[self.type_id(TypeId::VOID), fn_id, 0, fn_type]);
+        inst(
+            &mut buf,
+            Op::Function,
+            &[self.type_id(TypeId::VOID), fn_id, 0, fn_type],
+        );
         let mut words: Vec<Word> = Vec::with_capacity(16);
-        for &b in &f.layout {
+        for (bi, &b) in f.layout.iter().enumerate() {
             let block = f.block(b);
             inst(&mut buf, Op::Label, &[block_ids[b.0 as usize]]);
+            if bi == 0 {
+                // Function-storage variables open the entry block.
+                for (var, ty, init) in std::mem::take(&mut self.function_vars) {
+                    match init {
+                        Some(i) => inst(
+                            &mut buf,
+                            Op::Variable,
+                            &[ty, var, spirv::StorageClass::Function as u32, i],
+                        ),
+                        None => inst(
+                            &mut buf,
+                            Op::Variable,
+                            &[ty, var, spirv::StorageClass::Function as u32],
+                        ),
+                    }
+                }
+            }
             for &v in &block.insts {
                 let i = f.inst(v);
                 words.clear();
@@ -268,7 +324,10 @@ impl<'m> Emitter<'m> {
                         Operand::Value(x) => {
                             let id = value_ids[x.0 as usize];
                             if id == 0 {
-                                return Err(internal(format!("value %{} used but not emitted", x.0)));
+                                return Err(internal(format!(
+                                    "value %{} used but not emitted",
+                                    x.0
+                                )));
                             }
                             id
                         }
@@ -276,7 +335,9 @@ impl<'m> Emitter<'m> {
                         Operand::Global(g) => self.global_id(g),
                         Operand::Block(bb) => block_ids[bb.0 as usize],
                         Operand::Lit(l) => l,
-                        Operand::Var(_) => return Err(internal("register variable left after SSA".into())),
+                        Operand::Var(_) => {
+                            return Err(internal("register variable left after SSA".into()));
+                        }
                     };
                     words.push(w);
                 }
@@ -285,24 +346,39 @@ impl<'m> Emitter<'m> {
                     inst(
                         &mut self.annotations,
                         Op::Decorate,
-                        &[value_ids[v.0 as usize], spirv::Decoration::NoContraction as u32],
+                        &[
+                            value_ids[v.0 as usize],
+                            spirv::Decoration::NoContraction as u32,
+                        ],
                     );
                 }
                 if i.flags & flags::NON_UNIFORM != 0 && i.has_result() {
                     inst(
                         &mut self.annotations,
                         Op::Decorate,
-                        &[value_ids[v.0 as usize], spirv::Decoration::NonUniform as u32],
+                        &[
+                            value_ids[v.0 as usize],
+                            spirv::Decoration::NonUniform as u32,
+                        ],
                     );
                 }
             }
             match block.merge {
                 Merge::None => {}
-                Merge::Selection(mb) => inst(&mut buf, Op::SelectionMerge, &[block_ids[mb.0 as usize], 0]),
-                Merge::Loop { merge, continue_target } => inst(
+                Merge::Selection(mb) => {
+                    inst(&mut buf, Op::SelectionMerge, &[block_ids[mb.0 as usize], 0])
+                }
+                Merge::Loop {
+                    merge,
+                    continue_target,
+                } => inst(
                     &mut buf,
                     Op::LoopMerge,
-                    &[block_ids[merge.0 as usize], block_ids[continue_target.0 as usize], 0],
+                    &[
+                        block_ids[merge.0 as usize],
+                        block_ids[continue_target.0 as usize],
+                        0,
+                    ],
                 ),
             }
             let operand_id = |e: &mut Self, o: &Operand| -> Result<Word, TranslateError> {
@@ -315,15 +391,27 @@ impl<'m> Emitter<'m> {
             match &block.term {
                 Terminator::Open => return Err(internal(format!("block B{} not terminated", b.0))),
                 Terminator::Branch(t) => inst(&mut buf, Op::Branch, &[block_ids[t.0 as usize]]),
-                Terminator::CondBranch { cond, on_true, on_false } => {
+                Terminator::CondBranch {
+                    cond,
+                    on_true,
+                    on_false,
+                } => {
                     let c = operand_id(self, cond)?;
                     inst(
                         &mut buf,
                         Op::BranchConditional,
-                        &[c, block_ids[on_true.0 as usize], block_ids[on_false.0 as usize]],
+                        &[
+                            c,
+                            block_ids[on_true.0 as usize],
+                            block_ids[on_false.0 as usize],
+                        ],
                     )
                 }
-                Terminator::Switch { selector, default, cases } => {
+                Terminator::Switch {
+                    selector,
+                    default,
+                    cases,
+                } => {
                     words.clear();
                     words.push(operand_id(self, selector)?);
                     words.push(block_ids[default.0 as usize]);
@@ -378,32 +466,53 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         global_ids: vec![0; m.globals.len()],
         glsl_id: 0,
         names: opts.debug_names,
+        function_vars: Vec::new(),
         debug: Vec::new(),
         annotations: Vec::with_capacity(256),
         globals: Vec::with_capacity(1024),
         functions: Vec::with_capacity(4096),
     };
-    let uses_glsl = m.functions.iter().any(|f| f.insts.iter().any(|i| i.op == Op::ExtInst));
+    let uses_glsl = m
+        .functions
+        .iter()
+        .any(|f| f.insts.iter().any(|i| i.op == Op::ExtInst));
     if uses_glsl {
         e.glsl_id = e.id();
     }
     let fn_ids: Vec<Word> = m.functions.iter().map(|_| e.id()).collect();
     let fn_type = e.type_id(m.void_fn_type);
+    // Function-storage variables used anywhere get their ids before the body is written.
+    for (i, g) in m.globals.iter().enumerate() {
+        if g.storage == spirv::StorageClass::Function
+            && m.functions.iter().any(|f| {
+                f.insts.iter().any(|inst| {
+                    inst.flags & flags::DEAD == 0
+                        && inst.args.contains(&Operand::Global(GlobalId(i as u32)))
+                })
+            })
+        {
+            e.global_id(GlobalId(i as u32));
+        }
+    }
     for (f, &id) in m.functions.iter().zip(&fn_ids) {
         e.function(f, id, fn_type)?;
     }
     // Decorations of everything emitted.
     let mut annotations = std::mem::take(&mut e.annotations);
     for d in &m.decorations {
-        let Some(target) = e.target_id(d.target) else { continue };
+        let Some(target) = e.target_id(d.target) else {
+            continue;
+        };
         match d.target {
             DecorationTarget::Member(_, member) => {
-                let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![target, member, d.decoration as u32];
+                let mut w: smallvec::SmallVec<[Word; 5]> =
+                    smallvec::smallvec![target, member, d.decoration as u32];
                 w.extend_from_slice(&d.args);
                 inst(&mut annotations, Op::MemberDecorate, &w);
             }
             _ => {
-                let mut w: smallvec::SmallVec<[Word; 4]> = smallvec::smallvec![target, d.decoration as u32];
+                let mut w: smallvec::SmallVec<[Word; 4]> =
+                    smallvec::smallvec![target, d.decoration as u32];
                 w.extend_from_slice(&d.args);
                 inst(&mut annotations, Op::Decorate, &w);
             }
@@ -412,7 +521,9 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
     if e.names {
         let names = m.names.clone();
         for (t, name) in &names {
-            let Some(target) = e.target_id(*t) else { continue };
+            let Some(target) = e.target_id(*t) else {
+                continue;
+            };
             match t {
                 DecorationTarget::Member(_, member) => {
                     string_inst(&mut e.debug, Op::MemberName, &[target, *member], name, &[])
@@ -427,7 +538,13 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         64 + e.debug.len() + annotations.len() + e.globals.len() + e.functions.len(),
     );
     let (major, minor) = opts.version;
-    out.extend_from_slice(&[spirv::MAGIC_NUMBER, ((major as u32) << 16) | ((minor as u32) << 8), 0, 0, 0]);
+    out.extend_from_slice(&[
+        spirv::MAGIC_NUMBER,
+        ((major as u32) << 16) | ((minor as u32) << 8),
+        0,
+        0,
+        0,
+    ]);
     for &cap in &m.capabilities {
         inst(&mut out, Op::Capability, &[cap as u32]);
     }
@@ -435,9 +552,22 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         string_inst(&mut out, Op::Extension, &[], ext, &[]);
     }
     if uses_glsl {
-        string_inst(&mut out, Op::ExtInstImport, &[e.glsl_id], "GLSL.std.450", &[]);
+        string_inst(
+            &mut out,
+            Op::ExtInstImport,
+            &[e.glsl_id],
+            "GLSL.std.450",
+            &[],
+        );
     }
-    inst(&mut out, Op::MemoryModel, &[spirv::AddressingModel::Logical as u32, spirv::MemoryModel::GLSL450 as u32]);
+    inst(
+        &mut out,
+        Op::MemoryModel,
+        &[
+            spirv::AddressingModel::Logical as u32,
+            spirv::MemoryModel::GLSL450 as u32,
+        ],
+    );
     // Interface: SPIR-V 1.4+ lists every global the entry point uses; earlier only I/O.
     let all_globals = (major, minor) >= (1, 4);
     let interface: Vec<Word> = m
@@ -446,7 +576,12 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         .enumerate()
         .filter(|(i, g)| {
             e.global_ids[*i] != 0
-                && (all_globals || matches!(g.storage, spirv::StorageClass::Input | spirv::StorageClass::Output))
+                && g.storage != spirv::StorageClass::Function
+                && (all_globals
+                    || matches!(
+                        g.storage,
+                        spirv::StorageClass::Input | spirv::StorageClass::Output
+                    ))
         })
         .map(|(i, _)| e.global_ids[i])
         .collect();

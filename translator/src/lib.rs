@@ -11,17 +11,19 @@
 //! The public entry point for translation is [`translate`]; [`reflect`] describes what a
 //! translated module expects from its caller (interface, descriptors, push constants).
 
+pub mod binding;
 pub mod container;
 pub mod emit;
-pub mod passes;
 pub mod ir;
+mod lower;
+pub mod passes;
 pub mod reflect;
 pub mod sm4;
 
 mod translate;
 
 pub use reflect::Reflection;
-pub use translate::{Options, TargetEnv, Translation, TranslateError, translate};
+pub use translate::{Options, TargetEnv, TranslateError, Translation, translate};
 
 /// Any error the crate reports, by the step that found it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -40,6 +40,8 @@ pub struct Options {
     pub target_env: TargetEnv,
     /// Emit OpName/OpMemberName debug names.
     pub debug_names: bool,
+    /// Where D3D registers go in Vulkan descriptor sets and bindings.
+    pub binding: crate::binding::BindingPolicy,
 }
 
 /// A translated module.
@@ -67,6 +69,37 @@ pub enum TranslateError {
 
 /// Translates a DXBC container to SPIR-V.
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
-    let _ = (dxbc, options);
-    Err(TranslateError::Unsupported { what: "translation (not implemented yet)".into(), offset: 0 }.into())
+    use crate::container::signature::Signature;
+    let container = crate::container::Container::parse(dxbc)?;
+    let chunk = container
+        .shader_chunk()
+        .ok_or_else(|| TranslateError::Invalid {
+            what: "no SHDR or SHEX chunk".into(),
+            offset: 0,
+        })?;
+    let program = crate::sm4::decode(chunk.data, chunk.offset)?;
+    let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
+        match container.chunk_any(tags) {
+            Some(c) => Ok(Some(Signature::parse(c)?)),
+            None => Ok(None),
+        }
+    };
+    let input = sig(&[b"ISG1", b"ISGN"])?;
+    let output = sig(&[b"OSG1", b"OSG5", b"OSGN"])?;
+    let patch = sig(&[b"PSG1", b"PCSG"])?;
+    let sigs = crate::lower::Signatures {
+        input: input.as_ref(),
+        output: output.as_ref(),
+        patch: patch.as_ref(),
+    };
+    let (mut module, reflection) = crate::lower::lower(&program, sigs, options)?;
+    crate::passes::run(&mut module)?;
+    let spirv = crate::emit::emit(
+        &module,
+        crate::emit::EmitOptions {
+            version: options.target_env.spirv_version(),
+            debug_names: options.debug_names,
+        },
+    )?;
+    Ok(Translation { spirv, reflection })
 }

@@ -9,8 +9,8 @@ use smallvec::SmallVec;
 use spirv::Op;
 
 use super::{
-    Args, BlockId, Const, ConstId, Function, GlobalId, Inst, Module, Operand, Scalar, Terminator, TypeId, TypeTable,
-    ValueId, VarId,
+    Args, BlockId, Const, ConstId, Function, GlobalId, Inst, Module, Operand, Scalar, Terminator,
+    TypeId, TypeTable, ValueId, VarId,
 };
 
 /// Builds one function of a module.
@@ -126,7 +126,19 @@ impl<'m> FnBuilder<'m> {
 
     /// Result type of an operand (pointer type for globals and variables).
     pub fn type_of(&mut self, o: Operand) -> TypeId {
-        type_of(&mut self.m.types, &self.m.consts, &self.f, &self.m.globals, o)
+        type_of(
+            &mut self.m.types,
+            &self.m.consts,
+            &self.f,
+            &self.m.globals,
+            o,
+        )
+    }
+
+    /// Component count of a scalar/vector operand.
+    pub fn width_of(&mut self, o: Operand) -> u8 {
+        let t = self.type_of(o);
+        self.m.types.width(t)
     }
 
     // ---- folding constructors -----------------------------------------------------------------
@@ -161,7 +173,11 @@ impl<'m> FnBuilder<'m> {
     /// Component `i` of a vector `x` (a scalar is returned as is for `i == 0`).
     pub fn extract(&mut self, x: Operand, i: u8) -> Operand {
         let ty = self.type_of(x);
-        let (s, n) = self.m.types.shape(ty).expect("extract from a scalar/vector");
+        let (s, n) = self
+            .m
+            .types
+            .shape(ty)
+            .expect("extract from a scalar/vector");
         if n == 1 {
             debug_assert_eq!(i, 0);
             return x;
@@ -175,14 +191,20 @@ impl<'m> FnBuilder<'m> {
             Operand::Value(v) => {
                 let inst = self.f.inst(v);
                 match inst.op {
-                    Op::CompositeConstruct if inst.args.len() == n as usize => return inst.args[i as usize],
+                    Op::CompositeConstruct if inst.args.len() == n as usize => {
+                        return inst.args[i as usize];
+                    }
                     Op::VectorShuffle => {
                         let a = inst.args[0];
                         let b = inst.args[1];
                         let sel = inst.args[2 + i as usize].lit().unwrap();
                         let ta = self.type_of(a);
                         let na = self.m.types.width(ta) as u32;
-                        return if sel < na { self.extract(a, sel as u8) } else { self.extract(b, (sel - na) as u8) };
+                        return if sel < na {
+                            self.extract(a, sel as u8)
+                        } else {
+                            self.extract(b, (sel - na) as u8)
+                        };
                     }
                     Op::CompositeExtract => {}
                     _ => {}
@@ -270,13 +292,23 @@ impl<'m> FnBuilder<'m> {
     }
 
     pub fn load_global(&mut self, g: GlobalId) -> Operand {
-        let (_, pointee) = self.m.types.pointee(self.m.globals[g.0 as usize].ty).expect("global is a pointer");
+        let (_, pointee) = self
+            .m
+            .types
+            .pointee(self.m.globals[g.0 as usize].ty)
+            .expect("global is a pointer");
         self.op(Op::Load, pointee, &[Operand::Global(g)])
     }
 }
 
 /// Result type of an operand in function `f` of a module.
-pub fn type_of(types: &mut TypeTable, consts: &super::ConstTable, f: &Function, globals: &[super::Global], o: Operand) -> TypeId {
+pub fn type_of(
+    types: &mut TypeTable,
+    consts: &super::ConstTable,
+    f: &Function,
+    globals: &[super::Global],
+    o: Operand,
+) -> TypeId {
     match o {
         Operand::Value(v) => f.inst(v).ty,
         Operand::Const(c) => consts.get(c).ty(),
@@ -287,11 +319,19 @@ pub fn type_of(types: &mut TypeTable, consts: &super::ConstTable, f: &Function, 
 }
 
 /// A constant reinterpreted as another 32-bit scalar/vector type, if both have the same shape.
-pub fn recast_const(consts: &mut super::ConstTable, types: &TypeTable, c: ConstId, to: TypeId) -> Option<ConstId> {
+pub fn recast_const(
+    consts: &mut super::ConstTable,
+    types: &TypeTable,
+    c: ConstId,
+    to: TypeId,
+) -> Option<ConstId> {
     let (s_to, n_to) = types.shape(to)?;
     let from = consts.get(c).ty();
     let (s_from, n_from) = types.shape(from)?;
-    if n_to != n_from || matches!(s_to, Scalar::Bool | Scalar::F64) || matches!(s_from, Scalar::Bool | Scalar::F64) {
+    if n_to != n_from
+        || matches!(s_to, Scalar::Bool | Scalar::F64)
+        || matches!(s_from, Scalar::Bool | Scalar::F64)
+    {
         return None;
     }
     match consts.get(c).clone() {

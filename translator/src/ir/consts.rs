@@ -28,7 +28,10 @@ pub enum Const {
 impl Const {
     pub fn ty(&self) -> TypeId {
         match self {
-            Const::Scalar { ty, .. } | Const::Composite { ty, .. } | Const::Null(ty) | Const::Undef(ty) => *ty,
+            Const::Scalar { ty, .. }
+            | Const::Composite { ty, .. }
+            | Const::Null(ty)
+            | Const::Undef(ty) => *ty,
         }
     }
 }
@@ -64,23 +67,38 @@ impl ConstTable {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (ConstId, &Const)> {
-        self.consts.iter().enumerate().map(|(i, c)| (ConstId(i as u32), c))
+        self.consts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ConstId(i as u32), c))
     }
 
     pub fn u32(&mut self, v: u32) -> ConstId {
-        self.intern(Const::Scalar { ty: TypeId::U32, bits: v as u64 })
+        self.intern(Const::Scalar {
+            ty: TypeId::U32,
+            bits: v as u64,
+        })
     }
 
     pub fn i32(&mut self, v: i32) -> ConstId {
-        self.intern(Const::Scalar { ty: TypeId::I32, bits: v as u32 as u64 })
+        self.intern(Const::Scalar {
+            ty: TypeId::I32,
+            bits: v as u32 as u64,
+        })
     }
 
     pub fn f32(&mut self, v: f32) -> ConstId {
-        self.intern(Const::Scalar { ty: TypeId::F32, bits: v.to_bits() as u64 })
+        self.intern(Const::Scalar {
+            ty: TypeId::F32,
+            bits: v.to_bits() as u64,
+        })
     }
 
     pub fn bool(&mut self, v: bool) -> ConstId {
-        self.intern(Const::Scalar { ty: TypeId::BOOL, bits: v as u64 })
+        self.intern(Const::Scalar {
+            ty: TypeId::BOOL,
+            bits: v as u64,
+        })
     }
 
     /// A scalar of type `ty` holding `bits` (low 32 bits for 32-bit types).
@@ -96,7 +114,10 @@ impl ConstTable {
             return self.scalar(sty, bits[0]);
         }
         let parts = bits.iter().map(|&b| self.scalar(sty, b)).collect();
-        self.intern(Const::Composite { ty: TypeTable::vec(s, n), parts })
+        self.intern(Const::Composite {
+            ty: TypeTable::vec(s, n),
+            parts,
+        })
     }
 
     pub fn undef(&mut self, ty: TypeId) -> ConstId {
@@ -124,7 +145,11 @@ impl ConstTable {
             Const::Null(ty) | Const::Undef(ty) => {
                 let (s, _) = types.shape(ty)?;
                 let sty = TypeTable::vec(s, 1);
-                Some(if matches!(self.get(id), Const::Null(_)) { self.null(sty) } else { self.undef(sty) })
+                Some(if matches!(self.get(id), Const::Null(_)) {
+                    self.null(sty)
+                } else {
+                    self.undef(sty)
+                })
             }
             _ => None,
         }

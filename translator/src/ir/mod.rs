@@ -117,7 +117,12 @@ pub struct Inst {
 
 impl Inst {
     pub fn new(op: spirv::Op, ty: TypeId, args: Args) -> Self {
-        Inst { op, ty, args, flags: 0 }
+        Inst {
+            op,
+            ty,
+            args,
+            flags: 0,
+        }
     }
 
     pub fn has_result(&self) -> bool {
@@ -131,8 +136,16 @@ pub enum Terminator {
     /// The block is still being built (never present after lowering).
     Open,
     Branch(BlockId),
-    CondBranch { cond: Operand, on_true: BlockId, on_false: BlockId },
-    Switch { selector: Operand, default: BlockId, cases: Vec<(u32, BlockId)> },
+    CondBranch {
+        cond: Operand,
+        on_true: BlockId,
+        on_false: BlockId,
+    },
+    Switch {
+        selector: Operand,
+        default: BlockId,
+        cases: Vec<(u32, BlockId)>,
+    },
     Return,
     /// OpKill (pixel shaders on targets without demote).
     Kill,
@@ -144,13 +157,17 @@ impl Terminator {
     pub fn successors(&self) -> SmallVec<[BlockId; 2]> {
         match self {
             Terminator::Branch(b) => smallvec::smallvec![*b],
-            Terminator::CondBranch { on_true, on_false, .. } => smallvec::smallvec![*on_true, *on_false],
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } => smallvec::smallvec![*on_true, *on_false],
             Terminator::Switch { default, cases, .. } => {
                 let mut s: SmallVec<[BlockId; 2]> = smallvec::smallvec![*default];
                 s.extend(cases.iter().map(|c| c.1));
                 s
             }
-            Terminator::Open | Terminator::Return | Terminator::Kill | Terminator::Unreachable => SmallVec::new(),
+            Terminator::Open | Terminator::Return | Terminator::Kill | Terminator::Unreachable => {
+                SmallVec::new()
+            }
         }
     }
 
@@ -163,7 +180,9 @@ impl Terminator {
         };
         match self {
             Terminator::Branch(b) => fix(b),
-            Terminator::CondBranch { on_true, on_false, .. } => {
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } => {
                 fix(on_true);
                 fix(on_false)
             }
@@ -181,7 +200,10 @@ impl Terminator {
 pub enum Merge {
     None,
     Selection(BlockId),
-    Loop { merge: BlockId, continue_target: BlockId },
+    Loop {
+        merge: BlockId,
+        continue_target: BlockId,
+    },
 }
 
 /// A basic block.
@@ -195,7 +217,11 @@ pub struct Block {
 
 impl Block {
     pub fn new() -> Self {
-        Block { insts: Vec::new(), term: Terminator::Open, merge: Merge::None }
+        Block {
+            insts: Vec::new(),
+            term: Terminator::Open,
+            merge: Merge::None,
+        }
     }
 }
 
@@ -322,7 +348,10 @@ pub struct Module {
 impl Module {
     pub fn new(stage: ShaderStage) -> Self {
         let mut types = TypeTable::new();
-        let void_fn_type = types.intern(Type::Function { ret: TypeId::VOID, params: Vec::new() });
+        let void_fn_type = types.intern(Type::Function {
+            ret: TypeId::VOID,
+            params: Vec::new(),
+        });
         Module {
             void_fn_type,
             stage,
@@ -339,14 +368,28 @@ impl Module {
         }
     }
 
-    pub fn add_global(&mut self, pointee: TypeId, storage: spirv::StorageClass, init: Option<ConstId>) -> GlobalId {
+    pub fn add_global(
+        &mut self,
+        pointee: TypeId,
+        storage: spirv::StorageClass,
+        init: Option<ConstId>,
+    ) -> GlobalId {
         let ty = self.types.pointer(storage, pointee);
         self.globals.push(Global { ty, storage, init });
         GlobalId(self.globals.len() as u32 - 1)
     }
 
-    pub fn decorate(&mut self, target: DecorationTarget, decoration: spirv::Decoration, args: &[u32]) {
-        self.decorations.push(Decoration { target, decoration, args: args.into() });
+    pub fn decorate(
+        &mut self,
+        target: DecorationTarget,
+        decoration: spirv::Decoration,
+        args: &[u32],
+    ) {
+        self.decorations.push(Decoration {
+            target,
+            decoration,
+            args: args.into(),
+        });
     }
 
     pub fn capability(&mut self, cap: spirv::Capability) {

@@ -33,15 +33,31 @@ pub enum Type {
     Scalar(Scalar),
     Vector(Scalar, u8),
     /// Array of `len` elements (a constant); `stride` = explicit ArrayStride, if any.
-    Array { elem: TypeId, len: ConstId, stride: Option<u32> },
-    RuntimeArray { elem: TypeId, stride: Option<u32> },
+    Array {
+        elem: TypeId,
+        len: ConstId,
+        stride: Option<u32>,
+    },
+    RuntimeArray {
+        elem: TypeId,
+        stride: Option<u32>,
+    },
     /// A struct; `unique` keeps otherwise identical structs apart.
-    Struct { members: Vec<TypeId>, unique: u32 },
-    Pointer { storage: spirv::StorageClass, pointee: TypeId },
+    Struct {
+        members: Vec<TypeId>,
+        unique: u32,
+    },
+    Pointer {
+        storage: spirv::StorageClass,
+        pointee: TypeId,
+    },
     Image(ImageType),
     Sampler,
     SampledImage(TypeId),
-    Function { ret: TypeId, params: Vec<TypeId> },
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+    },
 }
 
 /// The operands of OpTypeImage.
@@ -79,7 +95,13 @@ impl TypeId {
     pub const UVEC4: TypeId = TypeId(17);
 }
 
-const SCALARS: [Scalar; 5] = [Scalar::Bool, Scalar::F32, Scalar::I32, Scalar::U32, Scalar::F64];
+const SCALARS: [Scalar; 5] = [
+    Scalar::Bool,
+    Scalar::F32,
+    Scalar::I32,
+    Scalar::U32,
+    Scalar::F64,
+];
 
 fn scalar_index(s: Scalar) -> u32 {
     match s {
@@ -108,7 +130,11 @@ impl Default for TypeTable {
 impl TypeTable {
     /// A table holding the predefined scalar and vector types at their fixed ids.
     pub fn new() -> Self {
-        let mut t = TypeTable { types: Vec::with_capacity(64), map: HashMap::with_capacity(64), next_unique: 0 };
+        let mut t = TypeTable {
+            types: Vec::with_capacity(64),
+            map: HashMap::with_capacity(64),
+            next_unique: 0,
+        };
         t.intern(Type::Void);
         for s in SCALARS {
             t.intern(Type::Scalar(s));
@@ -137,7 +163,10 @@ impl TypeTable {
     /// A new struct type, distinct from every other.
     pub fn new_struct(&mut self, members: Vec<TypeId>) -> TypeId {
         self.next_unique += 1;
-        self.intern(Type::Struct { members, unique: self.next_unique })
+        self.intern(Type::Struct {
+            members,
+            unique: self.next_unique,
+        })
     }
 
     pub fn get(&self, id: TypeId) -> &Type {
@@ -153,13 +182,20 @@ impl TypeTable {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, &Type)> {
-        self.types.iter().enumerate().map(|(i, t)| (TypeId(i as u32), t))
+        self.types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (TypeId(i as u32), t))
     }
 
     /// The scalar or vector type with `n` components of `s` (n = 1 gives the scalar).
     pub fn vec(s: Scalar, n: u8) -> TypeId {
         debug_assert!((1..=4).contains(&n));
-        if n == 1 { TypeId(1 + scalar_index(s)) } else { TypeId(6 + scalar_index(s) * 3 + (n as u32 - 2)) }
+        if n == 1 {
+            TypeId(1 + scalar_index(s))
+        } else {
+            TypeId(6 + scalar_index(s) * 3 + (n as u32 - 2))
+        }
     }
 
     pub fn pointer(&mut self, storage: spirv::StorageClass, pointee: TypeId) -> TypeId {

@@ -18,7 +18,12 @@ pub enum Stage {
 }
 
 /// Checks `f` (function `index` of `m`); the error names the first broken rule.
-pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -> Result<(), String> {
+pub fn validate_function(
+    m: &Module,
+    f: &Function,
+    index: usize,
+    stage: Stage,
+) -> Result<(), String> {
     let err = |what: String| Err(format!("IR function {index}: {what}"));
     if f.layout.is_empty() {
         return err("no blocks".into());
@@ -51,25 +56,43 @@ pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -
         match *o {
             Operand::Value(v) => {
                 if v.0 as usize >= f.insts.len() || def_block[v.0 as usize] == u32::MAX {
-                    return Err(format!("IR function {index}: {user} uses %{} which is not placed in a live block", v.0));
+                    return Err(format!(
+                        "IR function {index}: {user} uses %{} which is not placed in a live block",
+                        v.0
+                    ));
                 }
             }
             Operand::Const(c) if c.0 as usize >= m.consts.len() => {
-                return Err(format!("IR function {index}: {user} uses missing constant c{}", c.0));
+                return Err(format!(
+                    "IR function {index}: {user} uses missing constant c{}",
+                    c.0
+                ));
             }
             Operand::Global(g) if g.0 as usize >= m.globals.len() => {
-                return Err(format!("IR function {index}: {user} uses missing global g{}", g.0));
+                return Err(format!(
+                    "IR function {index}: {user} uses missing global g{}",
+                    g.0
+                ));
             }
             Operand::Var(v) => {
                 if stage >= Stage::Ssa {
-                    return Err(format!("IR function {index}: {user} still uses register variable var{}", v.0));
+                    return Err(format!(
+                        "IR function {index}: {user} still uses register variable var{}",
+                        v.0
+                    ));
                 }
                 if v.0 as usize >= f.vars.len() {
-                    return Err(format!("IR function {index}: {user} uses missing variable var{}", v.0));
+                    return Err(format!(
+                        "IR function {index}: {user} uses missing variable var{}",
+                        v.0
+                    ));
                 }
             }
             Operand::Block(b) if b.0 as usize >= f.blocks.len() || !in_layout[b.0 as usize] => {
-                return Err(format!("IR function {index}: {user} names dead block B{}", b.0));
+                return Err(format!(
+                    "IR function {index}: {user} names dead block B{}",
+                    b.0
+                ));
             }
             _ => {}
         }
@@ -82,10 +105,17 @@ pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -
             let inst = f.inst(v);
             if inst.op == spirv::Op::Phi {
                 if seen_non_phi {
-                    return err(format!("phi %{} after non-phi instructions in B{}", v.0, b.0));
+                    return err(format!(
+                        "phi %{} after non-phi instructions in B{}",
+                        v.0, b.0
+                    ));
                 }
                 if stage >= Stage::Ssa {
-                    let incoming: Vec<_> = inst.args.chunks(2).filter_map(|p| p.get(1).and_then(|o| o.block())).collect();
+                    let incoming: Vec<_> = inst
+                        .args
+                        .chunks(2)
+                        .filter_map(|p| p.get(1).and_then(|o| o.block()))
+                        .collect();
                     let p = &preds[b.0 as usize];
                     if incoming.len() != p.len() || !p.iter().all(|x| incoming.contains(x)) {
                         return err(format!(
@@ -107,8 +137,12 @@ pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -
         let succ_ok = |t: &super::BlockId| in_layout.get(t.0 as usize).copied().unwrap_or(false);
         match &block.term {
             Terminator::Open => return err(format!("block B{} has no terminator", b.0)),
-            Terminator::CondBranch { cond, .. } => check_operand(cond, format!("branch of B{}", b.0))?,
-            Terminator::Switch { selector, .. } => check_operand(selector, format!("switch of B{}", b.0))?,
+            Terminator::CondBranch { cond, .. } => {
+                check_operand(cond, format!("branch of B{}", b.0))?
+            }
+            Terminator::Switch { selector, .. } => {
+                check_operand(selector, format!("switch of B{}", b.0))?
+            }
             _ => {}
         }
         for s in block.term.successors() {
@@ -118,9 +152,7 @@ pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -
         }
         match block.merge {
             Merge::None => {
-                if stage >= Stage::Structured
-                    && matches!(&block.term, Terminator::Switch { .. })
-                {
+                if stage >= Stage::Structured && matches!(&block.term, Terminator::Switch { .. }) {
                     return err(format!("switch in B{} has no merge", b.0));
                 }
             }
@@ -129,9 +161,15 @@ pub fn validate_function(m: &Module, f: &Function, index: usize, stage: Stage) -
                     return err(format!("B{} merges at dead block B{}", b.0, mb.0));
                 }
             }
-            Merge::Loop { merge, continue_target } => {
+            Merge::Loop {
+                merge,
+                continue_target,
+            } => {
                 if !succ_ok(&merge) || !succ_ok(&continue_target) {
-                    return err(format!("loop header B{} names a dead merge or continue block", b.0));
+                    return err(format!(
+                        "loop header B{} names a dead merge or continue block",
+                        b.0
+                    ));
                 }
             }
         }

@@ -18,7 +18,11 @@ pub fn graph(f: &Function) -> DiGraph<(), ()> {
     }
     for &b in &f.layout {
         for s in f.block(b).term.successors() {
-            g.add_edge(NodeIndex::new(b.0 as usize), NodeIndex::new(s.0 as usize), ());
+            g.add_edge(
+                NodeIndex::new(b.0 as usize),
+                NodeIndex::new(s.0 as usize),
+                (),
+            );
         }
     }
     g
@@ -78,7 +82,13 @@ impl DomTree {
                 children[d.index()].push(BlockId(i as u32));
             }
         }
-        let mut t = DomTree { idom, children, pre: vec![NONE; n], post: vec![NONE; n], root };
+        let mut t = DomTree {
+            idom,
+            children,
+            pre: vec![NONE; n],
+            post: vec![NONE; n],
+            root,
+        };
         t.number();
         t
     }
@@ -95,7 +105,13 @@ impl DomTree {
                 children[d.0 as usize].push(BlockId(i as u32));
             }
         }
-        let mut t = DomTree { idom, children, pre: vec![NONE; n], post: vec![NONE; n], root };
+        let mut t = DomTree {
+            idom,
+            children,
+            pre: vec![NONE; n],
+            post: vec![NONE; n],
+            root,
+        };
         t.number();
         t
     }
@@ -145,7 +161,8 @@ impl DomTree {
         if !self.contains(a) || !self.contains(b) {
             return false;
         }
-        self.pre[a.0 as usize] <= self.pre[b.0 as usize] && self.post[b.0 as usize] <= self.post[a.0 as usize]
+        self.pre[a.0 as usize] <= self.pre[b.0 as usize]
+            && self.post[b.0 as usize] <= self.post[a.0 as usize]
     }
 
     /// Blocks of the tree in pre-order (dominators before the blocks they dominate).
@@ -160,7 +177,11 @@ impl DomTree {
     }
 
     /// Dominance frontiers (Cooper, Harvey and Kennedy's algorithm).
-    pub fn frontiers(&self, f: &Function, preds: &[smallvec::SmallVec<[BlockId; 2]>]) -> Vec<Vec<BlockId>> {
+    pub fn frontiers(
+        &self,
+        f: &Function,
+        preds: &[smallvec::SmallVec<[BlockId; 2]>],
+    ) -> Vec<Vec<BlockId>> {
         let mut df: Vec<Vec<BlockId>> = vec![Vec::new(); f.blocks.len()];
         for &b in &f.layout {
             let p = &preds[b.0 as usize];

@@ -17,10 +17,17 @@ fn checking() -> bool {
     cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some()
 }
 
-fn check(m: &Module, f: &Function, i: usize, stage: Stage, pass: &str) -> Result<(), TranslateError> {
+fn check(
+    m: &Module,
+    f: &Function,
+    i: usize,
+    stage: Stage,
+    pass: &str,
+) -> Result<(), TranslateError> {
     if checking() {
-        validate_function(m, f, i, stage)
-            .map_err(|e| TranslateError::Internal { what: format!("after {pass}: {e}") })?;
+        validate_function(m, f, i, stage).map_err(|e| TranslateError::Internal {
+            what: format!("after {pass}: {e}"),
+        })?;
     }
     Ok(())
 }

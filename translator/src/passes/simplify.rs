@@ -19,7 +19,10 @@ use spirv::Op;
 
 use super::ssa::Replacements;
 use crate::ir::builder::recast_const;
-use crate::ir::{Args, Const, ConstId, ConstTable, Function, Inst, Operand, Scalar, Terminator, TypeId, TypeTable, ValueId, flags};
+use crate::ir::{
+    Args, Const, ConstId, ConstTable, Function, Inst, Operand, Scalar, Terminator, TypeId,
+    TypeTable, ValueId, flags,
+};
 
 struct Ctx<'a> {
     types: &'a mut TypeTable,
@@ -53,7 +56,9 @@ impl Ctx<'_> {
     fn const_bits(&self, c: ConstId) -> Option<SmallVec<[u64; 4]>> {
         match self.consts.get(c) {
             Const::Scalar { bits, .. } => Some(smallvec::smallvec![*bits]),
-            Const::Composite { parts, .. } => parts.iter().map(|&p| self.consts.scalar_bits(p)).collect(),
+            Const::Composite { parts, .. } => {
+                parts.iter().map(|&p| self.consts.scalar_bits(p)).collect()
+            }
             Const::Null(ty) => Some(smallvec::smallvec![0; self.types.width(*ty) as usize]),
             Const::Undef(_) => None,
         }
@@ -61,7 +66,9 @@ impl Ctx<'_> {
 
     fn is_splat(&self, o: Operand, bits: u64) -> bool {
         match o {
-            Operand::Const(c) => self.const_bits(c).is_some_and(|b| b.iter().all(|&x| x == bits)),
+            Operand::Const(c) => self
+                .const_bits(c)
+                .is_some_and(|b| b.iter().all(|&x| x == bits)),
             _ => false,
         }
     }
@@ -81,7 +88,11 @@ impl Ctx<'_> {
 
     /// If `o` (looking through bitcasts) is `select(c, t, f)` with constant arms, returns
     /// `(c, t_bits, f_bits)`.
-    fn as_bool_select(&self, f: &Function, o: Operand) -> Option<(Operand, SmallVec<[u64; 4]>, SmallVec<[u64; 4]>)> {
+    fn as_bool_select(
+        &self,
+        f: &Function,
+        o: Operand,
+    ) -> Option<(Operand, SmallVec<[u64; 4]>, SmallVec<[u64; 4]>)> {
         let mut v = o.value()?;
         loop {
             let i = f.inst(v);
@@ -144,19 +155,33 @@ impl Ctx<'_> {
                 let x = a(0);
                 let idx = a(1).lit()? as u8;
                 match x {
-                    Operand::Const(c) => self.consts.component(c, idx, self.types).map(Operand::Const),
+                    Operand::Const(c) => self
+                        .consts
+                        .component(c, idx, self.types)
+                        .map(Operand::Const),
                     Operand::Value(xv) => {
                         let xi = f.inst(xv).clone();
                         match xi.op {
                             Op::CompositeConstruct => {
                                 // Scalar parts only (vector parts would shift indices).
-                                let all_scalar = xi.args.iter().all(|&p| self.types.width(self.ty(f, p)) == 1);
-                                if all_scalar { xi.args.get(idx as usize).copied() } else { None }
+                                let all_scalar = xi
+                                    .args
+                                    .iter()
+                                    .all(|&p| self.types.width(self.ty(f, p)) == 1);
+                                if all_scalar {
+                                    xi.args.get(idx as usize).copied()
+                                } else {
+                                    None
+                                }
                             }
                             Op::VectorShuffle => {
                                 let sel = xi.args.get(2 + idx as usize)?.lit()?;
                                 let na = self.types.width(self.ty(f, xi.args[0])) as u32;
-                                let (src, k) = if sel < na { (xi.args[0], sel) } else { (xi.args[1], sel - na) };
+                                let (src, k) = if sel < na {
+                                    (xi.args[0], sel)
+                                } else {
+                                    (xi.args[1], sel - na)
+                                };
                                 let sw = self.types.width(self.ty(f, src));
                                 if sw == 1 {
                                     return Some(src);
@@ -178,7 +203,9 @@ impl Ctx<'_> {
                 }
                 if inst.args.iter().all(|p| matches!(p, Operand::Const(_))) {
                     let parts = inst.args.iter().map(|p| p.konst().unwrap()).collect();
-                    return Some(Operand::Const(self.consts.intern(Const::Composite { ty: inst.ty, parts })));
+                    return Some(Operand::Const(
+                        self.consts.intern(Const::Composite { ty: inst.ty, parts }),
+                    ));
                 }
                 // All components extracted from one vector.
                 let mut src = None;
@@ -210,7 +237,10 @@ impl Ctx<'_> {
             Op::VectorShuffle => {
                 let (x, y) = (a(0), a(1));
                 let nx = self.types.width(self.ty(f, x)) as u32;
-                let mut sels: SmallVec<[u32; 4]> = inst.args[2..].iter().map(|s| s.lit().unwrap_or(0)).collect();
+                let mut sels: SmallVec<[u32; 4]> = inst.args[2..]
+                    .iter()
+                    .map(|s| s.lit().unwrap_or(0))
+                    .collect();
                 // Shuffle of a shuffle (both inputs the same inner shuffle): compose.
                 if x == y
                     && let Operand::Value(xv) = x
@@ -224,12 +254,18 @@ impl Ctx<'_> {
                     }
                     let src = inner.args[0];
                     let i = f.inst_mut(v);
-                    i.args = std::iter::once(src).chain(std::iter::once(src)).chain(sels.iter().map(|&s| Operand::Lit(s))).collect();
+                    i.args = std::iter::once(src)
+                        .chain(std::iter::once(src))
+                        .chain(sels.iter().map(|&s| Operand::Lit(s)))
+                        .collect();
                     return self.fold(f, v);
                 }
                 if x == y {
                     let n = self.types.width(inst.ty) as u32;
-                    let norm: SmallVec<[u32; 4]> = sels.iter().map(|&s| if s >= nx { s - nx } else { s }).collect();
+                    let norm: SmallVec<[u32; 4]> = sels
+                        .iter()
+                        .map(|&s| if s >= nx { s - nx } else { s })
+                        .collect();
                     if n == nx && norm.iter().enumerate().all(|(i, &s)| s == i as u32) {
                         return Some(x);
                     }
@@ -237,8 +273,16 @@ impl Ctx<'_> {
                 if let (Operand::Const(cx), Operand::Const(cy)) = (x, y) {
                     let bx = self.const_bits(cx)?;
                     let by = self.const_bits(cy)?;
-                    let bits: SmallVec<[u64; 4]> =
-                        sels.iter().map(|&s| if s < nx { bx[s as usize] } else { by[(s - nx) as usize] }).collect();
+                    let bits: SmallVec<[u64; 4]> = sels
+                        .iter()
+                        .map(|&s| {
+                            if s < nx {
+                                bx[s as usize]
+                            } else {
+                                by[(s - nx) as usize]
+                            }
+                        })
+                        .collect();
                     return self.make_const(inst.ty, &bits);
                 }
                 None
@@ -265,7 +309,11 @@ impl Ctx<'_> {
                     return None;
                 };
                 // x != 0 is c when positive; x == 0 is !c when positive.
-                if (inst.op == Op::INotEqual) == positive { Some(c) } else { Some(self.not(f, c)) }
+                if (inst.op == Op::INotEqual) == positive {
+                    Some(c)
+                } else {
+                    Some(self.not(f, c))
+                }
             }
             Op::Select => {
                 let c = a(0);
@@ -332,7 +380,11 @@ impl Ctx<'_> {
                 }
                 self.fold_int_const(f, &inst)
             }
-            Op::IAdd | Op::ISub | Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+            Op::IAdd
+            | Op::ISub
+            | Op::ShiftLeftLogical
+            | Op::ShiftRightLogical
+            | Op::ShiftRightArithmetic => {
                 if self.is_zero(a(1)) && self.ty(f, a(0)) == inst.ty {
                     return Some(a(0));
                 }
@@ -350,9 +402,11 @@ impl Ctx<'_> {
                 }
                 self.fold_int_const(f, &inst)
             }
-            Op::SNegate | Op::UGreaterThanEqual | Op::ULessThan | Op::SLessThan | Op::SGreaterThanEqual => {
-                self.fold_int_const(f, &inst)
-            }
+            Op::SNegate
+            | Op::UGreaterThanEqual
+            | Op::ULessThan
+            | Op::SLessThan
+            | Op::SGreaterThanEqual => self.fold_int_const(f, &inst),
             Op::FNegate => {
                 let x = a(0);
                 if let Operand::Value(xv) = x
@@ -375,7 +429,11 @@ impl Ctx<'_> {
 
     fn fold_bitwise(&mut self, f: &mut Function, v: ValueId, inst: &Inst) -> Option<Operand> {
         let (x, y) = (inst.args[0], inst.args[1]);
-        let (x, y) = if matches!(x, Operand::Const(_)) { (y, x) } else { (x, y) };
+        let (x, y) = if matches!(x, Operand::Const(_)) {
+            (y, x)
+        } else {
+            (x, y)
+        };
         let ty = inst.ty;
         let same_ty = self.ty(f, x) == ty;
         let all_ones = 0xffff_ffff;
@@ -412,8 +470,16 @@ impl Ctx<'_> {
                     Op::BitwiseOr => p | q,
                     _ => p ^ q,
                 };
-                let nt: SmallVec<[u64; 4]> = t.iter().zip(m.iter().cycle()).map(|(&p, &q)| op(p, q)).collect();
-                let ne: SmallVec<[u64; 4]> = e.iter().zip(m.iter().cycle()).map(|(&p, &q)| op(p, q)).collect();
+                let nt: SmallVec<[u64; 4]> = t
+                    .iter()
+                    .zip(m.iter().cycle())
+                    .map(|(&p, &q)| op(p, q))
+                    .collect();
+                let ne: SmallVec<[u64; 4]> = e
+                    .iter()
+                    .zip(m.iter().cycle())
+                    .map(|(&p, &q)| op(p, q))
+                    .collect();
                 let kt = self.make_const(ty, &nt)?;
                 let ke = self.make_const(ty, &ne)?;
                 return Some(self.emit(f, Op::Select, ty, &[c, kt, ke]));
@@ -446,14 +512,18 @@ impl Ctx<'_> {
         if !inst.args.iter().all(|a| matches!(a, Operand::Const(_))) {
             return None;
         }
-        let args: SmallVec<[SmallVec<[u64; 4]>; 3]> =
-            inst.args.iter().map(|a| self.const_bits(a.konst().unwrap())).collect::<Option<_>>()?;
+        let args: SmallVec<[SmallVec<[u64; 4]>; 3]> = inst
+            .args
+            .iter()
+            .map(|a| self.const_bits(a.konst().unwrap()))
+            .collect::<Option<_>>()?;
         let n = self.types.width(inst.ty) as usize;
         let (rs, _) = self.types.shape(inst.ty)?;
         if !matches!(rs, Scalar::U32 | Scalar::I32 | Scalar::Bool) {
             return None;
         }
-        let get = |k: usize, i: usize| -> u32 { args[k][if args[k].len() == 1 { 0 } else { i }] as u32 };
+        let get =
+            |k: usize, i: usize| -> u32 { args[k][if args[k].len() == 1 { 0 } else { i }] as u32 };
         let mut out: SmallVec<[u64; 4]> = SmallVec::new();
         for i in 0..n {
             let x = get(0, i);
@@ -487,7 +557,12 @@ impl Ctx<'_> {
 
 /// Runs the peephole folds over `f`.
 pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable) {
-    let mut cx = Ctx { types, consts, repl: Replacements::new(f.insts.len()), out: Vec::new() };
+    let mut cx = Ctx {
+        types,
+        consts,
+        repl: Replacements::new(f.insts.len()),
+        out: Vec::new(),
+    };
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
         let insts = std::mem::take(&mut f.block_mut(b).insts);
@@ -515,7 +590,12 @@ pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable
         }
         f.block_mut(b).insts = std::mem::take(&mut cx.out);
         let mut term = std::mem::replace(&mut f.block_mut(b).term, Terminator::Open);
-        if let Terminator::CondBranch { cond, on_true, on_false } = &mut term {
+        if let Terminator::CondBranch {
+            cond,
+            on_true,
+            on_false,
+        } = &mut term
+        {
             *cond = cx.repl.resolve(*cond);
             if let Operand::Value(cv) = *cond
                 && f.inst(cv).op == Op::LogicalNot

@@ -86,7 +86,9 @@ impl Replacements {
             let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
             match &mut term {
                 crate::ir::Terminator::CondBranch { cond, .. } => *cond = self.resolve(*cond),
-                crate::ir::Terminator::Switch { selector, .. } => *selector = self.resolve(*selector),
+                crate::ir::Terminator::Switch { selector, .. } => {
+                    *selector = self.resolve(*selector)
+                }
                 _ => {}
             }
             f.block_mut(b).term = term;
@@ -306,7 +308,13 @@ pub fn remove_trivial_phis(f: &mut Function) {
     }
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
-        let insts: Vec<ValueId> = f.block(b).insts.iter().copied().filter(|&v| f.inst(v).flags & flags::DEAD == 0).collect();
+        let insts: Vec<ValueId> = f
+            .block(b)
+            .insts
+            .iter()
+            .copied()
+            .filter(|&v| f.inst(v).flags & flags::DEAD == 0)
+            .collect();
         f.block_mut(b).insts = insts;
     }
     repl.apply(f);

@@ -43,7 +43,10 @@ struct Loop {
 }
 
 fn unsupported(what: impl Into<String>) -> TranslateError {
-    TranslateError::Unsupported { what: what.into(), offset: 0 }
+    TranslateError::Unsupported {
+        what: what.into(),
+        offset: 0,
+    }
 }
 
 /// Simplifies trivial branches: a conditional branch with one target becomes a branch, a
@@ -51,7 +54,9 @@ fn unsupported(what: impl Into<String>) -> TranslateError {
 fn fold_trivial_branches(f: &mut Function) {
     for b in f.blocks.iter_mut() {
         match &b.term {
-            Terminator::CondBranch { on_true, on_false, .. } if on_true == on_false => {
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } if on_true == on_false => {
                 b.term = Terminator::Branch(*on_true);
             }
             Terminator::Switch { default, cases, .. } if cases.iter().all(|c| c.1 == *default) => {
@@ -88,7 +93,9 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
                 continue;
             }
             if !dom.dominates(s, b) {
-                return Err(unsupported("irreducible control flow (a loop entered other than through its header)"));
+                return Err(unsupported(
+                    "irreducible control flow (a loop entered other than through its header)",
+                ));
             }
             match loops.iter_mut().find(|l| l.header == s) {
                 Some(l) => {
@@ -129,11 +136,17 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
         l.body = body;
     }
     // Parents: the smallest other loop whose body holds this loop's header.
-    let sizes: Vec<usize> = loops.iter().map(|l| l.body.iter().filter(|&&x| x).count()).collect();
+    let sizes: Vec<usize> = loops
+        .iter()
+        .map(|l| l.body.iter().filter(|&&x| x).count())
+        .collect();
     for i in 0..loops.len() {
         let mut best = TOP;
         for j in 0..loops.len() {
-            if i != j && loops[j].body[loops[i].header.0 as usize] && (best == TOP || sizes[j] < sizes[best]) {
+            if i != j
+                && loops[j].body[loops[i].header.0 as usize]
+                && (best == TOP || sizes[j] < sizes[best])
+            {
                 best = j;
             }
         }
@@ -160,7 +173,11 @@ fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
 
 /// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
 /// cannot carry OpLoopMerge directly.
-fn restructure_loops(f: &mut Function, loops: &mut [Loop], dom: &DomTree) -> Result<Vec<(BlockId, usize)>, TranslateError> {
+fn restructure_loops(
+    f: &mut Function,
+    loops: &mut [Loop],
+    dom: &DomTree,
+) -> Result<Vec<(BlockId, usize)>, TranslateError> {
     let sizes = subtree_sizes(dom, f.blocks.len());
     let mut fresh_merges = Vec::new();
     // Inner loops first, so that blocks they add are known to the loops around them.
@@ -184,12 +201,21 @@ fn restructure_loops(f: &mut Function, loops: &mut [Loop], dom: &DomTree) -> Res
                 }
             }
         }
-        let outside: Vec<BlockId> = exits.iter().map(|e| e.0).filter(|&t| !dom.dominates(header, t)).collect();
+        let outside: Vec<BlockId> = exits
+            .iter()
+            .map(|e| e.0)
+            .filter(|&t| !dom.dominates(header, t))
+            .collect();
         let merge = if outside.len() > 1 {
-            return Err(unsupported("a loop with exits to several places outside it"));
+            return Err(unsupported(
+                "a loop with exits to several places outside it",
+            ));
         } else if let Some(&m) = outside.first() {
             m
-        } else if let Some(best) = exits.iter().max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0))) {
+        } else if let Some(best) = exits
+            .iter()
+            .max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0)))
+        {
             best.0
         } else {
             let m = f.new_block();
@@ -207,18 +233,26 @@ fn restructure_loops(f: &mut Function, loops: &mut [Loop], dom: &DomTree) -> Res
         // The header must end in a branch, or a conditional branch that can exit the loop.
         let header_ok = match &f.block(header).term {
             Terminator::Branch(_) => true,
-            Terminator::CondBranch { on_true, on_false, .. } => *on_true == merge || *on_false == merge,
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } => *on_true == merge || *on_false == merge,
             _ => false,
         };
         if !header_ok {
             let body_start = f.new_block();
             let insts = std::mem::take(&mut f.block_mut(header).insts);
-            let term = std::mem::replace(&mut f.block_mut(header).term, Terminator::Branch(body_start));
+            let term = std::mem::replace(
+                &mut f.block_mut(header).term,
+                Terminator::Branch(body_start),
+            );
             f.block_mut(body_start).insts = insts;
             f.block_mut(body_start).term = term;
             add_to_loops_holding(loops, header, body_start);
         }
-        f.block_mut(header).merge = Merge::Loop { merge, continue_target: cont };
+        f.block_mut(header).merge = Merge::Loop {
+            merge,
+            continue_target: cont,
+        };
         loops[li].merge = merge;
         loops[li].cont = cont;
     }
@@ -226,7 +260,12 @@ fn restructure_loops(f: &mut Function, loops: &mut [Loop], dom: &DomTree) -> Res
 }
 
 /// Innermost loop (index into `loops`, or TOP) whose construct holds each block.
-fn assign_regions(f: &Function, loops: &[Loop], dom: &DomTree, fresh: &[(BlockId, usize)]) -> Vec<usize> {
+fn assign_regions(
+    f: &Function,
+    loops: &[Loop],
+    dom: &DomTree,
+    fresh: &[(BlockId, usize)],
+) -> Vec<usize> {
     let n = f.blocks.len();
     let mut region = vec![TOP; n];
     let mut header_of = vec![TOP; n];
@@ -289,7 +328,11 @@ fn place_selection_merges(
         .into_iter()
         .filter(|&b| {
             let blk = f.block(b);
-            blk.merge == Merge::None && matches!(blk.term, Terminator::CondBranch { .. } | Terminator::Switch { .. })
+            blk.merge == Merge::None
+                && matches!(
+                    blk.term,
+                    Terminator::CondBranch { .. } | Terminator::Switch { .. }
+                )
         })
         .collect();
     if headers.is_empty() {
@@ -318,7 +361,11 @@ fn place_selection_merges(
         for _ in 0..=nodes.len() {
             g.add_node(());
         }
-        let (own_merge, own_cont) = if r == TOP { (None, None) } else { (Some(loops[r].merge), Some(loops[r].cont)) };
+        let (own_merge, own_cont) = if r == TOP {
+            (None, None)
+        } else {
+            (Some(loops[r].merge), Some(loops[r].cont))
+        };
         let map = |s: BlockId| -> u32 {
             if Some(s) == own_merge || Some(s) == own_cont {
                 return sink;
@@ -380,7 +427,10 @@ fn place_selection_merges(
             }
             if !redirected {
                 return Err(TranslateError::Internal {
-                    what: format!("structurizer: merge B{} of header B{} is claimed and unreachable from it", m.0, h.0),
+                    what: format!(
+                        "structurizer: merge B{} of header B{} is claimed and unreachable from it",
+                        m.0, h.0
+                    ),
                 });
             }
             m = fwd;
@@ -394,8 +444,12 @@ fn place_selection_merges(
 /// Orders each switch's cases so that fall-through targets directly follow their source.
 fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateError> {
     for bi in 0..f.blocks.len() {
-        let Terminator::Switch { default, cases, .. } = &f.blocks[bi].term else { continue };
-        let Merge::Selection(merge) = f.blocks[bi].merge else { continue };
+        let Terminator::Switch { default, cases, .. } = &f.blocks[bi].term else {
+            continue;
+        };
+        let Merge::Selection(merge) = f.blocks[bi].merge else {
+            continue;
+        };
         let default = *default;
         // Distinct targets in source order, default first (SPIR-V's target order).
         let mut targets: Vec<BlockId> = vec![default];
@@ -415,8 +469,12 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateEr
                 }
                 for s in f.block(b).term.successors() {
                     if let Some(j) = targets.iter().position(|&x| x == s && x != t) {
-                        if falls_into[i].is_some_and(|k| k != j) || (has_source[j] && falls_into[i] != Some(j)) {
-                            return Err(unsupported("switch case falling through into several cases"));
+                        if falls_into[i].is_some_and(|k| k != j)
+                            || (has_source[j] && falls_into[i] != Some(j))
+                        {
+                            return Err(unsupported(
+                                "switch case falling through into several cases",
+                            ));
                         }
                         falls_into[i] = Some(j);
                         has_source[j] = true;
@@ -466,7 +524,10 @@ fn structured_layout(f: &mut Function) {
         let mut v: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
         match blk.merge {
             Merge::Selection(m) => v.push(m),
-            Merge::Loop { merge, continue_target } => {
+            Merge::Loop {
+                merge,
+                continue_target,
+            } => {
                 v.push(merge);
                 v.push(continue_target);
             }
@@ -480,7 +541,8 @@ fn structured_layout(f: &mut Function) {
         v
     };
     let entry = f.entry();
-    let mut stack: Vec<(BlockId, smallvec::SmallVec<[BlockId; 4]>, usize)> = vec![(entry, succ_order(f, entry), 0)];
+    let mut stack: Vec<(BlockId, smallvec::SmallVec<[BlockId; 4]>, usize)> =
+        vec![(entry, succ_order(f, entry), 0)];
     visited[entry.0 as usize] = true;
     while let Some(top) = stack.last_mut() {
         if top.2 < top.1.len() {
@@ -532,7 +594,10 @@ fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
         };
         if !preds[m.0 as usize].is_empty() && !dom.dominates(b, m) {
             return Err(TranslateError::Internal {
-                what: format!("structurizer: header B{} does not dominate its merge B{}", b.0, m.0),
+                what: format!(
+                    "structurizer: header B{} does not dominate its merge B{}",
+                    b.0, m.0
+                ),
             });
         }
     }

@@ -1,0 +1,139 @@
+//! Corpus sweep: every VS/PS/CS shader of `../shared/corpus` and `../shared/bench` translates
+//! to SPIR-V that `spirv-val` accepts, for Vulkan 1.3 and Vulkan 1.1.
+//!
+//! Failures are grouped by reason and printed; the test requires ≥ 97% of the corpus shaders
+//! and every bench shader to pass. Skips (with a message) when `../shared` or `spirv-val` is
+//! absent.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use integration_tests::{shared_dir, spirv_val};
+use translator::{Options, TargetEnv};
+
+fn stage_of(bytes: &[u8]) -> Option<String> {
+    let c = translator::container::Container::parse(bytes).ok()?;
+    let chunk = c.shader_chunk()?;
+    let ver = u32::from_le_bytes(chunk.data.get(0..4)?.try_into().ok()?);
+    Some(match ver >> 16 {
+        0 => "ps",
+        1 => "vs",
+        2 => "gs",
+        3 => "hs",
+        4 => "ds",
+        5 => "cs",
+        _ => "??",
+    }
+    .to_string())
+}
+
+fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+struct Outcome {
+    total: usize,
+    passed: usize,
+    failures: BTreeMap<String, Vec<String>>,
+}
+
+fn sweep(files: &[PathBuf], stages: &[&str], env: TargetEnv, out_dir: &Path) -> Outcome {
+    let mut o = Outcome { total: 0, passed: 0, failures: BTreeMap::new() };
+    std::fs::create_dir_all(out_dir).unwrap();
+    let opts = Options { target_env: env, ..Default::default() };
+    for f in files {
+        let bytes = std::fs::read(f).unwrap();
+        let Some(stage) = stage_of(&bytes) else { continue };
+        if !stages.contains(&stage.as_str()) {
+            continue;
+        }
+        o.total += 1;
+        let name = f.display().to_string();
+        match translator::translate(&bytes, &opts) {
+            Err(e) => {
+                let msg = e.to_string();
+                let key = msg.split(" at byte offset").next().unwrap_or(&msg).to_string();
+                o.failures.entry(format!("translate: {key}")).or_default().push(name);
+            }
+            Ok(t) => {
+                let spv = out_dir.join(format!(
+                    "{}.spv",
+                    f.file_stem().unwrap().to_string_lossy().replace(['/', ' '], "_")
+                ));
+                let bytes: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+                std::fs::write(&spv, bytes).unwrap();
+                match spirv_val(&spv, env.spirv_val_name()) {
+                    Ok(()) => o.passed += 1,
+                    Err(msg) => {
+                        let first = msg.lines().next().unwrap_or("").to_string();
+                        o.failures.entry(format!("spirv-val: {first}")).or_default().push(name);
+                    }
+                }
+            }
+        }
+    }
+    o
+}
+
+fn report(what: &str, o: &Outcome) {
+    println!("{what}: {}/{} translate and validate", o.passed, o.total);
+    for (k, v) in &o.failures {
+        println!("  {} × {k}", v.len());
+        for f in v.iter().take(3) {
+            println!("      {f}");
+        }
+    }
+}
+
+#[test]
+fn corpus_vs_ps_cs_translate_and_validate() {
+    let Some(shared) = shared_dir() else {
+        println!("SKIPPED: ../shared is absent");
+        return;
+    };
+    if spirv_val(Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
+        println!("SKIPPED: spirv-val is not installed");
+        return;
+    }
+    let files = dxbc_files(&shared.join("corpus/dxbc"));
+    let target = integration_tests::repo_root().join("target/corpus-spv");
+    for env in [TargetEnv::Vulkan1_3, TargetEnv::Vulkan1_1] {
+        let o = sweep(&files, &["vs", "ps", "cs"], env, &target.join(env.spirv_val_name()));
+        report(&format!("corpus ({})", env.spirv_val_name()), &o);
+        assert!(o.total > 200, "expected the VS/PS/CS corpus, found {}", o.total);
+        let rate = o.passed as f64 / o.total as f64;
+        assert!(rate >= 0.97, "only {:.1}% of the corpus passed for {}", rate * 100.0, env.spirv_val_name());
+    }
+}
+
+#[test]
+fn bench_vs_ps_cs_translate_and_validate() {
+    let Some(shared) = shared_dir() else {
+        println!("SKIPPED: ../shared is absent");
+        return;
+    };
+    if spirv_val(Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
+        println!("SKIPPED: spirv-val is not installed");
+        return;
+    }
+    let files = dxbc_files(&shared.join("bench/dxbc"));
+    let target = integration_tests::repo_root().join("target/bench-spv");
+    let o = sweep(&files, &["vs", "ps", "cs"], TargetEnv::Vulkan1_3, &target);
+    report("bench (vulkan1.3)", &o);
+    assert!(o.total >= 20);
+    assert_eq!(o.passed, o.total, "every bench VS/PS/CS shader must translate and validate");
+}

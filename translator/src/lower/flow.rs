@@ -1,0 +1,466 @@
+//! Control flow: D3D's structured flow instructions become plain blocks and branches.
+//!
+//! Nothing here produces SPIR-V structure (merge and continue blocks); the structurizer
+//! rebuilds it from the graph. What this module guarantees is the shape the structurizer
+//! relies on: each `loop` gets a fresh header block, each `endif`/`endloop`/`endswitch` a fresh
+//! join block, `ret` and `retc` end in blocks of their own that store the outputs and return,
+//! and code after an unconditional jump lands in a fresh (unreachable) block that is dropped.
+//!
+//! Subroutines (`call`/`callc` to `label`) are inlined at each call site: D3D subroutines share
+//! the caller's registers, so inlining keeps every register promotable to SSA. A `ret` inside a
+//! subroutine branches to the code after the call. Recursion (which D3D forbids) and call depth
+//! beyond 32 are errors.
+
+use spirv::Op;
+
+use super::{Lowerer, R};
+use crate::ir::{BlockId, Operand, Scalar, Terminator, TypeId};
+use crate::sm4::{InstRef, Opcode, OperandType};
+
+/// An open construct of the D3D program.
+#[derive(Debug, Clone)]
+pub(crate) enum Frame {
+    If {
+        else_block: BlockId,
+        end: Option<BlockId>,
+    },
+    Loop {
+        header: BlockId,
+        exit: BlockId,
+    },
+    Switch {
+        block: BlockId,
+        exit: BlockId,
+        default: Option<BlockId>,
+        cases: Vec<(u32, BlockId)>,
+        case_block: Option<BlockId>,
+    },
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct FlowState {
+    pub frames: Vec<Frame>,
+    /// Instruction index ranges of subroutine bodies, by label number.
+    pub labels: Vec<(u32, std::ops::Range<usize>)>,
+    /// Labels being inlined (innermost last) with the block a `ret` branches to.
+    pub calls: Vec<(u32, BlockId)>,
+    /// Frame depth at which the innermost call started (frames below belong to callers).
+    pub call_frame_base: Vec<usize>,
+}
+
+const MAX_CALL_DEPTH: usize = 32;
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// Reads a condition operand as a bool (`_nz`: != 0, `_z`: == 0).
+    pub fn condition(&mut self, inst: &InstRef<'p>, op_index: usize) -> R<Operand> {
+        let op = inst
+            .operands
+            .get(op_index)
+            .ok_or_else(|| self.invalid("missing condition operand"))?;
+        let x = self.read_scalar(op, Scalar::U32)?;
+        let zero = self.b.u32c(0);
+        let nz = inst.test_nonzero().unwrap_or(true);
+        Ok(self.b.op(
+            if nz { Op::INotEqual } else { Op::IEqual },
+            TypeId::BOOL,
+            &[x, zero],
+        ))
+    }
+
+    /// Starts a fresh block for code that follows an unconditional jump.
+    fn begin_dead(&mut self) {
+        let b = self.b.new_block();
+        self.b.begin(b);
+    }
+
+    /// Ends the current block with a return, storing the outputs first — or, inside an
+    /// inlined subroutine, with a branch back to the caller.
+    pub fn emit_return(&mut self) -> R<()> {
+        if let Some(&(_, after)) = self.flow.calls.last() {
+            self.b.terminate(Terminator::Branch(after));
+            return Ok(());
+        }
+        self.store_outputs()?;
+        self.b.terminate(Terminator::Return);
+        Ok(())
+    }
+
+    fn innermost_breakable(&self) -> R<BlockId> {
+        let base = self.flow.call_frame_base.last().copied().unwrap_or(0);
+        for f in self.flow.frames[base..].iter().rev() {
+            match f {
+                Frame::Loop { exit, .. } | Frame::Switch { exit, .. } => return Ok(*exit),
+                Frame::If { .. } => {}
+            }
+        }
+        Err(self.invalid("break outside of a loop or switch"))
+    }
+
+    fn innermost_loop(&self) -> R<BlockId> {
+        let base = self.flow.call_frame_base.last().copied().unwrap_or(0);
+        for f in self.flow.frames[base..].iter().rev() {
+            if let Frame::Loop { header, .. } = f {
+                return Ok(*header);
+            }
+        }
+        Err(self.invalid("continue outside of a loop"))
+    }
+
+    /// Lowers the program body starting at instruction `start`: the main program up to the
+    /// first `label`, then the final return.
+    pub fn lower_body(&mut self, start: usize) -> R<()> {
+        // Find subroutine bodies: `label lN` starts one that runs to the next label or the end.
+        let n = self.prog.instructions.len();
+        let mut main_end = n;
+        let mut labels: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+        for i in start..n {
+            let inst = self.prog.get(i).expect("in range");
+            if inst.opcode == Opcode::Label {
+                let id = inst
+                    .operands
+                    .first()
+                    .and_then(|o| o.register())
+                    .ok_or_else(|| self.invalid("label without a number"))?;
+                if let Some(last) = labels.last_mut() {
+                    last.1.end = i;
+                } else {
+                    main_end = i;
+                }
+                labels.push((id, i + 1..n));
+            }
+        }
+        self.flow.labels = labels;
+        self.lower_range(start..main_end)?;
+        if !self.flow.frames.is_empty() {
+            return Err(self.invalid("program ends inside an if, loop or switch"));
+        }
+        // Falling off the end returns.
+        if self.b.is_open() {
+            self.emit_return()?;
+        }
+        Ok(())
+    }
+
+    fn lower_range(&mut self, range: std::ops::Range<usize>) -> R<()> {
+        for i in range {
+            let inst = self.prog.get(i).expect("in range");
+            let before = self.b.f.insts.len();
+            self.lower_instruction(inst)?;
+            if inst.precise != 0 {
+                for v in before..self.b.f.insts.len() {
+                    let op = self.b.f.insts[v].op;
+                    if is_float_arith(op) {
+                        self.b.f.insts[v].flags |= crate::ir::flags::PRECISE;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, label: u32) -> R<()> {
+        if self.flow.calls.iter().any(|c| c.0 == label) {
+            return Err(self.invalid(format!("recursive call to label {label}")));
+        }
+        if self.flow.calls.len() >= MAX_CALL_DEPTH {
+            return Err(self.unsupported(format!(
+                "subroutine calls nested deeper than {MAX_CALL_DEPTH}"
+            )));
+        }
+        let body = self
+            .flow
+            .labels
+            .iter()
+            .find(|l| l.0 == label)
+            .map(|l| l.1.clone())
+            .ok_or_else(|| self.invalid(format!("call to undefined label {label}")))?;
+        let after = self.b.new_block();
+        self.flow.calls.push((label, after));
+        self.flow.call_frame_base.push(self.flow.frames.len());
+        let saved_offset = self.offset;
+        self.lower_range(body)?;
+        self.offset = saved_offset;
+        if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
+            return Err(self.invalid(format!(
+                "subroutine {label} ends inside an if, loop or switch"
+            )));
+        }
+        self.flow.call_frame_base.pop();
+        self.flow.calls.pop();
+        self.b.branch_and_begin(after);
+        Ok(())
+    }
+
+    /// Lowers a control-flow instruction; false when `inst` is not one.
+    pub fn flow(&mut self, inst: InstRef<'p>) -> R<bool> {
+        match inst.opcode {
+            Opcode::If => {
+                let cond = self.condition(&inst, 0)?;
+                let then_block = self.b.new_block();
+                let else_block = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: then_block,
+                    on_false: else_block,
+                });
+                self.b.begin(then_block);
+                self.flow.frames.push(Frame::If {
+                    else_block,
+                    end: None,
+                });
+            }
+            Opcode::Else => {
+                let Some(Frame::If {
+                    else_block,
+                    end: None,
+                }) = self.flow.frames.last().cloned()
+                else {
+                    return Err(self.invalid("else without a matching if"));
+                };
+                let end = self.b.new_block();
+                self.b.terminate(Terminator::Branch(end));
+                self.b.begin(else_block);
+                *self.flow.frames.last_mut().unwrap() = Frame::If {
+                    else_block,
+                    end: Some(end),
+                };
+            }
+            Opcode::EndIf => {
+                let Some(Frame::If { else_block, end }) = self.flow.frames.pop() else {
+                    return Err(self.invalid("endif without a matching if"));
+                };
+                let join = end.unwrap_or(else_block);
+                self.b.branch_and_begin(join);
+            }
+            Opcode::Loop => {
+                let header = self.b.new_block();
+                let exit = self.b.new_block();
+                self.b.branch_and_begin(header);
+                self.flow.frames.push(Frame::Loop { header, exit });
+            }
+            Opcode::EndLoop => {
+                let Some(Frame::Loop { header, exit }) = self.flow.frames.pop() else {
+                    return Err(self.invalid("endloop without a matching loop"));
+                };
+                self.b.terminate(Terminator::Branch(header));
+                self.b.begin(exit);
+            }
+            Opcode::Break => {
+                let exit = self.innermost_breakable()?;
+                self.b.terminate(Terminator::Branch(exit));
+                self.begin_dead();
+            }
+            Opcode::Breakc => {
+                let exit = self.innermost_breakable()?;
+                let cond = self.condition(&inst, 0)?;
+                let next = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: exit,
+                    on_false: next,
+                });
+                self.b.begin(next);
+            }
+            Opcode::Continue => {
+                let header = self.innermost_loop()?;
+                self.b.terminate(Terminator::Branch(header));
+                self.begin_dead();
+            }
+            Opcode::Continuec => {
+                let header = self.innermost_loop()?;
+                let cond = self.condition(&inst, 0)?;
+                let next = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: header,
+                    on_false: next,
+                });
+                self.b.begin(next);
+            }
+            Opcode::Switch => {
+                let sel = inst
+                    .operands
+                    .first()
+                    .ok_or_else(|| self.invalid("switch without a selector"))?;
+                let selector = self.read_scalar(sel, Scalar::U32)?;
+                let block = self.b.current();
+                let exit = self.b.new_block();
+                self.b.terminate(Terminator::Switch {
+                    selector,
+                    default: exit,
+                    cases: Vec::new(),
+                });
+                self.begin_dead();
+                self.flow.frames.push(Frame::Switch {
+                    block,
+                    exit,
+                    default: None,
+                    cases: Vec::new(),
+                    case_block: None,
+                });
+            }
+            Opcode::Case | Opcode::Default => {
+                let value = if inst.opcode == Opcode::Case {
+                    let op = inst
+                        .operands
+                        .first()
+                        .ok_or_else(|| self.invalid("case without a value"))?;
+                    if op.ty != OperandType::Immediate32 {
+                        return Err(self.invalid("case value is not an immediate"));
+                    }
+                    Some(op.immediates().first().copied().unwrap_or(0))
+                } else {
+                    None
+                };
+                let cur = self.b.current();
+                let empty = self.b.f.block(cur).insts.is_empty();
+                let Some(Frame::Switch { case_block, .. }) = self.flow.frames.last().cloned()
+                else {
+                    return Err(self.invalid("case outside of a switch"));
+                };
+                // Consecutive labels share one block; otherwise start a new one (falling
+                // through into it from the previous case if that did not break).
+                let target = match case_block {
+                    Some(b) if b == cur && empty && self.b.is_open() => b,
+                    _ => {
+                        let b = self.b.new_block();
+                        self.b.terminate(Terminator::Branch(b));
+                        self.b.begin(b);
+                        b
+                    }
+                };
+                if let Some(Frame::Switch {
+                    cases,
+                    default,
+                    case_block,
+                    ..
+                }) = self.flow.frames.last_mut()
+                {
+                    match value {
+                        Some(v) => {
+                            if !cases.iter().any(|c| c.0 == v) {
+                                cases.push((v, target));
+                            }
+                        }
+                        None => *default = Some(target),
+                    }
+                    *case_block = Some(target);
+                }
+            }
+            Opcode::EndSwitch => {
+                let Some(Frame::Switch {
+                    block,
+                    exit,
+                    default,
+                    cases,
+                    ..
+                }) = self.flow.frames.pop()
+                else {
+                    return Err(self.invalid("endswitch without a matching switch"));
+                };
+                self.b.terminate(Terminator::Branch(exit));
+                if let Terminator::Switch {
+                    default: d,
+                    cases: c,
+                    ..
+                } = &mut self.b.f.block_mut(block).term
+                {
+                    *d = default.unwrap_or(exit);
+                    *c = cases;
+                }
+                self.b.begin(exit);
+            }
+            Opcode::Ret => {
+                self.emit_return()?;
+                self.begin_dead();
+            }
+            Opcode::Retc => {
+                let cond = self.condition(&inst, 0)?;
+                let ret = self.b.new_block();
+                let next = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: ret,
+                    on_false: next,
+                });
+                self.b.begin(ret);
+                self.emit_return()?;
+                self.b.begin(next);
+            }
+            Opcode::Discard => {
+                if self.stage != crate::reflect::ShaderStage::Pixel {
+                    return Err(self.invalid("discard outside a pixel shader"));
+                }
+                let cond = self.condition(&inst, 0)?;
+                let kill = self.b.new_block();
+                let next = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: kill,
+                    on_false: next,
+                });
+                self.b.begin(kill);
+                self.demote();
+                self.b.terminate(Terminator::Branch(next));
+                self.b.begin(next);
+            }
+            Opcode::Call => {
+                let label = inst
+                    .operands
+                    .first()
+                    .and_then(|o| o.register())
+                    .ok_or_else(|| self.invalid("call without a label"))?;
+                self.call(label)?;
+            }
+            Opcode::Callc => {
+                let label = inst
+                    .operands
+                    .get(1)
+                    .and_then(|o| o.register())
+                    .ok_or_else(|| self.invalid("callc without a label"))?;
+                let cond = self.condition(&inst, 0)?;
+                let body = self.b.new_block();
+                let next = self.b.new_block();
+                self.b.terminate(Terminator::CondBranch {
+                    cond,
+                    on_true: body,
+                    on_false: next,
+                });
+                self.b.begin(body);
+                self.call(label)?;
+                self.b.branch_and_begin(next);
+            }
+            Opcode::Label => return Err(self.invalid("label inside the main program")),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Turns the invocation into a helper (D3D `discard`: derivatives stay valid).
+    pub fn demote(&mut self) {
+        self.b
+            .m
+            .capability(spirv::Capability::DemoteToHelperInvocation);
+        if self.opts.target_env.spirv_version() < (1, 6) {
+            self.b.m.extension("SPV_EXT_demote_to_helper_invocation");
+        }
+        self.need_feature("shaderDemoteToHelperInvocation");
+        self.b.op_void(Op::DemoteToHelperInvocation, &[]);
+    }
+}
+
+fn is_float_arith(op: Op) -> bool {
+    matches!(
+        op,
+        Op::FAdd
+            | Op::FSub
+            | Op::FMul
+            | Op::FDiv
+            | Op::FRem
+            | Op::FMod
+            | Op::FNegate
+            | Op::Dot
+            | Op::VectorTimesScalar
+            | Op::ExtInst
+    )
+}

@@ -1,0 +1,1107 @@
+//! Stage inputs and outputs: D3D's `v#`/`o#` registers and system values as SPIR-V
+//! interface variables.
+//!
+//! Every declared register becomes one or more variables, built from the signature elements
+//! living in it: elements of one component type share a variable (`Location` = register,
+//! `Component` = first component), system values become built-ins. Inputs are loaded once, in
+//! the entry block, on first use; outputs are written through promotable per-component
+//! variables and stored to the interface at every exit (`ret`), so each output is one store of
+//! a whole vector however the program wrote it. Components never written are stored as zero
+//! (D3D leaves them undefined; applications read them anyway).
+//!
+//! Linkage rule (also in `docs/bindings.md`): a register's elements live at
+//! `Location = register index`, so stages compiled against matching signatures link.
+
+use smallvec::SmallVec;
+use spirv::{BuiltIn, Decoration, ExecutionMode, Op, StorageClass};
+
+use super::{Lowerer, R};
+use crate::container::signature::{ComponentType as SigType, SignatureElement, SystemValue};
+use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Type, TypeId, TypeTable, VarId};
+use crate::reflect::{ComponentType, InterfacePlacement, InterfaceVar, ShaderStage};
+use crate::sm4::{Declaration, InstRef, InterpolationMode, OperandType, SystemName};
+
+/// What a part of a register maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PartKind {
+    /// A user variable with a `Location`.
+    Location,
+    /// A built-in read or written as is.
+    BuiltIn,
+    /// `FragCoord`: `.w` must be turned into clip-space w (1 / FragCoord.w).
+    FragCoord,
+    /// `FrontFacing` (a bool) as D3D's 0xffffffff / 0.
+    FrontFacing,
+    /// `VertexIndex − BaseVertex`, `InstanceIndex − BaseInstance`.
+    VertexId,
+    InstanceId,
+    /// A `SampleMask` array element 0.
+    SampleMask,
+    /// Components `first..` of a clip/cull distance array, starting at array element `offset`.
+    ClipCull {
+        offset: u32,
+    },
+}
+
+/// Consecutive components of a register held by one interface variable.
+#[derive(Debug, Clone)]
+pub(crate) struct IoPart {
+    pub first: u8,
+    pub count: u8,
+    pub scalar: Scalar,
+    pub global: GlobalId,
+    pub kind: PartKind,
+    /// The value loaded in the entry block (inputs).
+    pub loaded: Option<Operand>,
+}
+
+/// One declared input or output register.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IoReg {
+    pub declared: bool,
+    pub mask: u8,
+    pub sysval: Option<SystemName>,
+    pub interp: Option<InterpolationMode>,
+    pub parts: SmallVec<[IoPart; 2]>,
+    /// Output components as promotable variables.
+    pub vars: [Option<VarId>; 4],
+}
+
+/// A non-register system value operand (`vThreadID`, `oDepth`, …).
+#[derive(Debug, Clone)]
+pub(crate) struct SpecialIo {
+    pub ty: OperandType,
+    pub global: GlobalId,
+    pub scalar: Scalar,
+    pub width: u8,
+    pub kind: PartKind,
+    pub loaded: Option<Operand>,
+    pub var: Option<VarId>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct IoState {
+    pub inputs: Vec<IoReg>,
+    pub outputs: Vec<IoReg>,
+    pub special: Vec<SpecialIo>,
+    /// Declared special operands, created in `finish_io_declarations`.
+    special_decls: Vec<OperandType>,
+    /// Clip/cull distance arrays (output): global and size.
+    clip_out: Option<(GlobalId, u32)>,
+    cull_out: Option<(GlobalId, u32)>,
+    clip_in: Option<(GlobalId, u32)>,
+    cull_in: Option<(GlobalId, u32)>,
+}
+
+fn reg_slot(regs: &mut Vec<IoReg>, reg: u32) -> Option<&mut IoReg> {
+    if reg >= 4096 {
+        return None;
+    }
+    if regs.len() <= reg as usize {
+        regs.resize(reg as usize + 1, IoReg::default());
+    }
+    Some(&mut regs[reg as usize])
+}
+
+impl IoState {
+    /// Records an I/O declaration; false when `inst` is not one.
+    pub fn declaration(&mut self, inst: InstRef<'_>, _stage: ShaderStage) -> R<bool> {
+        let Some(decl) = inst.decl() else {
+            return Ok(false);
+        };
+        let is_input = matches!(
+            decl,
+            Declaration::Input
+                | Declaration::InputSgv(_)
+                | Declaration::InputSiv(_)
+                | Declaration::InputPs(_)
+                | Declaration::InputPsSgv(..)
+                | Declaration::InputPsSiv(..)
+        );
+        let is_output = matches!(
+            decl,
+            Declaration::Output | Declaration::OutputSgv(_) | Declaration::OutputSiv(_)
+        );
+        if !is_input && !is_output {
+            return Ok(false);
+        }
+        let Some(op) = inst.operands.first() else {
+            return Err(TranslateErrorExt::invalid(
+                inst.offset,
+                "I/O declaration without a register",
+            ));
+        };
+        match op.ty {
+            OperandType::Input | OperandType::Output => {
+                let Some(reg) = op.register() else {
+                    // `dcl_input v[n][m]`-style arrays belong to GS/HS/DS.
+                    return Err(TranslateErrorExt::unsupported(
+                        inst.offset,
+                        "indexed input declaration",
+                    ));
+                };
+                let regs = if op.ty == OperandType::Input {
+                    &mut self.inputs
+                } else {
+                    &mut self.outputs
+                };
+                let Some(slot) = reg_slot(regs, reg) else {
+                    return Err(TranslateErrorExt::invalid(
+                        inst.offset,
+                        format!("register {reg} out of range"),
+                    ));
+                };
+                slot.declared = true;
+                slot.mask |= op.mask();
+                if let Some(n) = decl.system_name() {
+                    slot.sysval = Some(n);
+                }
+                if let Some(m) = decl.interpolation() {
+                    slot.interp = Some(m);
+                }
+            }
+            other => {
+                if !self.special_decls.contains(&other) {
+                    self.special_decls.push(other);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Error constructors usable without a `Lowerer`.
+struct TranslateErrorExt;
+impl TranslateErrorExt {
+    fn invalid(offset: usize, what: impl Into<String>) -> crate::translate::TranslateError {
+        crate::translate::TranslateError::Invalid {
+            what: what.into(),
+            offset,
+        }
+    }
+    fn unsupported(offset: usize, what: impl Into<String>) -> crate::translate::TranslateError {
+        crate::translate::TranslateError::Unsupported {
+            what: what.into(),
+            offset,
+        }
+    }
+}
+
+fn scalar_of(t: SigType) -> Scalar {
+    match t {
+        SigType::UInt32 => Scalar::U32,
+        SigType::SInt32 => Scalar::I32,
+        _ => Scalar::F32,
+    }
+}
+
+fn reflect_type(s: Scalar) -> ComponentType {
+    match s {
+        Scalar::U32 | Scalar::Bool => ComponentType::Uint,
+        Scalar::I32 => ComponentType::Sint,
+        Scalar::F32 => ComponentType::Float,
+        Scalar::F64 => ComponentType::Double,
+    }
+}
+
+/// The built-in a system value maps to for a stage's input or output, if any.
+fn builtin_for(sv: SystemValue, stage: ShaderStage, output: bool) -> Option<(BuiltIn, PartKind)> {
+    use ShaderStage::*;
+    Some(match (sv, stage, output) {
+        (SystemValue::Position, Pixel, false) => (BuiltIn::FragCoord, PartKind::FragCoord),
+        (SystemValue::Position, _, _) => (BuiltIn::Position, PartKind::BuiltIn),
+        (SystemValue::VertexId, Vertex, false) => (BuiltIn::VertexIndex, PartKind::VertexId),
+        (SystemValue::InstanceId, Vertex, false) => (BuiltIn::InstanceIndex, PartKind::InstanceId),
+        (SystemValue::IsFrontFace, Pixel, false) => (BuiltIn::FrontFacing, PartKind::FrontFacing),
+        (SystemValue::SampleIndex, Pixel, false) => (BuiltIn::SampleId, PartKind::BuiltIn),
+        (SystemValue::PrimitiveId, Pixel, false) => (BuiltIn::PrimitiveId, PartKind::BuiltIn),
+        (SystemValue::RenderTargetArrayIndex, _, _) => (BuiltIn::Layer, PartKind::BuiltIn),
+        (SystemValue::ViewportArrayIndex, _, _) => (BuiltIn::ViewportIndex, PartKind::BuiltIn),
+        (SystemValue::Coverage, Pixel, true) => (BuiltIn::SampleMask, PartKind::SampleMask),
+        (SystemValue::Depth, Pixel, true)
+        | (SystemValue::DepthGreaterEqual, Pixel, true)
+        | (SystemValue::DepthLessEqual, Pixel, true) => (BuiltIn::FragDepth, PartKind::BuiltIn),
+        (SystemValue::StencilRef, Pixel, true) => (BuiltIn::FragStencilRefEXT, PartKind::BuiltIn),
+        _ => return None,
+    })
+}
+
+fn system_value_of(n: SystemName) -> SystemValue {
+    match n {
+        SystemName::Position => SystemValue::Position,
+        SystemName::ClipDistance => SystemValue::ClipDistance,
+        SystemName::CullDistance => SystemValue::CullDistance,
+        SystemName::RenderTargetArrayIndex => SystemValue::RenderTargetArrayIndex,
+        SystemName::ViewportArrayIndex => SystemValue::ViewportArrayIndex,
+        SystemName::VertexId => SystemValue::VertexId,
+        SystemName::PrimitiveId => SystemValue::PrimitiveId,
+        SystemName::InstanceId => SystemValue::InstanceId,
+        SystemName::IsFrontFace => SystemValue::IsFrontFace,
+        SystemName::SampleIndex => SystemValue::SampleIndex,
+        _ => SystemValue::Undefined,
+    }
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// A built-in interface variable, created once per key.
+    pub fn builtin_global(
+        &mut self,
+        key: &'static str,
+        builtin: BuiltIn,
+        pointee: TypeId,
+        storage: StorageClass,
+    ) -> GlobalId {
+        if let Some(&g) = self.builtins.get(key) {
+            return g;
+        }
+        let g = self.b.m.add_global(pointee, storage, None);
+        self.b.m.decorate(
+            DecorationTarget::Global(g),
+            Decoration::BuiltIn,
+            &[builtin as u32],
+        );
+        if self.stage == ShaderStage::Pixel && storage == StorageClass::Input {
+            let integer = self
+                .b
+                .m
+                .types
+                .scalar(pointee)
+                .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32));
+            if integer {
+                self.b
+                    .m
+                    .decorate(DecorationTarget::Global(g), Decoration::Flat, &[]);
+            }
+        }
+        self.b.m.name(DecorationTarget::Global(g), key);
+        self.builtins.insert(key, g);
+        g
+    }
+
+    fn signature_elements(&self, output: bool, reg: u32) -> Vec<SignatureElement<'p>> {
+        let sig = if output {
+            self.sigs.output
+        } else {
+            self.sigs.input
+        };
+        sig.map(|s| {
+            s.elements
+                .iter()
+                .filter(|e| e.register == reg && e.stream == 0 && !e.has_no_register())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    /// Creates the interface variables of every declared register.
+    pub fn finish_io_declarations(&mut self) -> R<()> {
+        for output in [false, true] {
+            let n = if output {
+                self.io.outputs.len()
+            } else {
+                self.io.inputs.len()
+            };
+            for reg in 0..n as u32 {
+                let declared = if output {
+                    &self.io.outputs
+                } else {
+                    &self.io.inputs
+                }[reg as usize]
+                    .declared;
+                if declared {
+                    self.declare_register(output, reg)?;
+                }
+            }
+        }
+        let specials = std::mem::take(&mut self.io.special_decls);
+        for ty in specials {
+            self.declare_special(ty)?;
+        }
+        self.declare_clip_cull()?;
+        Ok(())
+    }
+
+    fn declare_register(&mut self, output: bool, reg: u32) -> R<()> {
+        let slot = if output {
+            &self.io.outputs
+        } else {
+            &self.io.inputs
+        }[reg as usize]
+            .clone();
+        let mut elements = self.signature_elements(output, reg);
+        if elements.is_empty() {
+            // No signature: one float element covering the declared mask.
+            let sv = slot
+                .sysval
+                .map(system_value_of)
+                .unwrap_or(SystemValue::Undefined);
+            elements.push(SignatureElement {
+                stream: 0,
+                semantic_name: if output { "SV_Target" } else { "TEXCOORD" },
+                semantic_index: reg,
+                system_value: sv,
+                component_type: SigType::Float32,
+                register: reg,
+                mask: slot.mask,
+                rw_mask: slot.mask,
+                min_precision: crate::container::signature::MinPrecision::Default,
+            });
+        }
+        // Pixel shader outputs: SV_Target's "system value" is a location.
+        let mut parts: SmallVec<[IoPart; 2]> = SmallVec::new();
+        let mut user: Vec<&SignatureElement<'_>> = Vec::new();
+        for e in &elements {
+            let mut sv = e.system_value;
+            if sv == SystemValue::Undefined
+                && let Some(n) = slot.sysval
+            {
+                sv = system_value_of(n);
+            }
+            if matches!(sv, SystemValue::ClipDistance | SystemValue::CullDistance) {
+                // Gathered into arrays by `declare_clip_cull`.
+                continue;
+            }
+            if let Some((builtin, kind)) = builtin_for(sv, self.stage, output) {
+                let part = self.declare_builtin_part(e, builtin, kind, output)?;
+                parts.push(part);
+                continue;
+            }
+            if sv == SystemValue::Undefined || sv == SystemValue::Target {
+                user.push(e);
+                continue;
+            }
+            return Err(self.unsupported(format!(
+                "system value {} ({}) as {} of a {} shader",
+                e.semantic_name,
+                sv,
+                if output { "output" } else { "input" },
+                self.stage.profile_prefix()
+            )));
+        }
+        // User elements: one variable per component type, covering their components.
+        let mut by_type: SmallVec<[(Scalar, u8); 2]> = SmallVec::new();
+        for e in &user {
+            let s = scalar_of(e.component_type);
+            match by_type.iter_mut().find(|t| t.0 == s) {
+                Some(t) => t.1 |= e.mask,
+                None => by_type.push((s, e.mask)),
+            }
+        }
+        for (s, mask) in by_type {
+            let mask = if mask == 0 { 0xf } else { mask };
+            let first = mask.trailing_zeros() as u8;
+            let last = 7 - mask.leading_zeros() as u8;
+            let count = last - first + 1;
+            let pointee = TypeTable::vec(s, count);
+            let storage = if output {
+                StorageClass::Output
+            } else {
+                StorageClass::Input
+            };
+            let g = self.b.m.add_global(pointee, storage, None);
+            let t = DecorationTarget::Global(g);
+            self.b.m.decorate(t, Decoration::Location, &[reg]);
+            if first != 0 {
+                self.b.m.decorate(t, Decoration::Component, &[first as u32]);
+            }
+            if !output && self.stage == ShaderStage::Pixel {
+                self.decorate_interpolation(g, slot.interp, s);
+            }
+            self.b
+                .m
+                .name(t, format!("{}{reg}", if output { "o" } else { "v" }));
+            parts.push(IoPart {
+                first,
+                count,
+                scalar: s,
+                global: g,
+                kind: PartKind::Location,
+                loaded: None,
+            });
+            for e in user.iter().filter(|e| scalar_of(e.component_type) == s) {
+                let var = InterfaceVar {
+                    semantic_name: e.semantic_name.to_string(),
+                    semantic_index: e.semantic_index,
+                    register: Some(reg),
+                    mask: e.mask,
+                    component_type: reflect_type(s),
+                    placement: InterfacePlacement::Location {
+                        location: reg,
+                        component: first as u32,
+                    },
+                };
+                if output {
+                    self.refl.outputs.push(var)
+                } else {
+                    self.refl.inputs.push(var)
+                }
+            }
+        }
+        let regs = if output {
+            &mut self.io.outputs
+        } else {
+            &mut self.io.inputs
+        };
+        regs[reg as usize].parts = parts;
+        Ok(())
+    }
+
+    fn decorate_interpolation(
+        &mut self,
+        g: GlobalId,
+        interp: Option<InterpolationMode>,
+        s: Scalar,
+    ) {
+        let t = DecorationTarget::Global(g);
+        if s != Scalar::F32 {
+            self.b.m.decorate(t, Decoration::Flat, &[]);
+            return;
+        }
+        use InterpolationMode as I;
+        match interp.unwrap_or(I::Linear) {
+            I::Constant => self.b.m.decorate(t, Decoration::Flat, &[]),
+            I::LinearCentroid => self.b.m.decorate(t, Decoration::Centroid, &[]),
+            I::LinearNoPerspective => self.b.m.decorate(t, Decoration::NoPerspective, &[]),
+            I::LinearNoPerspectiveCentroid => {
+                self.b.m.decorate(t, Decoration::NoPerspective, &[]);
+                self.b.m.decorate(t, Decoration::Centroid, &[]);
+            }
+            I::LinearSample => {
+                self.b.m.decorate(t, Decoration::Sample, &[]);
+                self.b.m.capability(spirv::Capability::SampleRateShading);
+                self.need_feature("sampleRateShading");
+            }
+            I::LinearNoPerspectiveSample => {
+                self.b.m.decorate(t, Decoration::NoPerspective, &[]);
+                self.b.m.decorate(t, Decoration::Sample, &[]);
+                self.b.m.capability(spirv::Capability::SampleRateShading);
+                self.need_feature("sampleRateShading");
+            }
+            I::Linear | I::Undefined => {}
+        }
+    }
+
+    fn declare_builtin_part(
+        &mut self,
+        e: &SignatureElement<'_>,
+        builtin: BuiltIn,
+        kind: PartKind,
+        output: bool,
+    ) -> R<IoPart> {
+        let storage = if output {
+            StorageClass::Output
+        } else {
+            StorageClass::Input
+        };
+        let mask = if e.mask == 0 { 1 } else { e.mask };
+        let first = mask.trailing_zeros() as u8;
+        let (scalar, count, pointee) = match builtin {
+            BuiltIn::Position | BuiltIn::FragCoord => (Scalar::F32, 4, TypeId::VEC4),
+            BuiltIn::FragDepth => (Scalar::F32, 1, TypeId::F32),
+            BuiltIn::FrontFacing => (Scalar::U32, 1, TypeId::BOOL),
+            BuiltIn::SampleMask => {
+                let len = self.b.m.consts.u32(1);
+                let arr = self.b.m.types.intern(Type::Array {
+                    elem: TypeId::U32,
+                    len,
+                    stride: None,
+                });
+                (Scalar::U32, 1, arr)
+            }
+            BuiltIn::VertexIndex
+            | BuiltIn::InstanceIndex
+            | BuiltIn::SampleId
+            | BuiltIn::PrimitiveId
+            | BuiltIn::Layer
+            | BuiltIn::ViewportIndex
+            | BuiltIn::FragStencilRefEXT => (Scalar::I32, 1, TypeId::I32),
+            _ => (Scalar::F32, 4, TypeId::VEC4),
+        };
+        let key: &'static str = match (builtin, output) {
+            (BuiltIn::Position, true) => "Position",
+            (BuiltIn::Position, false) => "PositionIn",
+            (BuiltIn::FragCoord, _) => "FragCoord",
+            (BuiltIn::FragDepth, _) => "FragDepth",
+            (BuiltIn::FrontFacing, _) => "FrontFacing",
+            (BuiltIn::SampleMask, true) => "SampleMaskOut",
+            (BuiltIn::SampleMask, false) => "SampleMaskIn",
+            (BuiltIn::VertexIndex, _) => "VertexIndex",
+            (BuiltIn::InstanceIndex, _) => "InstanceIndex",
+            (BuiltIn::SampleId, _) => "SampleId",
+            (BuiltIn::PrimitiveId, _) => "PrimitiveId",
+            (BuiltIn::Layer, true) => "LayerOut",
+            (BuiltIn::Layer, false) => "Layer",
+            (BuiltIn::ViewportIndex, true) => "ViewportIndexOut",
+            (BuiltIn::ViewportIndex, false) => "ViewportIndex",
+            (BuiltIn::FragStencilRefEXT, _) => "FragStencilRef",
+            _ => "BuiltIn",
+        };
+        let g = self.builtin_global(key, builtin, pointee, storage);
+        match builtin {
+            BuiltIn::SampleId => {
+                self.b.m.capability(spirv::Capability::SampleRateShading);
+                self.need_feature("sampleRateShading");
+            }
+            BuiltIn::PrimitiveId if self.stage == ShaderStage::Pixel => {
+                self.b.m.capability(spirv::Capability::Geometry);
+                self.need_feature("geometryShader");
+            }
+            BuiltIn::Layer | BuiltIn::ViewportIndex if self.stage == ShaderStage::Pixel => {
+                self.b.m.capability(spirv::Capability::Geometry);
+                if builtin == BuiltIn::ViewportIndex {
+                    self.b.m.capability(spirv::Capability::MultiViewport);
+                    self.need_feature("multiViewport");
+                }
+            }
+            BuiltIn::Layer | BuiltIn::ViewportIndex => {
+                self.b
+                    .m
+                    .capability(spirv::Capability::ShaderViewportIndexLayerEXT);
+                self.b.m.extension("SPV_EXT_shader_viewport_index_layer");
+                self.need_feature("shaderOutputLayer");
+            }
+            BuiltIn::FragDepth => {
+                self.b.m.execution_mode(ExecutionMode::DepthReplacing, &[]);
+                match e.system_value {
+                    SystemValue::DepthGreaterEqual => {
+                        self.b.m.execution_mode(ExecutionMode::DepthGreater, &[])
+                    }
+                    SystemValue::DepthLessEqual => {
+                        self.b.m.execution_mode(ExecutionMode::DepthLess, &[])
+                    }
+                    _ => {}
+                }
+            }
+            BuiltIn::FragStencilRefEXT => {
+                self.b.m.capability(spirv::Capability::StencilExportEXT);
+                self.b.m.extension("SPV_EXT_shader_stencil_export");
+            }
+            BuiltIn::VertexIndex | BuiltIn::InstanceIndex => {
+                self.b.m.capability(spirv::Capability::DrawParameters);
+                if self.opts.target_env == crate::translate::TargetEnv::Vulkan1_1 {
+                    self.b.m.extension("SPV_KHR_shader_draw_parameters");
+                }
+                self.need_feature("shaderDrawParameters");
+            }
+            BuiltIn::Position if output => {
+                // Same position math in every shader that computes it (depth pre-passes).
+                self.b
+                    .m
+                    .decorate(DecorationTarget::Global(g), Decoration::Invariant, &[]);
+            }
+            _ => {}
+        }
+        let var = InterfaceVar {
+            semantic_name: e.semantic_name.to_string(),
+            semantic_index: e.semantic_index,
+            register: Some(e.register),
+            mask: e.mask,
+            component_type: reflect_type(scalar),
+            placement: InterfacePlacement::BuiltIn {
+                builtin: format!("{builtin:?}"),
+            },
+        };
+        if output {
+            self.refl.outputs.push(var)
+        } else {
+            self.refl.inputs.push(var)
+        }
+        Ok(IoPart {
+            first: if count == 4 { 0 } else { first },
+            count,
+            scalar,
+            global: g,
+            kind,
+            loaded: None,
+        })
+    }
+
+    /// Clip and cull distances: every element with the system value, over all registers,
+    /// packed in signature order into one array per kind.
+    fn declare_clip_cull(&mut self) -> R<()> {
+        for output in [false, true] {
+            let sig = if output {
+                self.sigs.output
+            } else {
+                self.sigs.input
+            };
+            let Some(sig) = sig else { continue };
+            for (sv, builtin) in [
+                (SystemValue::ClipDistance, BuiltIn::ClipDistance),
+                (SystemValue::CullDistance, BuiltIn::CullDistance),
+            ] {
+                let elems: Vec<SignatureElement<'_>> = sig
+                    .elements
+                    .iter()
+                    .filter(|e| e.system_value == sv && e.stream == 0)
+                    .cloned()
+                    .collect();
+                // Only registers the program declares.
+                let regs = if output {
+                    &self.io.outputs
+                } else {
+                    &self.io.inputs
+                };
+                let elems: Vec<_> = elems
+                    .into_iter()
+                    .filter(|e| regs.get(e.register as usize).is_some_and(|r| r.declared))
+                    .collect();
+                if elems.is_empty() {
+                    continue;
+                }
+                let total: u32 = elems.iter().map(|e| e.mask.count_ones()).sum();
+                if total == 0 || total > 8 {
+                    return Err(self.invalid("clip/cull distances must have 1 to 8 components"));
+                }
+                if self.stage == ShaderStage::Pixel && output {
+                    continue;
+                }
+                let len = self.b.m.consts.u32(total);
+                let arr = self.b.m.types.intern(Type::Array {
+                    elem: TypeId::F32,
+                    len,
+                    stride: None,
+                });
+                let storage = if output {
+                    StorageClass::Output
+                } else {
+                    StorageClass::Input
+                };
+                let key: &'static str = match (sv, output) {
+                    (SystemValue::ClipDistance, true) => "ClipDistanceOut",
+                    (SystemValue::ClipDistance, false) => "ClipDistanceIn",
+                    (_, true) => "CullDistanceOut",
+                    (_, false) => "CullDistanceIn",
+                };
+                let g = self.builtin_global(key, builtin, arr, storage);
+                let cap = if sv == SystemValue::ClipDistance {
+                    self.need_feature("shaderClipDistance");
+                    spirv::Capability::ClipDistance
+                } else {
+                    self.need_feature("shaderCullDistance");
+                    spirv::Capability::CullDistance
+                };
+                self.b.m.capability(cap);
+                let mut offset = 0;
+                for e in &elems {
+                    let first = e.mask.trailing_zeros() as u8;
+                    let count = e.mask.count_ones() as u8;
+                    let part = IoPart {
+                        first,
+                        count,
+                        scalar: Scalar::F32,
+                        global: g,
+                        kind: PartKind::ClipCull { offset },
+                        loaded: None,
+                    };
+                    let regs = if output {
+                        &mut self.io.outputs
+                    } else {
+                        &mut self.io.inputs
+                    };
+                    regs[e.register as usize].parts.push(part);
+                    let var = InterfaceVar {
+                        semantic_name: e.semantic_name.to_string(),
+                        semantic_index: e.semantic_index,
+                        register: Some(e.register),
+                        mask: e.mask,
+                        component_type: ComponentType::Float,
+                        placement: InterfacePlacement::BuiltIn {
+                            builtin: format!("{builtin:?}"),
+                        },
+                    };
+                    if output {
+                        self.refl.outputs.push(var)
+                    } else {
+                        self.refl.inputs.push(var)
+                    }
+                    offset += count as u32;
+                }
+                let slot = match (sv, output) {
+                    (SystemValue::ClipDistance, true) => &mut self.io.clip_out,
+                    (SystemValue::ClipDistance, false) => &mut self.io.clip_in,
+                    (_, true) => &mut self.io.cull_out,
+                    (_, false) => &mut self.io.cull_in,
+                };
+                *slot = Some((g, total));
+            }
+        }
+        Ok(())
+    }
+
+    fn declare_special(&mut self, ty: OperandType) -> R<()> {
+        use OperandType as O;
+        let (key, builtin, pointee, scalar, width, output): (
+            &'static str,
+            BuiltIn,
+            TypeId,
+            Scalar,
+            u8,
+            bool,
+        ) = match ty {
+            O::InputThreadId => (
+                "GlobalInvocationId",
+                BuiltIn::GlobalInvocationId,
+                TypeId::UVEC3,
+                Scalar::U32,
+                3,
+                false,
+            ),
+            O::InputThreadGroupId => (
+                "WorkgroupId",
+                BuiltIn::WorkgroupId,
+                TypeId::UVEC3,
+                Scalar::U32,
+                3,
+                false,
+            ),
+            O::InputThreadIdInGroup => (
+                "LocalInvocationId",
+                BuiltIn::LocalInvocationId,
+                TypeId::UVEC3,
+                Scalar::U32,
+                3,
+                false,
+            ),
+            O::InputThreadIdInGroupFlattened => (
+                "LocalInvocationIndex",
+                BuiltIn::LocalInvocationIndex,
+                TypeId::U32,
+                Scalar::U32,
+                1,
+                false,
+            ),
+            O::InputPrimitiveId => (
+                "PrimitiveId",
+                BuiltIn::PrimitiveId,
+                TypeId::I32,
+                Scalar::I32,
+                1,
+                false,
+            ),
+            O::InputCoverageMask => (
+                "SampleMaskIn",
+                BuiltIn::SampleMask,
+                TypeId::VOID,
+                Scalar::U32,
+                1,
+                false,
+            ),
+            O::OutputDepth | O::OutputDepthGreaterEqual | O::OutputDepthLessEqual => (
+                "FragDepth",
+                BuiltIn::FragDepth,
+                TypeId::F32,
+                Scalar::F32,
+                1,
+                true,
+            ),
+            O::OutputCoverageMask => (
+                "SampleMaskOut",
+                BuiltIn::SampleMask,
+                TypeId::VOID,
+                Scalar::U32,
+                1,
+                true,
+            ),
+            O::OutputStencilRef => (
+                "FragStencilRef",
+                BuiltIn::FragStencilRefEXT,
+                TypeId::I32,
+                Scalar::I32,
+                1,
+                true,
+            ),
+            other => return Err(self.unsupported(format!("declaration of {}", other.name()))),
+        };
+        let storage = if output {
+            StorageClass::Output
+        } else {
+            StorageClass::Input
+        };
+        let (pointee, kind) = if builtin == BuiltIn::SampleMask {
+            let len = self.b.m.consts.u32(1);
+            (
+                self.b.m.types.intern(Type::Array {
+                    elem: TypeId::U32,
+                    len,
+                    stride: None,
+                }),
+                PartKind::SampleMask,
+            )
+        } else {
+            (pointee, PartKind::BuiltIn)
+        };
+        let g = self.builtin_global(key, builtin, pointee, storage);
+        match ty {
+            O::OutputDepth | O::OutputDepthGreaterEqual | O::OutputDepthLessEqual => {
+                self.b.m.execution_mode(ExecutionMode::DepthReplacing, &[]);
+                if ty == O::OutputDepthGreaterEqual {
+                    self.b.m.execution_mode(ExecutionMode::DepthGreater, &[]);
+                } else if ty == O::OutputDepthLessEqual {
+                    self.b.m.execution_mode(ExecutionMode::DepthLess, &[]);
+                }
+            }
+            O::OutputStencilRef => {
+                self.b.m.capability(spirv::Capability::StencilExportEXT);
+                self.b.m.extension("SPV_EXT_shader_stencil_export");
+            }
+            O::InputPrimitiveId if self.stage == ShaderStage::Pixel => {
+                self.b.m.capability(spirv::Capability::Geometry);
+                self.need_feature("geometryShader");
+            }
+            O::InputCoverageMask => {
+                self.b.m.capability(spirv::Capability::SampleRateShading);
+            }
+            _ => {}
+        }
+        self.io.special.push(SpecialIo {
+            ty,
+            global: g,
+            scalar,
+            width,
+            kind,
+            loaded: None,
+            var: None,
+        });
+        Ok(())
+    }
+
+    /// Loads a value in the entry block (so it dominates every use).
+    fn load_in_entry(&mut self, g: GlobalId, pointee: TypeId) -> Operand {
+        let entry = self.b.f.entry();
+        let v = self.b.f.add_inst(crate::ir::Inst::new(
+            Op::Load,
+            pointee,
+            smallvec::smallvec![Operand::Global(g)],
+        ));
+        self.b.f.block_mut(entry).insts.push(v);
+        Operand::Value(v)
+    }
+
+    fn entry_op(&mut self, op: Op, ty: TypeId, args: &[Operand]) -> Operand {
+        let entry = self.b.f.entry();
+        let v = self.b.f.add_inst(crate::ir::Inst::new(
+            op,
+            ty,
+            crate::ir::Args::from_slice(args),
+        ));
+        self.b.f.block_mut(entry).insts.push(v);
+        Operand::Value(v)
+    }
+
+    /// The loaded value of an input part (loaded on first use), in the part's own type.
+    fn load_part(&mut self, part: &IoPart) -> Operand {
+        let pointee = TypeTable::vec(part.scalar, part.count);
+        match part.kind {
+            PartKind::Location | PartKind::BuiltIn => self.load_in_entry(part.global, pointee),
+            PartKind::FragCoord => {
+                // D3D's SV_Position.w is clip-space w; FragCoord.w is 1/w.
+                let v = self.load_in_entry(part.global, TypeId::VEC4);
+                let w = self.entry_op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
+                let one = self.b.f32c(1.0);
+                let rw = self.entry_op(Op::FDiv, TypeId::F32, &[one, w]);
+                self.entry_op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)])
+            }
+            PartKind::FrontFacing => {
+                let v = self.load_in_entry(part.global, TypeId::BOOL);
+                let t = self.b.u32c(!0);
+                let f = self.b.u32c(0);
+                self.entry_op(Op::Select, TypeId::U32, &[v, t, f])
+            }
+            PartKind::VertexId | PartKind::InstanceId => {
+                let (key, bi) = if part.kind == PartKind::VertexId {
+                    ("BaseVertex", BuiltIn::BaseVertex)
+                } else {
+                    ("BaseInstance", BuiltIn::BaseInstance)
+                };
+                let base = self.builtin_global(key, bi, TypeId::I32, StorageClass::Input);
+                let v = self.load_in_entry(part.global, TypeId::I32);
+                let b = self.load_in_entry(base, TypeId::I32);
+                self.entry_op(Op::ISub, TypeId::I32, &[v, b])
+            }
+            PartKind::SampleMask => {
+                let zero = self.b.u32c(0);
+                let ptr = self.b.m.types.pointer(StorageClass::Input, TypeId::U32);
+                let p = self.entry_op(Op::AccessChain, ptr, &[Operand::Global(part.global), zero]);
+                self.entry_op(Op::Load, TypeId::U32, &[p])
+            }
+            PartKind::ClipCull { offset } => {
+                let ptr = self.b.m.types.pointer(StorageClass::Input, TypeId::F32);
+                let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
+                for i in 0..part.count as u32 {
+                    let idx = self.b.u32c(offset + i);
+                    let p =
+                        self.entry_op(Op::AccessChain, ptr, &[Operand::Global(part.global), idx]);
+                    comps.push(self.entry_op(Op::Load, TypeId::F32, &[p]));
+                }
+                if comps.len() == 1 {
+                    comps[0]
+                } else {
+                    let ty = TypeTable::vec(Scalar::F32, part.count);
+                    self.entry_op(Op::CompositeConstruct, ty, &comps)
+                }
+            }
+        }
+    }
+
+    /// Component `c` of input register `reg`, with its scalar kind; zero for components no
+    /// part covers.
+    pub fn read_input(&mut self, reg: u32, c: u8) -> R<(Operand, Scalar)> {
+        let Some(slot) = self.io.inputs.get(reg as usize) else {
+            return Err(self.invalid(format!("input register v{reg} is not declared")));
+        };
+        let Some(pi) = slot
+            .parts
+            .iter()
+            .position(|p| c >= p.first && c < p.first + p.count)
+        else {
+            return Ok((self.b.u32c(0), Scalar::U32));
+        };
+        let part = slot.parts[pi].clone();
+        let value = match part.loaded {
+            Some(v) => v,
+            None => {
+                let v = self.load_part(&part);
+                self.io.inputs[reg as usize].parts[pi].loaded = Some(v);
+                v
+            }
+        };
+        let scalar = if part.kind == PartKind::FrontFacing {
+            Scalar::U32
+        } else {
+            part.scalar
+        };
+        let x = self.b.extract(value, c - part.first);
+        Ok((x, scalar))
+    }
+
+    /// The variable holding component `c` of output register `reg`.
+    pub fn output_var(&mut self, reg: u32, c: u8) -> R<VarId> {
+        let Some(slot) = self.io.outputs.get(reg as usize) else {
+            return Err(self.invalid(format!("output register o{reg} is not declared")));
+        };
+        if !slot.declared {
+            return Err(self.invalid(format!("output register o{reg} is not declared")));
+        }
+        if let Some(v) = slot.vars[c as usize] {
+            return Ok(v);
+        }
+        let v = self.b.f.new_var(TypeId::U32);
+        self.io.outputs[reg as usize].vars[c as usize] = Some(v);
+        Ok(v)
+    }
+
+    /// The special I/O record for a non-register operand type.
+    pub fn special(&mut self, ty: OperandType) -> R<usize> {
+        if let Some(i) = self.io.special.iter().position(|s| s.ty == ty) {
+            return Ok(i);
+        }
+        // Some system values are used without a declaration; declare on demand.
+        self.declare_special(ty)?;
+        Ok(self.io.special.len() - 1)
+    }
+
+    /// Component `c` of a special input operand.
+    pub fn read_special(&mut self, ty: OperandType, c: u8) -> R<(Operand, Scalar)> {
+        let i = self.special(ty)?;
+        let s = self.io.special[i].clone();
+        let value = match s.loaded {
+            Some(v) => v,
+            None => {
+                let part = IoPart {
+                    first: 0,
+                    count: s.width,
+                    scalar: s.scalar,
+                    global: s.global,
+                    kind: s.kind,
+                    loaded: None,
+                };
+                let v = self.load_part(&part);
+                self.io.special[i].loaded = Some(v);
+                v
+            }
+        };
+        let c = c.min(s.width - 1);
+        Ok((self.b.extract(value, c), s.scalar))
+    }
+
+    /// The variable for a special output operand (`oDepth`, `oMask`, `oStencilRef`).
+    pub fn special_output_var(&mut self, ty: OperandType) -> R<VarId> {
+        let i = self.special(ty)?;
+        if let Some(v) = self.io.special[i].var {
+            return Ok(v);
+        }
+        let v = self.b.f.new_var(TypeId::U32);
+        self.io.special[i].var = Some(v);
+        Ok(v)
+    }
+
+    /// Stores every output variable to the interface (at each exit of the program).
+    pub fn store_outputs(&mut self) -> R<()> {
+        let zero = self.b.u32c(0);
+        for reg in 0..self.io.outputs.len() {
+            let slot = self.io.outputs[reg].clone();
+            if !slot.declared {
+                continue;
+            }
+            for part in &slot.parts {
+                let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
+                for c in part.first..part.first + part.count {
+                    let raw = match slot.vars[c as usize] {
+                        Some(v) => self.b.load_var(v),
+                        None => zero,
+                    };
+                    let sty = TypeTable::vec(part.scalar, 1);
+                    comps.push(self.b.bitcast(sty, raw));
+                }
+                self.store_part(part, &comps);
+            }
+        }
+        for i in 0..self.io.special.len() {
+            let s = self.io.special[i].clone();
+            let Some(var) = s.var else { continue };
+            let raw = self.b.load_var(var);
+            let sty = TypeTable::vec(s.scalar, 1);
+            let v = self.b.bitcast(sty, raw);
+            let part = IoPart {
+                first: 0,
+                count: 1,
+                scalar: s.scalar,
+                global: s.global,
+                kind: s.kind,
+                loaded: None,
+            };
+            self.store_part(&part, &[v]);
+        }
+        Ok(())
+    }
+
+    fn store_part(&mut self, part: &IoPart, comps: &[Operand]) {
+        match part.kind {
+            PartKind::SampleMask => {
+                let zero = self.b.u32c(0);
+                let ptr = self.b.m.types.pointer(StorageClass::Output, TypeId::U32);
+                let p = self
+                    .b
+                    .op(Op::AccessChain, ptr, &[Operand::Global(part.global), zero]);
+                self.b.op_void(Op::Store, &[p, comps[0]]);
+            }
+            PartKind::ClipCull { offset } => {
+                let ptr = self.b.m.types.pointer(StorageClass::Output, TypeId::F32);
+                for (i, &c) in comps.iter().enumerate() {
+                    let idx = self.b.u32c(offset + i as u32);
+                    let p = self
+                        .b
+                        .op(Op::AccessChain, ptr, &[Operand::Global(part.global), idx]);
+                    self.b.op_void(Op::Store, &[p, c]);
+                }
+            }
+            _ => {
+                let v = self.b.construct(comps);
+                self.b
+                    .op_void(Op::Store, &[Operand::Global(part.global), v]);
+            }
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Lowering: a decoded SM4/5 program becomes an IR module.
+//!
+//! One walk over the instructions. Declarations create globals (stage inputs and outputs from
+//! the signatures, resources, constant buffers, indexable temps) and record reflection; every
+//! other instruction appends typed IR to the current block. D3D's untyped `r#`/`o#` register
+//! components become promotable `u32` variables that the SSA pass removes; values are bitcast
+//! to the type each instruction needs and the simplifier removes the round trips. Control flow
+//! becomes plain blocks and branches (see [`flow`]); the structurizer rebuilds SPIR-V's
+//! structure afterwards.
+//!
+//! The work is split by topic: [`io`] (signatures, built-ins, entry loads and exit stores),
+//! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`].
+
+mod alu;
+mod flow;
+mod io;
+mod regs;
+mod resources;
+mod texture;
+
+use std::collections::HashMap;
+
+use crate::container::signature::Signature;
+use crate::ir::builder::FnBuilder;
+use crate::ir::{GlobalId, Module, Scalar, VarId};
+use crate::reflect::{Reflection, ShaderStage};
+use crate::sm4::{InstRef, Opcode, Program};
+use crate::translate::{Options, TranslateError};
+
+pub(crate) use io::IoState;
+pub(crate) use resources::ResourceState;
+
+/// The signatures of a program (each may be absent).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Signatures<'s> {
+    pub input: Option<&'s Signature<'s>>,
+    pub output: Option<&'s Signature<'s>>,
+    pub patch: Option<&'s Signature<'s>>,
+}
+
+type R<T> = Result<T, TranslateError>;
+
+/// State of the lowering of one program.
+pub(crate) struct Lowerer<'p, 'm> {
+    pub b: FnBuilder<'m>,
+    pub prog: &'p Program,
+    pub sigs: Signatures<'p>,
+    pub opts: &'p Options,
+    pub stage: ShaderStage,
+    /// `r#` components as promotable variables, created on first use.
+    pub temps: Vec<[Option<VarId>; 4]>,
+    pub io: IoState,
+    pub res: ResourceState,
+    pub flow: flow::FlowState,
+    pub refl: Reflection,
+    /// Byte offset of the instruction being lowered (for errors).
+    pub offset: usize,
+    /// Globals created for built-in system values, by a key naming the built-in.
+    pub builtins: HashMap<&'static str, GlobalId>,
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    pub fn unsupported(&self, what: impl Into<String>) -> TranslateError {
+        TranslateError::Unsupported {
+            what: what.into(),
+            offset: self.offset,
+        }
+    }
+
+    pub fn invalid(&self, what: impl Into<String>) -> TranslateError {
+        TranslateError::Invalid {
+            what: what.into(),
+            offset: self.offset,
+        }
+    }
+
+    /// The variable holding component `c` of `r{reg}`.
+    pub fn temp_var(&mut self, reg: u32, c: u8) -> R<VarId> {
+        let reg = reg as usize;
+        if reg >= self.temps.len() {
+            // dcl_temps bounds the register count; be lenient but bounded.
+            if reg >= 65536 {
+                return Err(self.invalid(format!("temp register r{reg} out of range")));
+            }
+            self.temps.resize(reg + 1, [None; 4]);
+        }
+        if let Some(v) = self.temps[reg][c as usize] {
+            return Ok(v);
+        }
+        let v = self.b.f.new_var(crate::ir::TypeId::U32);
+        self.temps[reg][c as usize] = Some(v);
+        Ok(v)
+    }
+
+    fn lower_instruction(&mut self, inst: InstRef<'p>) -> R<()> {
+        self.offset = inst.offset;
+        if inst.opcode.is_declaration() {
+            return self.declaration(inst);
+        }
+        if self.flow(inst)? {
+            return Ok(());
+        }
+        if self.alu(inst)? {
+            return Ok(());
+        }
+        if self.resource_op(inst)? {
+            return Ok(());
+        }
+        match inst.opcode {
+            Opcode::Nop => Ok(()),
+            op => Err(self.unsupported(format!("instruction {}", op.info().name))),
+        }
+    }
+
+    fn declaration(&mut self, inst: InstRef<'p>) -> R<()> {
+        if self.io.declaration(inst, self.stage)? {
+            // Recorded; I/O globals are created in `finish_io_declarations`.
+            return Ok(());
+        }
+        if self.resource_declaration(inst)? {
+            return Ok(());
+        }
+        if self.stage_declaration(inst)? {
+            return Ok(());
+        }
+        Err(self.unsupported(format!("declaration {}", inst.opcode.info().name)))
+    }
+
+    /// Declarations that set execution modes and other stage-wide facts.
+    fn stage_declaration(&mut self, inst: InstRef<'p>) -> R<bool> {
+        use crate::sm4::Declaration as D;
+        let Some(decl) = inst.decl() else {
+            return Ok(false);
+        };
+        match decl {
+            D::Temps(n) => {
+                let n = (*n).min(65536) as usize;
+                if n > self.temps.len() {
+                    self.temps.resize(n, [None; 4]);
+                }
+            }
+            D::GlobalFlags(_) => {}
+            D::ThreadGroup(size) => {
+                if size.iter().any(|&s| s == 0) {
+                    return Err(self.invalid("thread group size of zero"));
+                }
+                self.b
+                    .m
+                    .execution_mode(spirv::ExecutionMode::LocalSize, size);
+                self.refl.workgroup_size = Some(*size);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// Lowers `prog` to an IR module and its reflection.
+pub fn lower<'p>(
+    prog: &'p Program,
+    sigs: Signatures<'p>,
+    opts: &'p Options,
+) -> R<(Module, Reflection)> {
+    let stage = match prog.version.program_type {
+        crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
+        crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,
+        crate::sm4::ProgramType::Geometry => ShaderStage::Geometry,
+        crate::sm4::ProgramType::Hull => ShaderStage::Hull,
+        crate::sm4::ProgramType::Domain => ShaderStage::Domain,
+        crate::sm4::ProgramType::Compute => ShaderStage::Compute,
+    };
+    if matches!(
+        stage,
+        ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain
+    ) {
+        return Err(TranslateError::Unsupported {
+            what: format!(
+                "{} shaders (stage not implemented yet)",
+                stage.profile_prefix()
+            ),
+            offset: prog.base_offset,
+        });
+    }
+    let mut module = Module::new(stage);
+    let mut l = Lowerer {
+        b: FnBuilder::new(&mut module),
+        prog,
+        sigs,
+        opts,
+        stage,
+        temps: Vec::new(),
+        io: IoState::default(),
+        res: ResourceState::default(),
+        flow: flow::FlowState::default(),
+        refl: Reflection::empty(stage),
+        offset: prog.base_offset,
+        builtins: HashMap::new(),
+    };
+    l.init_stage();
+    let n = prog.instructions.len();
+    let mut i = 0;
+    // Declarations first (they precede code in VS/PS/CS), then the I/O globals they imply.
+    while i < n {
+        let inst = prog.get(i).expect("index in range");
+        if !inst.opcode.is_declaration() {
+            break;
+        }
+        l.lower_instruction(inst)?;
+        i += 1;
+    }
+    l.finish_io_declarations()?;
+    l.lower_body(i)?;
+    l.finish_reflection();
+    let func = std::mem::take(&mut l.b.f);
+    let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));
+    drop(l);
+    module.functions.push(func);
+    Ok((module, refl))
+}
+
+impl Reflection {
+    /// An empty reflection for `stage`.
+    pub fn empty(stage: ShaderStage) -> Self {
+        Reflection {
+            stage,
+            entry_point: "main".into(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            patch_constants: Vec::new(),
+            descriptors: Vec::new(),
+            push_constants: Vec::new(),
+            workgroup_size: None,
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            vulkan_features: Vec::new(),
+        }
+    }
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// Stage-wide execution modes and capabilities.
+    fn init_stage(&mut self) {
+        if self.stage == ShaderStage::Pixel {
+            self.b
+                .m
+                .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
+        }
+    }
+
+    /// A read-only helper: the scalar kind an opcode's operand `i` has.
+    pub fn operand_scalar(inst: &InstRef<'_>, i: usize) -> Scalar {
+        use crate::sm4::DataType;
+        match inst.info().operand_type(i) {
+            DataType::Float => Scalar::F32,
+            DataType::Int => Scalar::I32,
+            DataType::Uint | DataType::Any => Scalar::U32,
+            DataType::Double => Scalar::F64,
+        }
+    }
+
+    fn finish_reflection(&mut self) {
+        let refl = &mut self.refl;
+        refl.descriptors.sort_by_key(|d| (d.set, d.binding));
+        refl.capabilities = self
+            .b
+            .m
+            .capabilities
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .collect();
+        refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
+        refl.vulkan_features.sort();
+        refl.vulkan_features.dedup();
+    }
+
+    /// Records that the module needs a Vulkan device feature.
+    pub fn need_feature(&mut self, name: &str) {
+        if !self.refl.vulkan_features.iter().any(|f| f == name) {
+            self.refl.vulkan_features.push(name.to_string());
+        }
+    }
+}

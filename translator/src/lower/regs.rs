@@ -1,0 +1,267 @@
+//! Reading source operands and writing destination operands.
+//!
+//! A D3D operand names a register file, indices (possibly relative), a component selection
+//! and modifiers; instructions read it as some scalar type. [`Lowerer::read`] returns the IR
+//! vector of the components an instruction needs — one per destination component, taken
+//! through the swizzle — bitcast to that type with `abs`/`neg` applied. [`Lowerer::write`]
+//! applies `_sat` and stores each written component, as raw bits, into the register's
+//! variables. Register values travel as `u32` so that any instruction may reinterpret them.
+
+use smallvec::SmallVec;
+use spirv::{GlslStd450Op as Glsl, Op};
+
+use super::{Lowerer, R};
+use crate::ir::{Operand, Scalar, TypeTable};
+use crate::sm4::{Components, Index, Operand as Sm4Operand, OperandType};
+
+/// An index value: immediate, or computed at run time (a `u32` IR value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Idx {
+    Imm(u32),
+    Dyn(Operand),
+}
+
+/// Components of `op` read for each component set in `mask`, in order.
+pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> SmallVec<[u8; 4]> {
+    let swz = op.swizzle();
+    match op.components {
+        Components::One | Components::Zero => {
+            smallvec::smallvec![0; mask.count_ones().max(1) as usize]
+        }
+        _ => (0..4u8)
+            .filter(|c| mask & (1 << c) != 0)
+            .map(|c| swz[c as usize])
+            .collect(),
+    }
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// The value of an operand index.
+    pub fn index_value(&mut self, idx: &Index) -> R<Idx> {
+        let imm = idx.value;
+        if imm > u32::MAX as u64 {
+            return Err(self.unsupported("64-bit register index"));
+        }
+        match idx.rel() {
+            None => Ok(Idx::Imm(imm as u32)),
+            Some(rel) => {
+                let r = self.read_scalar(rel, Scalar::U32)?;
+                if imm == 0 {
+                    Ok(Idx::Dyn(r))
+                } else {
+                    let k = self.b.u32c(imm as u32);
+                    Ok(Idx::Dyn(self.b.op(
+                        Op::IAdd,
+                        crate::ir::TypeId::U32,
+                        &[r, k],
+                    )))
+                }
+            }
+        }
+    }
+
+    /// An index as an IR operand (`u32`).
+    pub fn idx_operand(&mut self, i: Idx) -> Operand {
+        match i {
+            Idx::Imm(v) => self.b.u32c(v),
+            Idx::Dyn(o) => o,
+        }
+    }
+
+    /// The first index of `op`, which must be immediate (`r5`, `v2`, `o0`).
+    pub fn imm_register(&self, op: &Sm4Operand) -> R<u32> {
+        op.register().ok_or_else(|| {
+            self.unsupported(format!("relative addressing of {} registers", op.ty.name()))
+        })
+    }
+
+    /// Reads `op` for the destination components in `mask`, as `s`, with modifiers.
+    pub fn read(&mut self, op: &Sm4Operand, mask: u8, s: Scalar) -> R<Operand> {
+        let comps = src_components(op, mask);
+        self.read_comps(op, &comps, s)
+    }
+
+    /// Reads the first `n` components of `op`'s swizzle (coordinates, offsets), as `s`.
+    pub fn read_n(&mut self, op: &Sm4Operand, n: u8, s: Scalar) -> R<Operand> {
+        let swz = op.swizzle();
+        let comps: SmallVec<[u8; 4]> = match op.components {
+            Components::One | Components::Zero => smallvec::smallvec![0; n as usize],
+            _ => swz[..n as usize].iter().copied().collect(),
+        };
+        self.read_comps(op, &comps, s)
+    }
+
+    /// Reads one component of `op` (the first of its swizzle), as `s`.
+    pub fn read_scalar(&mut self, op: &Sm4Operand, s: Scalar) -> R<Operand> {
+        self.read_n(op, 1, s)
+    }
+
+    /// Reads components `comps` of `op` as a vector of `s`, with modifiers applied.
+    pub fn read_comps(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> R<Operand> {
+        let parts = self.fetch(op, comps, s)?;
+        let v = self.b.construct(&parts);
+        self.apply_modifiers(op, v, s)
+    }
+
+    fn apply_modifiers(&mut self, op: &Sm4Operand, mut v: Operand, s: Scalar) -> R<Operand> {
+        let m = op.modifier;
+        if !m.abs() && !m.neg() {
+            return Ok(v);
+        }
+        let ty = self.b.type_of(v);
+        let float = matches!(s, Scalar::F32 | Scalar::F64);
+        if m.abs() {
+            v = if float {
+                self.b.glsl(Glsl::FAbs, ty, &[v])
+            } else {
+                self.b.glsl(Glsl::SAbs, ty, &[v])
+            };
+        }
+        if m.neg() {
+            v = if float {
+                self.b.op(Op::FNegate, ty, &[v])
+            } else {
+                self.b.op(Op::SNegate, ty, &[v])
+            };
+        }
+        Ok(v)
+    }
+
+    /// The raw components of an operand, each bitcast to `s` (no modifiers).
+    fn fetch(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> R<SmallVec<[Operand; 4]>> {
+        let sty = TypeTable::vec(s, 1);
+        let mut out: SmallVec<[Operand; 4]> = SmallVec::new();
+        match op.ty {
+            OperandType::Temp => {
+                let reg = self.imm_register(op)?;
+                for &c in comps {
+                    let var = self.temp_var(reg, c)?;
+                    let raw = self.b.load_var(var);
+                    out.push(self.b.bitcast(sty, raw));
+                }
+            }
+            OperandType::Immediate32 => {
+                let imm = op.immediates();
+                for &c in comps {
+                    let bits = if imm.len() == 1 {
+                        imm[0]
+                    } else {
+                        imm[c as usize & 3]
+                    };
+                    out.push(crate::ir::Operand::Const(
+                        self.b.m.consts.scalar(sty, bits as u64),
+                    ));
+                }
+            }
+            OperandType::Input => {
+                if op.index_dim != 1 {
+                    return Err(self.unsupported("multi-dimensional input operands"));
+                }
+                let reg = self.imm_register(op)?;
+                for &c in comps {
+                    let (v, _) = self.read_input(reg, c)?;
+                    out.push(self.b.bitcast(sty, v));
+                }
+            }
+            OperandType::Output => {
+                let reg = self.imm_register(op)?;
+                for &c in comps {
+                    let var = self.output_var(reg, c)?;
+                    let raw = self.b.load_var(var);
+                    out.push(self.b.bitcast(sty, raw));
+                }
+            }
+            OperandType::ConstantBuffer
+            | OperandType::ImmediateConstantBuffer
+            | OperandType::IndexableTemp => {
+                let row = self.load_row(op)?;
+                for &c in comps {
+                    let x = self.b.extract(row, c);
+                    out.push(self.b.bitcast(sty, x));
+                }
+            }
+            OperandType::InputThreadId
+            | OperandType::InputThreadGroupId
+            | OperandType::InputThreadIdInGroup
+            | OperandType::InputThreadIdInGroupFlattened
+            | OperandType::InputPrimitiveId
+            | OperandType::InputCoverageMask => {
+                for &c in comps {
+                    let (v, _) = self.read_special(op.ty, c)?;
+                    out.push(self.b.bitcast(sty, v));
+                }
+            }
+            OperandType::Immediate64 => {
+                return Err(self.unsupported("64-bit immediate in a 32-bit operation"));
+            }
+            other => return Err(self.unsupported(format!("reading {} operands", other.name()))),
+        }
+        Ok(out)
+    }
+
+    /// Writes `value` (one component per bit of the destination mask, or one to replicate) to
+    /// `dst` as type `s`, saturating first when `sat`.
+    pub fn write(&mut self, dst: &Sm4Operand, value: Operand, s: Scalar, sat: bool) -> R<()> {
+        if dst.ty == OperandType::Null {
+            return Ok(());
+        }
+        let mut value = value;
+        if sat && s == Scalar::F32 {
+            let ty = self.b.type_of(value);
+            let n = self.b.m.types.width(ty);
+            let zero = self.b.splat(Scalar::F32, n, 0);
+            let one = self.b.splat(Scalar::F32, n, 1.0f32.to_bits() as u64);
+            value = self.b.glsl(Glsl::NClamp, ty, &[value, zero, one]);
+        }
+        let mask = match dst.components {
+            Components::One | Components::Zero => 1,
+            _ => dst.mask(),
+        };
+        let width = self.b.width_of(value);
+        let mut i = 0u8;
+        for c in 0..4u8 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let comp = if width == 1 {
+                value
+            } else {
+                self.b.extract(value, i)
+            };
+            i += 1;
+            let raw = self.b.bitcast(crate::ir::TypeId::U32, comp);
+            self.store_component(dst, c, raw)?;
+        }
+        Ok(())
+    }
+
+    /// Stores one raw `u32` component to a destination operand.
+    fn store_component(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
+        match dst.ty {
+            OperandType::Temp => {
+                let reg = self.imm_register(dst)?;
+                let var = self.temp_var(reg, c)?;
+                self.b.store_var(var, raw);
+            }
+            OperandType::Output => {
+                if dst.index_dim != 1 {
+                    return Err(self.unsupported("multi-dimensional output operands"));
+                }
+                let reg = self.imm_register(dst)?;
+                let var = self.output_var(reg, c)?;
+                self.b.store_var(var, raw);
+            }
+            OperandType::OutputDepth
+            | OperandType::OutputDepthGreaterEqual
+            | OperandType::OutputDepthLessEqual
+            | OperandType::OutputCoverageMask
+            | OperandType::OutputStencilRef => {
+                let var = self.special_output_var(dst.ty)?;
+                self.b.store_var(var, raw);
+            }
+            OperandType::IndexableTemp => self.store_indexable(dst, c, raw)?,
+            other => return Err(self.unsupported(format!("writing {} operands", other.name()))),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1007 @@
+//! Resources: constant buffers, the immediate constant buffer, indexable temps, samplers,
+//! shader resource views, unordered access views and thread-group shared memory — their
+//! declarations (globals, bindings, reflection) and the memory accesses every other module
+//! builds on.
+//!
+//! The texture, buffer, UAV and atomic *instructions* live in [`super::texture`] and
+//! [`super::memory`]; this module owns what they look up: [`ResourceState`].
+
+use std::collections::HashMap;
+
+use spirv::{Decoration, Dim, ImageFormat, Op, StorageClass};
+
+use super::regs::Idx;
+use super::{Lowerer, R};
+use crate::ir::{
+    Const, DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId, TypeTable,
+};
+use crate::reflect::{
+    D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceDim, ResourceShape,
+    ReturnType as RReturn,
+};
+use crate::sm4::{
+    CustomDataClass, Declaration, InstRef, Operand as Sm4Operand, OperandType, ResourceDimension,
+    ReturnType,
+};
+
+/// A declared register range (SM5.1), or one register (SM4/5.0: lower = upper = register).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Range {
+    pub space: u32,
+    pub lower: u32,
+    /// Inclusive; `None` = unbounded.
+    pub upper: Option<u32>,
+}
+
+impl Range {
+    /// Number of descriptors, `None` when unbounded.
+    pub fn count(&self) -> Option<u32> {
+        self.upper
+            .map(|u| u.saturating_sub(self.lower).saturating_add(1))
+    }
+
+    /// Whether the range is an array of descriptors in SPIR-V.
+    pub fn is_array(&self) -> bool {
+        self.count() != Some(1)
+    }
+}
+
+/// What kind of view an SRV or UAV is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ViewKind {
+    /// A texture or typed buffer: image type, its sampled type and D3D dimension.
+    Typed {
+        image: TypeId,
+        scalar: Scalar,
+        dim: ResourceDimension,
+    },
+    /// A byte-address buffer (`u32` array).
+    Raw,
+    /// A structured buffer (`u32` array) with `stride` bytes per element.
+    Structured { stride: u32 },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct CbInfo {
+    pub global: GlobalId,
+    pub rows: u32,
+    pub range: Range,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ViewInfo {
+    pub global: GlobalId,
+    pub kind: ViewKind,
+    pub range: Range,
+    /// Type of one descriptor (the image type, or the buffer block struct).
+    pub elem_ty: TypeId,
+    /// UAV counter buffer, for UAVs that have one.
+    pub counter: Option<GlobalId>,
+    pub globally_coherent: bool,
+    /// Image format of a typed UAV (Unknown unless atomics need R32).
+    pub format: ImageFormat,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct SamplerInfo {
+    pub global: GlobalId,
+    pub range: Range,
+    pub comparison: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct TgsmInfo {
+    pub global: GlobalId,
+    /// Size in dwords.
+    pub dwords: u32,
+    /// Structure stride in bytes (structured TGSM), 0 for raw.
+    pub stride: u32,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct IndexableInfo {
+    pub global: GlobalId,
+    pub size: u32,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct ResourceState {
+    pub cbs: HashMap<u32, CbInfo>,
+    pub srvs: HashMap<u32, ViewInfo>,
+    pub uavs: HashMap<u32, ViewInfo>,
+    pub samplers: HashMap<u32, SamplerInfo>,
+    pub tgsm: HashMap<u32, TgsmInfo>,
+    pub indexable: HashMap<u32, IndexableInfo>,
+    pub icb: Option<(GlobalId, u32)>,
+}
+
+fn reflect_dim(d: ResourceDimension) -> ResourceDim {
+    match d {
+        ResourceDimension::Buffer
+        | ResourceDimension::Unknown
+        | ResourceDimension::RawBuffer
+        | ResourceDimension::StructuredBuffer => ResourceDim::Buffer,
+        ResourceDimension::Texture1D => ResourceDim::Texture1D,
+        ResourceDimension::Texture1DArray => ResourceDim::Texture1DArray,
+        ResourceDimension::Texture2D => ResourceDim::Texture2D,
+        ResourceDimension::Texture2DArray => ResourceDim::Texture2DArray,
+        ResourceDimension::Texture2DMS => ResourceDim::Texture2DMS,
+        ResourceDimension::Texture2DMSArray => ResourceDim::Texture2DMSArray,
+        ResourceDimension::Texture3D => ResourceDim::Texture3D,
+        ResourceDimension::TextureCube => ResourceDim::TextureCube,
+        ResourceDimension::TextureCubeArray => ResourceDim::TextureCubeArray,
+    }
+}
+
+fn reflect_return(t: ReturnType) -> RReturn {
+    match t {
+        ReturnType::Unorm => RReturn::Unorm,
+        ReturnType::Snorm => RReturn::Snorm,
+        ReturnType::Sint => RReturn::Sint,
+        ReturnType::Uint => RReturn::Uint,
+        ReturnType::Double => RReturn::Double,
+        ReturnType::Mixed => RReturn::Mixed,
+        _ => RReturn::Float,
+    }
+}
+
+/// SPIR-V image dimension, arrayed and multisampled flags of a D3D dimension.
+pub(crate) fn image_shape(d: ResourceDimension) -> (Dim, bool, bool) {
+    match d {
+        ResourceDimension::Buffer
+        | ResourceDimension::Unknown
+        | ResourceDimension::RawBuffer
+        | ResourceDimension::StructuredBuffer => (Dim::DimBuffer, false, false),
+        ResourceDimension::Texture1D => (Dim::Dim1D, false, false),
+        ResourceDimension::Texture1DArray => (Dim::Dim1D, true, false),
+        ResourceDimension::Texture2D => (Dim::Dim2D, false, false),
+        ResourceDimension::Texture2DArray => (Dim::Dim2D, true, false),
+        ResourceDimension::Texture2DMS => (Dim::Dim2D, false, true),
+        ResourceDimension::Texture2DMSArray => (Dim::Dim2D, true, true),
+        ResourceDimension::Texture3D => (Dim::Dim3D, false, false),
+        ResourceDimension::TextureCube => (Dim::DimCube, false, false),
+        ResourceDimension::TextureCubeArray => (Dim::DimCube, true, false),
+    }
+}
+
+fn scalar_of_return(t: ReturnType) -> Scalar {
+    match t {
+        ReturnType::Uint => Scalar::U32,
+        ReturnType::Sint => Scalar::I32,
+        _ => Scalar::F32,
+    }
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// The range a declaration's register operand declares.
+    fn declared_range(&self, op: &Sm4Operand, space: Option<u32>) -> R<(u32, Range)> {
+        let idx = op.indices();
+        if self.prog.version.is_sm51() {
+            if idx.len() < 3 {
+                return Err(self.invalid("SM5.1 resource declaration without range bounds"));
+            }
+            let id = idx[0].imm32();
+            let lower = idx[1].imm32();
+            let upper = idx[2].imm32();
+            let upper = if upper == u32::MAX { None } else { Some(upper) };
+            if upper.is_some_and(|u| u < lower) {
+                return Err(self.invalid(format!("range {lower}..{} is empty", upper.unwrap())));
+            }
+            Ok((
+                id,
+                Range {
+                    space: space.unwrap_or(0),
+                    lower,
+                    upper,
+                },
+            ))
+        } else {
+            let reg = op
+                .register()
+                .ok_or_else(|| self.invalid("resource declaration without a register"))?;
+            Ok((
+                reg,
+                Range {
+                    space: 0,
+                    lower: reg,
+                    upper: Some(reg),
+                },
+            ))
+        }
+    }
+
+    /// Declares a descriptor variable for a range: an array when the range has several
+    /// registers (a runtime array when unbounded). Records it in the reflection.
+    #[allow(clippy::too_many_arguments)]
+    fn declare_descriptor(
+        &mut self,
+        class: RegisterClass,
+        range: Range,
+        id: u32,
+        elem: TypeId,
+        storage: StorageClass,
+        descriptor_type: DescriptorType,
+        shape: ResourceShape,
+        writable: bool,
+        counter: bool,
+    ) -> R<GlobalId> {
+        let place = self
+            .opts
+            .binding
+            .place(class, range.space, range.lower, range.upper, counter)
+            .map_err(|e| self.invalid(e.to_string()))?;
+        let pointee = match range.count() {
+            Some(1) => elem,
+            Some(n) => {
+                let len = self.b.m.consts.u32(n);
+                self.b.m.types.intern(Type::Array {
+                    elem,
+                    len,
+                    stride: None,
+                })
+            }
+            None => {
+                self.b
+                    .m
+                    .capability(spirv::Capability::RuntimeDescriptorArray);
+                if self.opts.target_env.spirv_version() < (1, 5) {
+                    self.b.m.extension("SPV_EXT_descriptor_indexing");
+                }
+                self.need_feature("runtimeDescriptorArray");
+                self.b
+                    .m
+                    .types
+                    .intern(Type::RuntimeArray { elem, stride: None })
+            }
+        };
+        let g = self.b.m.add_global(pointee, storage, None);
+        let t = DecorationTarget::Global(g);
+        self.b
+            .m
+            .decorate(t, Decoration::DescriptorSet, &[place.set]);
+        self.b.m.decorate(t, Decoration::Binding, &[place.binding]);
+        let name = format!(
+            "{}{}{}",
+            class.letter(),
+            range.lower,
+            if counter { "_counter" } else { "" }
+        );
+        self.b.m.name(t, name);
+        self.refl.descriptors.push(Descriptor {
+            set: place.set,
+            binding: place.binding,
+            descriptor_type,
+            count: range.count(),
+            origin: D3dOrigin {
+                class,
+                space: range.space,
+                lower: range.lower,
+                upper: range.upper,
+                range_id: id,
+                uav_counter: counter,
+            },
+            shape,
+            writable,
+        });
+        Ok(g)
+    }
+
+    /// A `{ u32[] }` block type for raw/structured buffers and counters.
+    fn buffer_block(&mut self, runtime: bool) -> TypeId {
+        let arr = if runtime {
+            self.b.m.types.intern(Type::RuntimeArray {
+                elem: TypeId::U32,
+                stride: Some(4),
+            })
+        } else {
+            let one = self.b.m.consts.u32(1);
+            self.b.m.types.intern(Type::Array {
+                elem: TypeId::U32,
+                len: one,
+                stride: Some(4),
+            })
+        };
+        let st = self.b.m.types.new_struct(vec![arr]);
+        self.b
+            .m
+            .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
+        self.b
+            .m
+            .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
+        st
+    }
+
+    /// Declarations of resources and memory; false when `inst` is none of them.
+    pub fn resource_declaration(&mut self, inst: InstRef<'p>) -> R<bool> {
+        if let Some(cd) = inst.custom_data() {
+            if cd.class == CustomDataClass::ImmediateConstantBuffer {
+                self.declare_icb(cd.icb_rows().collect())?;
+            }
+            return Ok(true);
+        }
+        let Some(decl) = inst.decl() else {
+            return Ok(false);
+        };
+        if let Declaration::IndexableTemp { register, size, .. } = decl {
+            if *size == 0 || *size > 4096 * 4 {
+                return Err(self.invalid(format!("indexable temp of {size} registers")));
+            }
+            let len = self.b.m.consts.u32(*size);
+            let arr = self.b.m.types.intern(Type::Array {
+                elem: TypeId::UVEC4,
+                len,
+                stride: None,
+            });
+            let null = self.b.m.consts.null(arr);
+            let g = self.b.m.add_global(arr, StorageClass::Function, Some(null));
+            self.b
+                .m
+                .name(DecorationTarget::Global(g), format!("x{register}"));
+            self.res.indexable.insert(
+                *register,
+                IndexableInfo {
+                    global: g,
+                    size: *size,
+                },
+            );
+            return Ok(true);
+        }
+        let Some(op) = inst.operands.first() else {
+            return Ok(false);
+        };
+        match decl {
+            Declaration::ConstantBuffer { size, space, .. } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let rows = match size {
+                    Some(s) => *s,
+                    None => op.indices().get(1).map(|i| i.imm32()).unwrap_or(0),
+                };
+                if rows > 4096 {
+                    return Err(
+                        self.invalid(format!("constant buffer of {rows} vectors (at most 4096)"))
+                    );
+                }
+                let rows = rows.max(1);
+                let len = self.b.m.consts.u32(rows);
+                let arr = self.b.m.types.intern(Type::Array {
+                    elem: TypeId::VEC4,
+                    len,
+                    stride: Some(16),
+                });
+                let st = self.b.m.types.new_struct(vec![arr]);
+                self.b
+                    .m
+                    .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
+                self.b
+                    .m
+                    .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
+                let g = self.declare_descriptor(
+                    RegisterClass::B,
+                    range,
+                    id,
+                    st,
+                    StorageClass::Uniform,
+                    DescriptorType::UniformBuffer,
+                    ResourceShape::ConstantBuffer {
+                        size_bytes: rows * 16,
+                    },
+                    false,
+                    false,
+                )?;
+                self.res.cbs.insert(
+                    id,
+                    CbInfo {
+                        global: g,
+                        rows,
+                        range,
+                    },
+                );
+            }
+            Declaration::Sampler { mode, space } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let comparison = *mode == crate::sm4::SamplerMode::Comparison;
+                let st = self.b.m.types.intern(Type::Sampler);
+                let g = self.declare_descriptor(
+                    RegisterClass::S,
+                    range,
+                    id,
+                    st,
+                    StorageClass::UniformConstant,
+                    DescriptorType::Sampler,
+                    ResourceShape::Sampler { comparison },
+                    false,
+                    false,
+                )?;
+                self.res.samplers.insert(
+                    id,
+                    SamplerInfo {
+                        global: g,
+                        range,
+                        comparison,
+                    },
+                );
+            }
+            Declaration::Resource {
+                dim,
+                return_type,
+                space,
+                ..
+            } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let scalar = scalar_of_return(return_type.types[0]);
+                let (sdim, arrayed, ms) = image_shape(*dim);
+                let image = self.b.m.types.intern(Type::Image(ImageType {
+                    sampled_type: scalar,
+                    dim: sdim,
+                    depth: 0,
+                    arrayed,
+                    ms,
+                    sampled: 1,
+                    format: ImageFormat::Unknown,
+                }));
+                self.image_capabilities(sdim, arrayed, ms, false);
+                let dt = if sdim == Dim::DimBuffer {
+                    DescriptorType::UniformTexelBuffer
+                } else {
+                    DescriptorType::SampledImage
+                };
+                let shape = ResourceShape::Image {
+                    dim: reflect_dim(*dim),
+                    return_type: reflect_return(return_type.types[0]),
+                    multisampled: ms,
+                };
+                let g = self.declare_descriptor(
+                    RegisterClass::T,
+                    range,
+                    id,
+                    image,
+                    StorageClass::UniformConstant,
+                    dt,
+                    shape,
+                    false,
+                    false,
+                )?;
+                self.res.srvs.insert(
+                    id,
+                    ViewInfo {
+                        global: g,
+                        kind: ViewKind::Typed {
+                            image,
+                            scalar,
+                            dim: *dim,
+                        },
+                        range,
+                        elem_ty: image,
+                        counter: None,
+                        globally_coherent: false,
+                        format: ImageFormat::Unknown,
+                    },
+                );
+            }
+            Declaration::ResourceRaw { space } | Declaration::ResourceStructured { space, .. } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let st = self.buffer_block(true);
+                let (kind, shape) = match decl {
+                    Declaration::ResourceStructured { stride, .. } => (
+                        ViewKind::Structured { stride: *stride },
+                        ResourceShape::StructuredBuffer { stride: *stride },
+                    ),
+                    _ => (ViewKind::Raw, ResourceShape::RawBuffer),
+                };
+                let g = self.declare_descriptor(
+                    RegisterClass::T,
+                    range,
+                    id,
+                    st,
+                    StorageClass::StorageBuffer,
+                    DescriptorType::StorageBuffer,
+                    shape,
+                    false,
+                    false,
+                )?;
+                self.b
+                    .m
+                    .decorate(DecorationTarget::Global(g), Decoration::NonWritable, &[]);
+                self.res.srvs.insert(
+                    id,
+                    ViewInfo {
+                        global: g,
+                        kind,
+                        range,
+                        elem_ty: st,
+                        counter: None,
+                        globally_coherent: false,
+                        format: ImageFormat::Unknown,
+                    },
+                );
+            }
+            Declaration::UavTyped {
+                dim,
+                flags,
+                return_type,
+                space,
+            } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let scalar = scalar_of_return(return_type.types[0]);
+                let (sdim, arrayed, ms) = image_shape(*dim);
+                // Atomics need an R32 format; plain loads and stores work without a format.
+                let format = if self.uav_needs_r32(id) {
+                    if scalar == Scalar::I32 {
+                        ImageFormat::R32i
+                    } else if scalar == Scalar::U32 {
+                        ImageFormat::R32ui
+                    } else {
+                        ImageFormat::R32f
+                    }
+                } else {
+                    self.b
+                        .m
+                        .capability(spirv::Capability::StorageImageReadWithoutFormat);
+                    self.b
+                        .m
+                        .capability(spirv::Capability::StorageImageWriteWithoutFormat);
+                    self.need_feature("shaderStorageImageReadWithoutFormat");
+                    self.need_feature("shaderStorageImageWriteWithoutFormat");
+                    ImageFormat::Unknown
+                };
+                let image = self.b.m.types.intern(Type::Image(ImageType {
+                    sampled_type: scalar,
+                    dim: sdim,
+                    depth: 0,
+                    arrayed,
+                    ms,
+                    sampled: 2,
+                    format,
+                }));
+                self.image_capabilities(sdim, arrayed, ms, true);
+                let dt = if sdim == Dim::DimBuffer {
+                    DescriptorType::StorageTexelBuffer
+                } else {
+                    DescriptorType::StorageImage
+                };
+                let shape = ResourceShape::Image {
+                    dim: reflect_dim(*dim),
+                    return_type: reflect_return(return_type.types[0]),
+                    multisampled: ms,
+                };
+                let g = self.declare_descriptor(
+                    RegisterClass::U,
+                    range,
+                    id,
+                    image,
+                    StorageClass::UniformConstant,
+                    dt,
+                    shape,
+                    true,
+                    false,
+                )?;
+                if flags.globally_coherent {
+                    self.b
+                        .m
+                        .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
+                }
+                self.uav_stage_feature();
+                self.res.uavs.insert(
+                    id,
+                    ViewInfo {
+                        global: g,
+                        kind: ViewKind::Typed {
+                            image,
+                            scalar,
+                            dim: *dim,
+                        },
+                        range,
+                        elem_ty: image,
+                        counter: None,
+                        globally_coherent: flags.globally_coherent,
+                        format,
+                    },
+                );
+            }
+            Declaration::UavRaw { flags, space }
+            | Declaration::UavStructured { flags, space, .. } => {
+                let (id, range) = self.declared_range(op, *space)?;
+                let st = self.buffer_block(true);
+                let (kind, shape) = match decl {
+                    Declaration::UavStructured { stride, .. } => (
+                        ViewKind::Structured { stride: *stride },
+                        ResourceShape::StructuredBuffer { stride: *stride },
+                    ),
+                    _ => (ViewKind::Raw, ResourceShape::RawBuffer),
+                };
+                let g = self.declare_descriptor(
+                    RegisterClass::U,
+                    range,
+                    id,
+                    st,
+                    StorageClass::StorageBuffer,
+                    DescriptorType::StorageBuffer,
+                    shape,
+                    true,
+                    false,
+                )?;
+                if flags.globally_coherent {
+                    self.b
+                        .m
+                        .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
+                }
+                let counter = if flags.has_counter || self.uav_uses_counter(id) {
+                    let cst = self.buffer_block(false);
+                    Some(self.declare_descriptor(
+                        RegisterClass::U,
+                        range,
+                        id,
+                        cst,
+                        StorageClass::StorageBuffer,
+                        DescriptorType::StorageBuffer,
+                        ResourceShape::Counter,
+                        true,
+                        true,
+                    )?)
+                } else {
+                    None
+                };
+                self.uav_stage_feature();
+                self.res.uavs.insert(
+                    id,
+                    ViewInfo {
+                        global: g,
+                        kind,
+                        range,
+                        elem_ty: st,
+                        counter,
+                        globally_coherent: flags.globally_coherent,
+                        format: ImageFormat::Unknown,
+                    },
+                );
+            }
+            Declaration::TgsmRaw { byte_count } => {
+                let reg = op
+                    .register()
+                    .ok_or_else(|| self.invalid("TGSM declaration without a register"))?;
+                self.declare_tgsm(reg, byte_count / 4, 0)?;
+            }
+            Declaration::TgsmStructured { stride, count } => {
+                let reg = op
+                    .register()
+                    .ok_or_else(|| self.invalid("TGSM declaration without a register"))?;
+                let dwords = (*stride as u64 / 4) * *count as u64;
+                if dwords > 8192 {
+                    return Err(self.invalid("thread group shared memory larger than 32 KiB"));
+                }
+                self.declare_tgsm(reg, dwords as u32, *stride)?;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn declare_tgsm(&mut self, reg: u32, dwords: u32, stride: u32) -> R<()> {
+        if dwords == 0 || dwords > 8192 {
+            return Err(self.invalid(format!("thread group shared memory of {dwords} dwords")));
+        }
+        let len = self.b.m.consts.u32(dwords);
+        let arr = self.b.m.types.intern(Type::Array {
+            elem: TypeId::U32,
+            len,
+            stride: None,
+        });
+        // Zero-initialised as D3D applications expect (Vulkan 1.3 core feature).
+        let init = if self.opts.target_env.spirv_version() >= (1, 6) {
+            self.need_feature("shaderZeroInitializeWorkgroupMemory");
+            Some(self.b.m.consts.null(arr))
+        } else {
+            None
+        };
+        let g = self.b.m.add_global(arr, StorageClass::Workgroup, init);
+        self.b
+            .m
+            .name(DecorationTarget::Global(g), format!("g{reg}"));
+        self.res.tgsm.insert(
+            reg,
+            TgsmInfo {
+                global: g,
+                dwords,
+                stride,
+            },
+        );
+        Ok(())
+    }
+
+    fn declare_icb(&mut self, rows: Vec<[u32; 4]>) -> R<()> {
+        if rows.is_empty() || rows.len() > 4096 {
+            return Err(self.invalid(format!(
+                "immediate constant buffer of {} vectors",
+                rows.len()
+            )));
+        }
+        let parts: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                let bits: Vec<u64> = r.iter().map(|&x| x as u64).collect();
+                self.b.m.consts.vector(Scalar::U32, &bits)
+            })
+            .collect();
+        let len = self.b.m.consts.u32(rows.len() as u32);
+        let arr = self.b.m.types.intern(Type::Array {
+            elem: TypeId::UVEC4,
+            len,
+            stride: None,
+        });
+        let init = self.b.m.consts.intern(Const::Composite { ty: arr, parts });
+        let g = self.b.m.add_global(arr, StorageClass::Private, Some(init));
+        self.b.m.name(DecorationTarget::Global(g), "icb");
+        self.res.icb = Some((g, rows.len() as u32));
+        Ok(())
+    }
+
+    fn image_capabilities(&mut self, dim: Dim, arrayed: bool, ms: bool, storage: bool) {
+        use spirv::Capability as C;
+        match dim {
+            Dim::Dim1D => self
+                .b
+                .m
+                .capability(if storage { C::Image1D } else { C::Sampled1D }),
+            Dim::DimBuffer => self.b.m.capability(if storage {
+                C::ImageBuffer
+            } else {
+                C::SampledBuffer
+            }),
+            Dim::DimCube if arrayed => {
+                self.b.m.capability(if storage {
+                    C::ImageCubeArray
+                } else {
+                    C::SampledCubeArray
+                });
+                self.need_feature("imageCubeArray");
+            }
+            _ => {}
+        }
+        if ms && arrayed && storage {
+            self.b.m.capability(C::ImageMSArray);
+        }
+        if ms && storage {
+            self.b.m.capability(C::StorageImageMultisample);
+            self.need_feature("shaderStorageImageMultisample");
+        }
+    }
+
+    fn uav_stage_feature(&mut self) {
+        match self.stage {
+            crate::reflect::ShaderStage::Pixel => self.need_feature("fragmentStoresAndAtomics"),
+            crate::reflect::ShaderStage::Compute => {}
+            _ => self.need_feature("vertexPipelineStoresAndAtomics"),
+        }
+    }
+
+    /// Whether the program uses atomics on typed UAV `id` (they need an R32 format).
+    fn uav_needs_r32(&self, id: u32) -> bool {
+        self.prog.iter().any(|i| {
+            use crate::sm4::Opcode as O;
+            let atomic = matches!(
+                i.opcode,
+                O::AtomicAnd
+                    | O::AtomicOr
+                    | O::AtomicXor
+                    | O::AtomicCmpStore
+                    | O::AtomicIAdd
+                    | O::AtomicIMax
+                    | O::AtomicIMin
+                    | O::AtomicUMax
+                    | O::AtomicUMin
+                    | O::ImmAtomicIAdd
+                    | O::ImmAtomicAnd
+                    | O::ImmAtomicOr
+                    | O::ImmAtomicXor
+                    | O::ImmAtomicExch
+                    | O::ImmAtomicCmpExch
+                    | O::ImmAtomicIMax
+                    | O::ImmAtomicIMin
+                    | O::ImmAtomicUMax
+                    | O::ImmAtomicUMin
+            );
+            atomic
+                && i.operands.iter().any(|o| {
+                    o.ty == OperandType::UnorderedAccessView
+                        && o.indices().first().map(|x| x.imm32()) == Some(id)
+                })
+        })
+    }
+
+    /// Whether the program uses the hidden counter of UAV `id`.
+    fn uav_uses_counter(&self, id: u32) -> bool {
+        self.prog.iter().any(|i| {
+            matches!(
+                i.opcode,
+                crate::sm4::Opcode::ImmAtomicAlloc | crate::sm4::Opcode::ImmAtomicConsume
+            ) && i.operands.iter().any(|o| {
+                o.ty == OperandType::UnorderedAccessView
+                    && o.indices().first().map(|x| x.imm32()) == Some(id)
+            })
+        })
+    }
+
+    // ---- rows of cb / icb / x# ------------------------------------------------------------------
+
+    /// Loads the 4-component row an operand of `cb`, `icb` or `x#` names.
+    pub fn load_row(&mut self, op: &Sm4Operand) -> R<Operand> {
+        match op.ty {
+            OperandType::ConstantBuffer => {
+                let idx = op.indices();
+                let sm51 = self.prog.version.is_sm51();
+                let need = if sm51 { 3 } else { 2 };
+                if idx.len() < need {
+                    return Err(self.invalid("constant buffer operand without an offset"));
+                }
+                let id = idx[0].imm32();
+                let info = self
+                    .res
+                    .cbs
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| self.invalid(format!("cb{id} is not declared")))?;
+                let offset = self.index_value(&idx[need - 1])?;
+                let offset = self.idx_operand(offset);
+                let zero = self.b.u32c(0);
+                let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
+                let p = if info.range.is_array() {
+                    let el = self
+                        .descriptor_index(&info.range, if sm51 { Some(&idx[1]) } else { None })?;
+                    self.b.op(
+                        Op::AccessChain,
+                        ptr,
+                        &[Operand::Global(info.global), el, zero, offset],
+                    )
+                } else {
+                    self.b.op(
+                        Op::AccessChain,
+                        ptr,
+                        &[Operand::Global(info.global), zero, offset],
+                    )
+                };
+                Ok(self.b.op(Op::Load, TypeId::VEC4, &[p]))
+            }
+            OperandType::ImmediateConstantBuffer => {
+                let (g, rows) = self
+                    .res
+                    .icb
+                    .ok_or_else(|| self.invalid("icb used but not declared"))?;
+                let i = op
+                    .indices()
+                    .first()
+                    .ok_or_else(|| self.invalid("icb operand without an index"))?
+                    .clone();
+                let i = self.index_value(&i)?;
+                self.load_array_row(g, rows, i, StorageClass::Private)
+            }
+            OperandType::IndexableTemp => {
+                let idx = op.indices();
+                if idx.len() < 2 {
+                    return Err(self.invalid("indexable temp operand without an index"));
+                }
+                let reg = idx[0].imm32();
+                let info = self
+                    .res
+                    .indexable
+                    .get(&reg)
+                    .cloned()
+                    .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
+                let i = self.index_value(&idx[1])?;
+                self.load_array_row(info.global, info.size, i, StorageClass::Function)
+            }
+            _ => Err(self.invalid("not a row operand")),
+        }
+    }
+
+    /// Loads row `i` of a `uvec4` array; out-of-bounds dynamic indices read zero.
+    fn load_array_row(
+        &mut self,
+        g: GlobalId,
+        rows: u32,
+        i: Idx,
+        storage: StorageClass,
+    ) -> R<Operand> {
+        let ptr = self.b.m.types.pointer(storage, TypeId::UVEC4);
+        match i {
+            Idx::Imm(k) => {
+                if k >= rows {
+                    return Ok(self.b.splat(Scalar::U32, 4, 0));
+                }
+                let k = self.b.u32c(k);
+                let p = self.b.op(Op::AccessChain, ptr, &[Operand::Global(g), k]);
+                Ok(self.b.op(Op::Load, TypeId::UVEC4, &[p]))
+            }
+            Idx::Dyn(v) => {
+                let last = self.b.u32c(rows - 1);
+                let clamped = self
+                    .b
+                    .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[v, last]);
+                let p = self
+                    .b
+                    .op(Op::AccessChain, ptr, &[Operand::Global(g), clamped]);
+                let row = self.b.op(Op::Load, TypeId::UVEC4, &[p]);
+                let n = self.b.u32c(rows);
+                let inb = self.b.op(Op::ULessThan, TypeId::BOOL, &[v, n]);
+                let zero = self.b.splat(Scalar::U32, 4, 0);
+                let bv = TypeTable::vec(Scalar::Bool, 4);
+                let cond = self.b.op(Op::CompositeConstruct, bv, &[inb, inb, inb, inb]);
+                Ok(self.b.op(Op::Select, TypeId::UVEC4, &[cond, row, zero]))
+            }
+        }
+    }
+
+    /// Stores one component of an indexable temp; out-of-bounds dynamic stores are dropped.
+    pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
+        let idx = dst.indices();
+        if idx.len() < 2 {
+            return Err(self.invalid("indexable temp operand without an index"));
+        }
+        let reg = idx[0].imm32();
+        let info = self
+            .res
+            .indexable
+            .get(&reg)
+            .cloned()
+            .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
+        let i = self.index_value(&idx[1])?;
+        let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::U32);
+        let comp = self.b.u32c(c as u32);
+        match i {
+            Idx::Imm(k) => {
+                if k < info.size {
+                    let k = self.b.u32c(k);
+                    let p = self.b.op(
+                        Op::AccessChain,
+                        ptr,
+                        &[Operand::Global(info.global), k, comp],
+                    );
+                    self.b.op_void(Op::Store, &[p, raw]);
+                }
+            }
+            Idx::Dyn(v) => {
+                let n = self.b.u32c(info.size);
+                let inb = self.b.op(Op::ULessThan, TypeId::BOOL, &[v, n]);
+                let store = self.b.new_block();
+                let join = self.b.new_block();
+                self.b.terminate(crate::ir::Terminator::CondBranch {
+                    cond: inb,
+                    on_true: store,
+                    on_false: join,
+                });
+                self.b.begin(store);
+                let p = self.b.op(
+                    Op::AccessChain,
+                    ptr,
+                    &[Operand::Global(info.global), v, comp],
+                );
+                self.b.op_void(Op::Store, &[p, raw]);
+                self.b.branch_and_begin(join);
+            }
+        }
+        Ok(())
+    }
+
+    /// The array element of a descriptor range an SM5.1 operand index selects (relative to the
+    /// range's lower bound); element 0 for SM5.0 arrays.
+    pub fn descriptor_index(
+        &mut self,
+        range: &Range,
+        index: Option<&crate::sm4::Index>,
+    ) -> R<Operand> {
+        let Some(index) = index else {
+            return Ok(self.b.u32c(0));
+        };
+        let i = self.index_value(index)?;
+        Ok(match i {
+            Idx::Imm(k) => self.b.u32c(k.wrapping_sub(range.lower)),
+            Idx::Dyn(v) => {
+                if range.lower == 0 {
+                    v
+                } else {
+                    let lo = self.b.u32c(range.lower);
+                    self.b.op(Op::ISub, TypeId::U32, &[v, lo])
+                }
+            }
+        })
+    }
+}
