@@ -158,14 +158,24 @@ pub enum DescriptorType {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ResourceShape {
     /// A constant buffer of `size_bytes` bytes as declared (`dcl_constantbuffer cb#[N]` → 16·N).
-    ConstantBuffer { size_bytes: u32 },
-    Sampler { comparison: bool },
+    ConstantBuffer {
+        size_bytes: u32,
+    },
+    Sampler {
+        comparison: bool,
+    },
     /// A texture or typed buffer; `dim` is the D3D resource dimension.
-    Image { dim: ResourceDim, return_type: ReturnType, multisampled: bool },
+    Image {
+        dim: ResourceDim,
+        return_type: ReturnType,
+        multisampled: bool,
+    },
     /// A raw (byte address) buffer.
     RawBuffer,
     /// A structured buffer with `stride` bytes per element.
-    StructuredBuffer { stride: u32 },
+    StructuredBuffer {
+        stride: u32,
+    },
     /// A UAV counter (one u32).
     Counter,
 }
