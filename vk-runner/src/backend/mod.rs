@@ -15,7 +15,9 @@ pub enum Backend {
 
 impl Backend {
     pub fn ours(target_env: TargetEnv) -> Self {
-        Backend::Ours { options: Options { target_env, debug_names: false } }
+        #[allow(clippy::needless_update)]
+        let options = Options { target_env, debug_names: false, ..Default::default() };
+        Backend::Ours { options }
     }
 
     pub fn name(&self) -> &'static str {
