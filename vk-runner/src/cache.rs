@@ -43,7 +43,9 @@ impl Cache {
     }
 
     fn path(&self, key: u128, ext: &str) -> Option<PathBuf> {
-        self.dir.as_ref().map(|d| d.join(format!("{key:032x}.{ext}")))
+        self.dir
+            .as_ref()
+            .map(|d| d.join(format!("{key:032x}.{ext}")))
     }
 
     pub fn get(&self, key: u128, ext: &str) -> Option<Vec<u8>> {
@@ -51,7 +53,9 @@ impl Cache {
     }
 
     pub fn put(&self, key: u128, ext: &str, data: &[u8]) {
-        let Some(path) = self.path(key, ext) else { return };
+        let Some(path) = self.path(key, ext) else {
+            return;
+        };
         let Some(dir) = path.parent() else { return };
         if std::fs::create_dir_all(dir).is_err() {
             return;
@@ -70,7 +74,10 @@ pub fn tool_identity(path: &Path) -> String {
     let (len, mtime) = match &meta {
         Ok(m) => (
             m.len(),
-            m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos()),
+            m.modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos()),
         ),
         Err(_) => (0, 0),
     };
@@ -81,10 +88,14 @@ pub fn tool_identity(path: &Path) -> String {
 pub fn resolve_executable(cmd: &str) -> Option<PathBuf> {
     let p = Path::new(cmd);
     if cmd.contains('/') {
-        return p.is_file().then(|| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
+        return p
+            .is_file()
+            .then(|| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(cmd)).find(|c| c.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(cmd))
+        .find(|c| c.is_file())
 }
 
 /// Output of a tool run.
@@ -110,7 +121,9 @@ pub fn run_tool(exe: &Path, args: &[&str], input: &[u8]) -> Result<ToolOutput, S
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let out = child.wait_with_output().map_err(|e| format!("waiting for {}: {e}", exe.display()))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("waiting for {}: {e}", exe.display()))?;
     let _ = writer.join();
     Ok(ToolOutput {
         success: out.status.success(),

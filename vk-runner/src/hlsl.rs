@@ -46,9 +46,14 @@ pub fn option_args(option: &str) -> Option<Vec<&'static str>> {
 impl HlslCompiler {
     /// Finds the compiler (a path, or a name looked up in `PATH`).
     pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
-        let exe = resolve_executable(cmd).ok_or_else(|| format!("HLSL compiler '{cmd}' not found"))?;
+        let exe =
+            resolve_executable(cmd).ok_or_else(|| format!("HLSL compiler '{cmd}' not found"))?;
         let identity = tool_identity(&exe);
-        Ok(HlslCompiler { exe, identity, cache })
+        Ok(HlslCompiler {
+            exe,
+            identity,
+            cache,
+        })
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -56,19 +61,33 @@ impl HlslCompiler {
     }
 
     /// Compiles `source` for `profile` (e.g. `ps_5_0`). `options` are `[require] options:` words.
-    pub fn compile(&self, source: &str, profile: &str, entry: &str, options: &[String]) -> Result<Vec<u8>, CompileError> {
+    pub fn compile(
+        &self,
+        source: &str,
+        profile: &str,
+        entry: &str,
+        options: &[String],
+    ) -> Result<Vec<u8>, CompileError> {
         let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", entry];
         for o in options {
-            let extra = option_args(o).ok_or_else(|| CompileError::Tool(format!("unsupported compile option '{o}'")))?;
+            let extra = option_args(o)
+                .ok_or_else(|| CompileError::Tool(format!("unsupported compile option '{o}'")))?;
             args.extend(extra);
         }
         let joined = args.join(" ");
-        let key = hash_parts(&[b"hlsl-v1", self.identity.as_bytes(), joined.as_bytes(), source.as_bytes()]);
+        let key = hash_parts(&[
+            b"hlsl-v1",
+            self.identity.as_bytes(),
+            joined.as_bytes(),
+            source.as_bytes(),
+        ]);
         if let Some(dxbc) = self.cache.get(key, "dxbc") {
             return Ok(dxbc);
         }
         if let Some(err) = self.cache.get(key, "err") {
-            return Err(CompileError::Rejected(String::from_utf8_lossy(&err).into_owned()));
+            return Err(CompileError::Rejected(
+                String::from_utf8_lossy(&err).into_owned(),
+            ));
         }
         args.extend(["-o", "-", "-"]);
         let out = run_tool(&self.exe, &args, source.as_bytes()).map_err(CompileError::Tool)?;
@@ -77,7 +96,11 @@ impl HlslCompiler {
             Ok(out.stdout)
         } else {
             let msg = first_lines(&out.stderr, 3);
-            let msg = if msg.is_empty() { "no output".to_string() } else { msg };
+            let msg = if msg.is_empty() {
+                "no output".to_string()
+            } else {
+                msg
+            };
             // Only cache genuine rejections (the tool ran and printed a diagnostic).
             if !out.stderr.is_empty() {
                 self.cache.put(key, "err", msg.as_bytes());
@@ -89,5 +112,10 @@ impl HlslCompiler {
 
 /// The first `n` non-empty lines of `s`, joined with ` / `.
 pub fn first_lines(s: &str, n: usize) -> String {
-    s.lines().map(str::trim).filter(|l| !l.is_empty()).take(n).collect::<Vec<_>>().join(" / ")
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(n)
+        .collect::<Vec<_>>()
+        .join(" / ")
 }

@@ -6,10 +6,10 @@
 //! cross-checking), and [`run`] executes the test lines on a Vulkan device ([`vk`]), building
 //! every descriptor set layout, pipeline layout and vertex input from the reflection.
 
-pub mod parse;
 pub mod backend;
 pub mod cache;
 pub mod hlsl;
+pub mod parse;
 pub mod report;
 pub mod run;
 pub mod vk;

@@ -19,7 +19,10 @@ enum BackendKind {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "vk-runner", about = "Runs .shader_test files on Vulkan and checks their results")]
+#[command(
+    name = "vk-runner",
+    about = "Runs .shader_test files on Vulkan and checks their results"
+)]
 struct Cli {
     /// Test files, or directories searched recursively for *.shader_test.
     paths: Vec<PathBuf>,
@@ -65,7 +68,11 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
                 .collect();
             entries.sort();
             let (dirs, files): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.is_dir());
-            out.extend(files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "shader_test")));
+            out.extend(
+                files
+                    .into_iter()
+                    .filter(|f| f.extension().is_some_and(|x| x == "shader_test")),
+            );
             collect(&dirs, out)?;
         } else if p.is_file() {
             out.push(p.clone());
@@ -117,12 +124,20 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: {e}");
         return 2;
     }
-    let cache = if cli.no_cache { Cache::disabled() } else { Cache::new(Some(cli.cache_dir.clone().unwrap_or_else(default_cache_dir))) };
+    let cache = if cli.no_cache {
+        Cache::disabled()
+    } else {
+        Cache::new(Some(
+            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        ))
+    };
 
     let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
         Ok(h) => (Some(h), None),
         Err(e) => {
-            eprintln!("vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail");
+            eprintln!(
+                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
+            );
             (None, Some(e))
         }
     };
@@ -141,11 +156,16 @@ fn run(cli: Cli) -> i32 {
             None
         }
     };
-    let target_env = gpu.as_ref().map_or(translator::TargetEnv::default(), |g| g.target_env());
+    let target_env = gpu
+        .as_ref()
+        .map_or(translator::TargetEnv::default(), |g| g.target_env());
     let backend = match cli.backend {
         BackendKind::Ours => Backend::ours(target_env),
         BackendKind::Vkd3d => {
-            let cmd = cli.vkd3d_compiler.clone().unwrap_or_else(|| cli.hlsl_compiler.clone());
+            let cmd = cli
+                .vkd3d_compiler
+                .clone()
+                .unwrap_or_else(|| cli.hlsl_compiler.clone());
             match Vkd3dBackend::new(&cmd, cache.clone()) {
                 Ok(b) => Backend::Vkd3d(b),
                 Err(e) => {
@@ -163,7 +183,8 @@ fn run(cli: Cli) -> i32 {
         println!(
             "vk-runner: backend {}, HLSL compiler {}",
             backend.name(),
-            hlsl.as_ref().map_or("(none)".to_string(), |h| h.path().display().to_string())
+            hlsl.as_ref()
+                .map_or("(none)".to_string(), |h| h.path().display().to_string())
         );
     }
     let runner = Runner {
@@ -179,7 +200,9 @@ fn run(cli: Cli) -> i32 {
     for f in &files {
         runner.run_file(f, &mut report);
     }
-    let (verr, vwarn) = gpu.as_ref().map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
+    let (verr, vwarn) = gpu
+        .as_ref()
+        .map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
     let failed = report.count(Status::Fail) > 0 || verr > 0;
     if cli.json {
         let extra = serde_json::json!({
@@ -189,7 +212,10 @@ fn run(cli: Cli) -> i32 {
             "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
             "seconds": start.elapsed().as_secs_f64(),
         });
-        println!("{}", serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
     } else {
         if cli.validate {
             println!("vk-runner: validation: {verr} errors, {vwarn} warnings");

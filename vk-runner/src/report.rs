@@ -37,7 +37,11 @@ impl Report {
     /// `json`: print nothing per check (the caller prints [`Report::to_json`]).
     /// `verbose`: print passes too (failures and skips are always printed).
     pub fn new(json: bool, verbose: bool) -> Self {
-        Report { checks: Vec::new(), json, verbose }
+        Report {
+            checks: Vec::new(),
+            json,
+            verbose,
+        }
     }
 
     pub fn add(&mut self, c: Check) {
@@ -48,9 +52,17 @@ impl Report {
                 Status::Skip => "skip",
             };
             let todo = if c.todo { " (todo)" } else { "" };
-            let msg = if c.message.is_empty() { String::new() } else { format!(": {}", c.message) };
+            let msg = if c.message.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", c.message)
+            };
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{}:{}: {status}{todo} [{}]{msg}", c.file, c.line, c.kind);
+            let _ = writeln!(
+                out,
+                "{}:{}: {status}{todo} [{}]{msg}",
+                c.file, c.line, c.kind
+            );
         }
         self.checks.push(c);
     }

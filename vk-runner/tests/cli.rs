@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 fn compiler() -> Option<PathBuf> {
@@ -21,13 +24,18 @@ fn compiler() -> Option<PathBuf> {
 }
 
 fn cache_dir() -> PathBuf {
-    let d = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let d = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     d.join("vk-runner-test-cache")
 }
 
 fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vk-runner"));
-    cmd.current_dir(root()).args(args).arg("--cache-dir").arg(cache_dir());
+    cmd.current_dir(root())
+        .args(args)
+        .arg("--cache-dir")
+        .arg(cache_dir());
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -37,7 +45,10 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
 fn has_device(out: &Output) -> bool {
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("NO VULKAN DEVICE") {
-        eprintln!("skipping: no Vulkan device ({})", err.lines().find(|l| l.contains("NO VULKAN")).unwrap_or(""));
+        eprintln!(
+            "skipping: no Vulkan device ({})",
+            err.lines().find(|l| l.contains("NO VULKAN")).unwrap_or("")
+        );
         return false;
     }
     true
@@ -45,8 +56,14 @@ fn has_device(out: &Output) -> bool {
 
 fn summary(stdout: &str) -> (usize, usize, usize) {
     let line = stdout.lines().last().expect("a summary line");
-    let nums: Vec<usize> = line.split([' ', ',']).filter_map(|w| w.parse().ok()).collect();
-    assert!(line.ends_with("skipped") && nums.len() == 3, "bad summary line '{line}'");
+    let nums: Vec<usize> = line
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        line.ends_with("skipped") && nums.len() == 3,
+        "bad summary line '{line}'"
+    );
     (nums[0], nums[1], nums[2])
 }
 
@@ -55,18 +72,34 @@ fn wrong_expectation_fails_the_run() {
     let Some(c) = compiler() else { return };
     let c = c.to_string_lossy().into_owned();
     let out = run(
-        &["--backend", "vkd3d", "--hlsl-compiler", &c, "shaders/runtime/harness/expected-failure.shader_test"],
+        &[
+            "--backend",
+            "vkd3d",
+            "--hlsl-compiler",
+            &c,
+            "shaders/runtime/harness/expected-failure.shader_test",
+        ],
         &[],
     );
     if !has_device(&out) {
         return;
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "must exit 1 when a check fails:\n{stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "must exit 1 when a check fails:\n{stdout}"
+    );
     assert_eq!(summary(&stdout), (2, 2, 0), "{stdout}");
     assert!(stdout.contains("expected-failure.shader_test:17: fail [probe]: at (0, 0): got (0.5, 0.25, 0.125, 1.0), expected (0.75, 0.25, 0.125, 1.0)"), "{stdout}");
-    assert!(stdout.contains("expected-failure.shader_test:19: fail (todo) [probe]"), "{stdout}");
-    assert!(stdout.contains("expected-failure.shader_test:15: pass [probe]"), "{stdout}");
+    assert!(
+        stdout.contains("expected-failure.shader_test:19: fail (todo) [probe]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("expected-failure.shader_test:15: pass [probe]"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -76,15 +109,26 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
     let mut files: Vec<String> = std::fs::read_dir(root().join("shaders/runtime/harness"))
         .expect("harness dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "shader_test") && !p.ends_with("expected-failure.shader_test"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "shader_test")
+                && !p.ends_with("expected-failure.shader_test")
+        })
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     files.sort();
     assert!(files.len() >= 4, "harness files: {files:?}");
-    let mut args = vec!["--backend", "vkd3d", "--validate", "--hlsl-compiler", &c, "--json"];
+    let mut args = vec![
+        "--backend",
+        "vkd3d",
+        "--validate",
+        "--hlsl-compiler",
+        &c,
+        "--json",
+    ];
     args.extend(files.iter().map(String::as_str));
     let mut out = run(&args, &[]);
-    if String::from_utf8_lossy(&out.stderr).contains("VK_LAYER_KHRONOS_validation is not installed") {
+    if String::from_utf8_lossy(&out.stderr).contains("VK_LAYER_KHRONOS_validation is not installed")
+    {
         args.retain(|a| *a != "--validate");
         out = run(&args, &[]);
     }
@@ -92,8 +136,12 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
         return;
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
-    let failed: Vec<&serde_json::Value> =
-        v["checks"].as_array().expect("checks").iter().filter(|c| c["status"] != "pass").collect();
+    let failed: Vec<&serde_json::Value> = v["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .collect();
     assert!(failed.is_empty(), "checks that did not pass: {failed:#?}");
     assert!(v["passed"].as_u64().expect("passed") >= 25, "{v}");
     assert_eq!(out.status.code(), Some(0));
@@ -105,26 +153,47 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
 #[test]
 fn no_device_skips_everything_loudly() {
     let out = run(
-        &["--backend", "ours", "shaders/runtime/harness/pixel-uniforms.shader_test"],
-        &[("VK_DRIVER_FILES", "/nonexistent/icd.json"), ("VK_ICD_FILENAMES", "/nonexistent/icd.json")],
+        &[
+            "--backend",
+            "ours",
+            "shaders/runtime/harness/pixel-uniforms.shader_test",
+        ],
+        &[
+            ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
+            ("VK_ICD_FILENAMES", "/nonexistent/icd.json"),
+        ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stderr.contains("NO VULKAN DEVICE"), "stderr: {stderr}");
     assert_eq!(summary(&stdout), (0, 0, 5), "{stdout}");
-    assert!(stdout.contains("pixel-uniforms.shader_test:16: skip [draw]: no Vulkan device"), "{stdout}");
+    assert!(
+        stdout.contains("pixel-uniforms.shader_test:16: skip [draw]: no Vulkan device"),
+        "{stdout}"
+    );
     assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]
 fn parse_errors_are_failures() {
-    let dir = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let dir = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     let f = dir.join("vk-runner-malformed.shader_test");
     std::fs::write(&f, "[test]\nprobe (0, 0) rgba (1.0, 2.0)\nfrobnicate\n").expect("write");
-    let out = run(&[f.to_str().expect("utf-8 path")], &[("VK_DRIVER_FILES", "/nonexistent/icd.json")]);
+    let out = run(
+        &[f.to_str().expect("utf-8 path")],
+        &[("VK_DRIVER_FILES", "/nonexistent/icd.json")],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains(":2: fail [parse]: expected 4 values, got 2"), "{stdout}");
-    assert!(stdout.contains(":3: fail [parse]: unknown test directive 'frobnicate'"), "{stdout}");
+    assert!(
+        stdout.contains(":2: fail [parse]: expected 4 values, got 2"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(":3: fail [parse]: unknown test directive 'frobnicate'"),
+        "{stdout}"
+    );
     assert_eq!(summary(&stdout), (0, 2, 0));
 }

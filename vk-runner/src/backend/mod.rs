@@ -16,7 +16,11 @@ pub enum Backend {
 impl Backend {
     pub fn ours(target_env: TargetEnv) -> Self {
         #[allow(clippy::needless_update)]
-        let options = Options { target_env, debug_names: false, ..Default::default() };
+        let options = Options {
+            target_env,
+            debug_names: false,
+            ..Default::default()
+        };
         Backend::Ours { options }
     }
 
@@ -30,7 +34,9 @@ impl Backend {
     /// Translates one DXBC container. The error is a one-line description.
     pub fn translate(&self, dxbc: &[u8]) -> Result<Translation, String> {
         match self {
-            Backend::Ours { options } => translator::translate(dxbc, options).map_err(|e| e.to_string()),
+            Backend::Ours { options } => {
+                translator::translate(dxbc, options).map_err(|e| e.to_string())
+            }
             Backend::Vkd3d(b) => b.translate(dxbc),
         }
     }

@@ -110,7 +110,10 @@ impl<'a> Ctx<'a> {
                     if let (Some(Operand::IdRef(t)), Some(Operand::Decoration(d))) =
                         (inst.operands.first(), inst.operands.get(1))
                     {
-                        decos.entry(*t).or_default().push((*d, inst.operands[2..].to_vec()));
+                        decos
+                            .entry(*t)
+                            .or_default()
+                            .push((*d, inst.operands[2..].to_vec()));
                     }
                 }
                 Op::MemberDecorate => {
@@ -119,19 +122,33 @@ impl<'a> Ctx<'a> {
                         Some(Operand::LiteralBit32(m)),
                         Some(Operand::Decoration(Decoration::Offset)),
                         Some(Operand::LiteralBit32(o)),
-                    ) = (inst.operands.first(), inst.operands.get(1), inst.operands.get(2), inst.operands.get(3))
-                    {
+                    ) = (
+                        inst.operands.first(),
+                        inst.operands.get(1),
+                        inst.operands.get(2),
+                        inst.operands.get(3),
+                    ) {
                         member_offsets.insert((*t, *m), *o);
                     }
                 }
                 _ => {}
             }
         }
-        Ctx { module, defs, names, decos, member_offsets }
+        Ctx {
+            module,
+            defs,
+            names,
+            decos,
+            member_offsets,
+        }
     }
 
     fn deco(&self, target: u32, d: Decoration) -> Option<&[Operand]> {
-        self.decos.get(&target)?.iter().find(|(x, _)| *x == d).map(|(_, ops)| ops.as_slice())
+        self.decos
+            .get(&target)?
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, ops)| ops.as_slice())
     }
 
     fn deco_u32(&self, target: u32, d: Decoration) -> Option<u32> {
@@ -139,12 +156,17 @@ impl<'a> Ctx<'a> {
     }
 
     fn def(&self, id: u32) -> Result<&'a Instruction, String> {
-        self.defs.get(&id).copied().ok_or_else(|| format!("SPIR-V id %{id} is not defined"))
+        self.defs
+            .get(&id)
+            .copied()
+            .ok_or_else(|| format!("SPIR-V id %{id} is not defined"))
     }
 
     fn constant_u32(&self, id: u32) -> Option<u32> {
         let d = self.defs.get(&id)?;
-        (d.class.opcode == Op::Constant).then(|| d.operands.first().and_then(lit)).flatten()
+        (d.class.opcode == Op::Constant)
+            .then(|| d.operands.first().and_then(lit))
+            .flatten()
     }
 
     /// Scalar type and vector size of a (possibly array-of) scalar/vector type.
@@ -153,18 +175,35 @@ impl<'a> Ctx<'a> {
         match d.class.opcode {
             Op::TypeFloat => {
                 let w = d.operands.first().and_then(lit).unwrap_or(32);
-                Ok((Some(if w == 64 { ComponentType::Double } else { ComponentType::Float }), 1))
+                Ok((
+                    Some(if w == 64 {
+                        ComponentType::Double
+                    } else {
+                        ComponentType::Float
+                    }),
+                    1,
+                ))
             }
             Op::TypeInt => {
                 let signed = d.operands.get(1).and_then(lit).unwrap_or(0) != 0;
-                Ok((Some(if signed { ComponentType::Sint } else { ComponentType::Uint }), 1))
+                Ok((
+                    Some(if signed {
+                        ComponentType::Sint
+                    } else {
+                        ComponentType::Uint
+                    }),
+                    1,
+                ))
             }
             Op::TypeBool => Ok((Some(ComponentType::Uint), 1)),
             Op::TypeVector => {
-                let (s, _) = self.scalar_of(d.operands.first().and_then(id).ok_or("bad vector")?)?;
+                let (s, _) =
+                    self.scalar_of(d.operands.first().and_then(id).ok_or("bad vector")?)?;
                 Ok((s, d.operands.get(1).and_then(lit).unwrap_or(1)))
             }
-            Op::TypeArray | Op::TypeRuntimeArray => self.scalar_of(d.operands.first().and_then(id).ok_or("bad array")?),
+            Op::TypeArray | Op::TypeRuntimeArray => {
+                self.scalar_of(d.operands.first().and_then(id).ok_or("bad array")?)
+            }
             _ => Ok((None, 1)),
         }
     }
@@ -185,13 +224,19 @@ impl<'a> Ctx<'a> {
             Op::TypeArray => {
                 let elem = d.operands.first().and_then(id)?;
                 let n = self.constant_u32(d.operands.get(1).and_then(id)?)?;
-                let stride = self.deco_u32(ty, Decoration::ArrayStride).or_else(|| self.size_of(elem, depth + 1))?;
+                let stride = self
+                    .deco_u32(ty, Decoration::ArrayStride)
+                    .or_else(|| self.size_of(elem, depth + 1))?;
                 stride.checked_mul(n)
             }
             Op::TypeStruct => {
                 let mut end = 0u32;
                 for (i, m) in d.operands.iter().enumerate() {
-                    let off = self.member_offsets.get(&(ty, i as u32)).copied().unwrap_or(end);
+                    let off = self
+                        .member_offsets
+                        .get(&(ty, i as u32))
+                        .copied()
+                        .unwrap_or(end);
                     let sz = self.size_of(id(m)?, depth + 1).unwrap_or(0);
                     end = end.max(off.checked_add(sz)?);
                 }
@@ -203,10 +248,13 @@ impl<'a> Ctx<'a> {
 
     fn io_var(&self, var: u32, pointee: u32) -> Result<IoVar, String> {
         let (scalar, vec_size) = self.scalar_of(pointee)?;
-        let builtin = self.deco(var, Decoration::BuiltIn).and_then(|o| o.first()).and_then(|o| match o {
-            Operand::BuiltIn(b) => Some(format!("{b:?}")),
-            _ => None,
-        });
+        let builtin = self
+            .deco(var, Decoration::BuiltIn)
+            .and_then(|o| o.first())
+            .and_then(|o| match o {
+                Operand::BuiltIn(b) => Some(format!("{b:?}")),
+                _ => None,
+            });
         Ok(IoVar {
             name: self.names.get(&var).cloned(),
             location: self.deco_u32(var, Decoration::Location),
@@ -223,7 +271,10 @@ impl<'a> Ctx<'a> {
         match ty.class.opcode {
             Op::TypeArray => {
                 let len = ty.operands.get(1).and_then(id).ok_or("bad array")?;
-                count = Some(self.constant_u32(len).ok_or("array length is not a constant")?);
+                count = Some(
+                    self.constant_u32(len)
+                        .ok_or("array length is not a constant")?,
+                );
                 ty = self.def(ty.operands.first().and_then(id).ok_or("bad array")?)?;
             }
             Op::TypeRuntimeArray => {
@@ -268,7 +319,9 @@ impl<'a> Ctx<'a> {
         Ok(DescVar {
             name: self.names.get(&var).cloned(),
             set: self.deco_u32(var, Decoration::DescriptorSet).unwrap_or(0),
-            binding: self.deco_u32(var, Decoration::Binding).ok_or("resource variable without Binding")?,
+            binding: self
+                .deco_u32(var, Decoration::Binding)
+                .ok_or("resource variable without Binding")?,
             descriptor_type,
             count,
             image,
@@ -293,7 +346,10 @@ impl<'a> Ctx<'a> {
         let depth = ty.operands.get(2).and_then(lit).unwrap_or(0) == 1;
         let arrayed = ty.operands.get(3).and_then(lit).unwrap_or(0) != 0;
         let ms = ty.operands.get(4).and_then(lit).unwrap_or(0) != 0;
-        let format_r32ui = matches!(ty.operands.get(6), Some(Operand::ImageFormat(spirv::ImageFormat::R32ui)));
+        let format_r32ui = matches!(
+            ty.operands.get(6),
+            Some(Operand::ImageFormat(spirv::ImageFormat::R32ui))
+        );
         use spirv::Dim;
         let rd = match (dim, arrayed, ms) {
             (Dim::DimBuffer, _, _) => ResourceDim::Buffer,
@@ -308,13 +364,20 @@ impl<'a> Ctx<'a> {
             (Dim::DimCube, true, _) => ResourceDim::TextureCubeArray,
             (d, _, _) => return Err(format!("unsupported image dimension {d:?}")),
         };
-        Ok(ImageInfo { dim: rd, sampled_type, multisampled: ms, format_r32ui, comparison_hint: depth })
+        Ok(ImageInfo {
+            dim: rd,
+            sampled_type,
+            multisampled: ms,
+            format_r32ui,
+            comparison_hint: depth,
+        })
     }
 }
 
 /// Reads a module. Errors name what could not be understood.
 pub fn read(words: &[u32]) -> Result<SpirvInfo, String> {
-    let module = rspirv::dr::load_words(words).map_err(|e| format!("SPIR-V does not parse: {e}"))?;
+    let module =
+        rspirv::dr::load_words(words).map_err(|e| format!("SPIR-V does not parse: {e}"))?;
     let ctx = Ctx::new(&module);
     let ep = match module.entry_points.as_slice() {
         [ep] => ep,
@@ -342,7 +405,9 @@ pub fn read(words: &[u32]) -> Result<SpirvInfo, String> {
         if let Some(Operand::ExecutionMode(m)) = em.operands.get(1) {
             let vals: Vec<u32> = em.operands[2..].iter().filter_map(lit).collect();
             match m {
-                spirv::ExecutionMode::LocalSize if vals.len() == 3 => workgroup_size = Some([vals[0], vals[1], vals[2]]),
+                spirv::ExecutionMode::LocalSize if vals.len() == 3 => {
+                    workgroup_size = Some([vals[0], vals[1], vals[2]])
+                }
                 spirv::ExecutionMode::LocalSizeId => {
                     let ids: Vec<u32> = em.operands[2..].iter().filter_map(id).collect();
                     let v: Option<Vec<u32>> = ids.iter().map(|i| ctx.constant_u32(*i)).collect();
@@ -389,7 +454,11 @@ pub fn read(words: &[u32]) -> Result<SpirvInfo, String> {
             _ => return Err("variable without storage class".into()),
         };
         let ptr = ctx.def(inst.result_type.ok_or("variable without type")?)?;
-        let pointee = ptr.operands.get(1).and_then(id).ok_or("variable type is not a pointer")?;
+        let pointee = ptr
+            .operands
+            .get(1)
+            .and_then(id)
+            .ok_or("variable type is not a pointer")?;
         match storage {
             StorageClass::Input => info.inputs.push(ctx.io_var(var, pointee)?),
             StorageClass::Output => info.outputs.push(ctx.io_var(var, pointee)?),
@@ -397,7 +466,10 @@ pub fn read(words: &[u32]) -> Result<SpirvInfo, String> {
                 info.descriptors.push(ctx.desc_var(var, storage, pointee)?)
             }
             StorageClass::PushConstant => {
-                info.push_constant_size = Some(ctx.size_of(pointee, 0).ok_or("push-constant block of unknown size")?)
+                info.push_constant_size = Some(
+                    ctx.size_of(pointee, 0)
+                        .ok_or("push-constant block of unknown size")?,
+                )
             }
             _ => {}
         }

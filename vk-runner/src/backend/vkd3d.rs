@@ -25,19 +25,36 @@ pub struct Vkd3dBackend {
 
 impl Vkd3dBackend {
     pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
-        let exe = resolve_executable(cmd).ok_or_else(|| format!("vkd3d-compiler '{cmd}' not found"))?;
+        let exe =
+            resolve_executable(cmd).ok_or_else(|| format!("vkd3d-compiler '{cmd}' not found"))?;
         let identity = tool_identity(&exe);
-        Ok(Vkd3dBackend { exe, identity, cache })
+        Ok(Vkd3dBackend {
+            exe,
+            identity,
+            cache,
+        })
     }
 
     fn run_cached(&self, dxbc: &[u8], target: &str, ext: &str) -> Result<Vec<u8>, String> {
-        let key = hash_parts(&[b"vkd3d-v1", self.identity.as_bytes(), target.as_bytes(), dxbc]);
+        let key = hash_parts(&[
+            b"vkd3d-v1",
+            self.identity.as_bytes(),
+            target.as_bytes(),
+            dxbc,
+        ]);
         if let Some(v) = self.cache.get(key, ext) {
             return Ok(v);
         }
-        let out = run_tool(&self.exe, &["-x", "dxbc-tpf", "-b", target, "-o", "-", "-"], dxbc)?;
+        let out = run_tool(
+            &self.exe,
+            &["-x", "dxbc-tpf", "-b", target, "-o", "-", "-"],
+            dxbc,
+        )?;
         if !out.success || out.stdout.is_empty() {
-            return Err(format!("vkd3d-compiler -b {target} failed: {}", first_lines(&out.stderr, 3)));
+            return Err(format!(
+                "vkd3d-compiler -b {target} failed: {}",
+                first_lines(&out.stderr, 3)
+            ));
         }
         self.cache.put(key, ext, &out.stdout);
         Ok(out.stdout)
@@ -48,11 +65,17 @@ impl Vkd3dBackend {
         if spv.len() % 4 != 0 {
             return Err("vkd3d-compiler produced SPIR-V whose size is not a multiple of 4".into());
         }
-        let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4"))).collect();
+        let words: Vec<u32> = spv
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
+            .collect();
         let asm = String::from_utf8_lossy(&self.run_cached(dxbc, "d3d-asm", "asm")?).into_owned();
         let info = spirv_info::read(&words)?;
         let reflection = reflect(&info, dxbc, &asm)?;
-        Ok(Translation { spirv: words, reflection })
+        Ok(Translation {
+            spirv: words,
+            reflection,
+        })
     }
 }
 
@@ -61,7 +84,9 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
     let container = Container::parse(dxbc).map_err(|e| format!("DXBC container: {e}"))?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Vec<SigElement<'_>>, String> {
         match container.chunk_any(tags) {
-            Some(c) => Signature::parse(c).map(|s| s.elements).map_err(|e| format!("signature: {e}")),
+            Some(c) => Signature::parse(c)
+                .map(|s| s.elements)
+                .map_err(|e| format!("signature: {e}")),
             None => Ok(Vec::new()),
         }
     };
@@ -75,21 +100,30 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
     let decls = vkd3d_asm::parse_decls(asm);
     let mut descriptors = Vec::new();
     for d in &info.descriptors {
-        let name = d.name.as_deref().ok_or("vkd3d descriptor variable without a name")?;
-        let (class, id) =
-            vkd3d_asm::parse_var_name(name).ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
+        let name = d
+            .name
+            .as_deref()
+            .ok_or("vkd3d descriptor variable without a name")?;
+        let (class, id) = vkd3d_asm::parse_var_name(name)
+            .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
         let decl = decls
             .iter()
             .find(|x| x.class == class && x.id == id)
             .ok_or_else(|| format!("no declaration for {name} in the disassembly"))?;
         let shape = match (class, decl.kind) {
-            (RegisterClass::B, _) => ResourceShape::ConstantBuffer { size_bytes: d.block_size.unwrap_or(0) },
+            (RegisterClass::B, _) => ResourceShape::ConstantBuffer {
+                size_bytes: d.block_size.unwrap_or(0),
+            },
             (RegisterClass::S, _) => ResourceShape::Sampler { comparison: false },
             (_, DeclKind::Structured { stride }) => ResourceShape::StructuredBuffer { stride },
             (_, DeclKind::Raw) => ResourceShape::RawBuffer,
             _ => {
                 let img = d.image.ok_or_else(|| format!("{name} is not an image"))?;
-                ResourceShape::Image { dim: img.dim, return_type: img.sampled_type, multisampled: img.multisampled }
+                ResourceShape::Image {
+                    dim: img.dim,
+                    return_type: img.sampled_type,
+                    multisampled: img.multisampled,
+                }
             }
         };
         descriptors.push(Descriptor {
@@ -119,7 +153,14 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         descriptors,
         push_constants: info
             .push_constant_size
-            .map(|size| vec![PushConstantRange { offset: 0, size, space: 0, register: 0 }])
+            .map(|size| {
+                vec![PushConstantRange {
+                    offset: 0,
+                    size,
+                    space: 0,
+                    register: 0,
+                }]
+            })
             .unwrap_or_default(),
         workgroup_size: info.workgroup_size,
         capabilities: info.capabilities.clone(),
@@ -143,7 +184,9 @@ fn builtin_for(e: &SigElement<'_>, stage: ShaderStage) -> Option<&'static str> {
         SystemValue::InstanceId => "InstanceIndex",
         SystemValue::IsFrontFace => "FrontFacing",
         SystemValue::SampleIndex => "SampleId",
-        SystemValue::Depth | SystemValue::DepthGreaterEqual | SystemValue::DepthLessEqual => "FragDepth",
+        SystemValue::Depth | SystemValue::DepthGreaterEqual | SystemValue::DepthLessEqual => {
+            "FragDepth"
+        }
         SystemValue::Coverage => "SampleMask",
         SystemValue::StencilRef => "FragStencilRefEXT",
         _ => return None,
@@ -156,15 +199,22 @@ fn interface(sig: &[SigElement<'_>], vars: &[IoVar], stage: ShaderStage) -> Vec<
             let register = (e.register != u32::MAX).then_some(e.register);
             let by_builtin = builtin_for(e, stage)
                 .filter(|b| vars.iter().any(|v| v.builtin.as_deref() == Some(*b)))
-                .map(|b| InterfacePlacement::BuiltIn { builtin: b.to_string() });
+                .map(|b| InterfacePlacement::BuiltIn {
+                    builtin: b.to_string(),
+                });
             let by_location = || {
                 register.and_then(|r| {
-                    vars.iter().find(|v| v.location == Some(r) && v.builtin.is_none()).map(|v| {
-                        InterfacePlacement::Location { location: r, component: v.component }
-                    })
+                    vars.iter()
+                        .find(|v| v.location == Some(r) && v.builtin.is_none())
+                        .map(|v| InterfacePlacement::Location {
+                            location: r,
+                            component: v.component,
+                        })
                 })
             };
-            let placement = by_builtin.or_else(by_location).unwrap_or(InterfacePlacement::Unused);
+            let placement = by_builtin
+                .or_else(by_location)
+                .unwrap_or(InterfacePlacement::Unused);
             InterfaceVar {
                 semantic_name: e.semantic_name.to_string(),
                 semantic_index: e.semantic_index,
@@ -194,7 +244,9 @@ pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<String>
             "Geometry" => &["geometryShader"],
             "Tessellation" => &["tessellationShader"],
             "SampleRateShading" => &["sampleRateShading"],
-            "DemoteToHelperInvocation" | "DemoteToHelperInvocationEXT" => &["shaderDemoteToHelperInvocation"],
+            "DemoteToHelperInvocation" | "DemoteToHelperInvocationEXT" => {
+                &["shaderDemoteToHelperInvocation"]
+            }
             "ImageCubeArray" | "SampledCubeArray" => &["imageCubeArray"],
             "ClipDistance" => &["shaderClipDistance"],
             "CullDistance" => &["shaderCullDistance"],

@@ -46,7 +46,10 @@ pub fn parse_decls(asm: &str) -> Vec<Decl> {
             continue;
         };
         let first = lower.split_whitespace().next().unwrap_or("");
-        let tokens: Vec<&str> = line.split([' ', ',', '\t']).filter(|t| !t.is_empty()).collect();
+        let tokens: Vec<&str> = line
+            .split([' ', ',', '\t'])
+            .filter(|t| !t.is_empty())
+            .collect();
         let prefix = match class {
             RegisterClass::B => "cb",
             RegisterClass::S => "s",
@@ -54,14 +57,17 @@ pub fn parse_decls(asm: &str) -> Vec<Decl> {
             RegisterClass::U => "u",
         };
         let Some(pos) = tokens.iter().skip(1).position(|t| {
-            t.strip_prefix(prefix).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+            t.strip_prefix(prefix)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
         }) else {
             continue;
         };
         let pos = pos + 1;
         let reg = &tokens[pos][prefix.len()..];
         let digits_end = reg.find(|c: char| !c.is_ascii_digit()).unwrap_or(reg.len());
-        let Ok(id) = reg[..digits_end].parse::<u32>() else { continue };
+        let Ok(id) = reg[..digits_end].parse::<u32>() else {
+            continue;
+        };
         let (mut lower_b, mut upper_b) = (id, Some(id));
         let rest = &reg[digits_end..];
         // `[lower:upper]` is a range; a lone `[N]` (SM5.0 constant buffer) is a size.
@@ -79,14 +85,24 @@ pub fn parse_decls(asm: &str) -> Vec<Decl> {
             .find_map(|t| t.strip_prefix("space=").and_then(|v| v.parse().ok()))
             .unwrap_or(0);
         let kind = if first.contains("structured") {
-            let stride = tokens.get(pos + 1).and_then(|t| t.parse().ok()).unwrap_or(0);
+            let stride = tokens
+                .get(pos + 1)
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0);
             DeclKind::Structured { stride }
         } else if first.contains("raw") {
             DeclKind::Raw
         } else {
             base_kind
         };
-        out.push(Decl { class, id, lower: lower_b, upper: upper_b, space, kind });
+        out.push(Decl {
+            class,
+            id,
+            lower: lower_b,
+            upper: upper_b,
+            space,
+            kind,
+        });
     }
     out
 }
@@ -126,9 +142,25 @@ mod tests {
             dcl_input vThreadID.xyz\n";
         let d = parse_decls(asm);
         assert_eq!(d.len(), 9);
-        assert_eq!(d[0], Decl { class: RegisterClass::B, id: 0, lower: 2, upper: Some(2), space: 1, kind: DeclKind::ConstantBuffer });
-        assert_eq!((d[1].class, d[1].lower, d[1].space), (RegisterClass::S, 1, 1));
-        assert_eq!((d[3].id, d[3].lower, d[3].upper, d[3].space), (0, 3, None, 2));
+        assert_eq!(
+            d[0],
+            Decl {
+                class: RegisterClass::B,
+                id: 0,
+                lower: 2,
+                upper: Some(2),
+                space: 1,
+                kind: DeclKind::ConstantBuffer
+            }
+        );
+        assert_eq!(
+            (d[1].class, d[1].lower, d[1].space),
+            (RegisterClass::S, 1, 1)
+        );
+        assert_eq!(
+            (d[3].id, d[3].lower, d[3].upper, d[3].space),
+            (0, 3, None, 2)
+        );
         assert_eq!(d[4].kind, DeclKind::Structured { stride: 4 });
         assert_eq!(d[5].kind, DeclKind::Raw);
         assert_eq!((d[6].id, d[6].lower, d[6].upper), (2, 2, Some(2)));

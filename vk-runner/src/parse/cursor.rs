@@ -75,7 +75,11 @@ impl<'a> Cursor<'a> {
     }
 
     pub fn expect_char(&mut self, c: char) -> Result<(), String> {
-        if self.eat_char(c) { Ok(()) } else { Err(format!("expected '{c}' at '{}'", self.rest())) }
+        if self.eat_char(c) {
+            Ok(())
+        } else {
+            Err(format!("expected '{c}' at '{}'", self.rest()))
+        }
     }
 
     /// Peeks at the next non-space character.
@@ -86,7 +90,9 @@ impl<'a> Cursor<'a> {
     /// Takes the next run of characters up to whitespace or one of `stops`.
     pub fn take_token(&mut self, stops: &[char]) -> &'a str {
         let s = self.rest.trim_start();
-        let end = s.find(|c: char| c.is_whitespace() || stops.contains(&c)).unwrap_or(s.len());
+        let end = s
+            .find(|c: char| c.is_whitespace() || stops.contains(&c))
+            .unwrap_or(s.len());
         self.rest = &s[end..];
         &s[..end]
     }
@@ -175,7 +181,10 @@ fn parse_c_int128(tok: &str) -> Option<i128> {
 /// Parses a C float literal as `strtod` would (decimal, exponent, `inf`, `infinity`, `nan`).
 /// Values too large for the type become infinities, as with `strtof` (`1e99`).
 pub fn parse_c_float(tok: &str) -> Option<f64> {
-    let t = tok.strip_suffix('f').filter(|t| !t.is_empty() && !t.ends_with(['n', 'N'])).unwrap_or(tok);
+    let t = tok
+        .strip_suffix('f')
+        .filter(|t| !t.is_empty() && !t.ends_with(['n', 'N']))
+        .unwrap_or(tok);
     let lower = t.to_ascii_lowercase();
     let (neg, body) = match lower.as_bytes().first()? {
         b'-' => (true, &lower[1..]),
@@ -186,7 +195,10 @@ pub fn parse_c_float(tok: &str) -> Option<f64> {
         "inf" | "infinity" => f64::INFINITY,
         "nan" => f64::NAN,
         _ => {
-            if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'-' | b'+'))
+            if body.is_empty()
+                || !body
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'-' | b'+'))
             {
                 return None;
             }

@@ -13,7 +13,9 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
         req.min_model = req.min_model.max(m);
     } else if c.eat_words("shader model <") {
         let m = ShaderModel::parse(&mut c)?;
-        let below = m.predecessor().ok_or_else(|| format!("shader model < {m} is empty"))?;
+        let below = m
+            .predecessor()
+            .ok_or_else(|| format!("shader model < {m} is empty"))?;
         req.max_model = req.max_model.min(below);
     } else if c.eat_words("shader model =") {
         let m = ShaderModel::parse(&mut c)?;
@@ -135,7 +137,11 @@ fn parse_size(c: &mut Cursor<'_>) -> Result<Dimensions, String> {
     }
     c.expect_char(')')?;
     let want = |n: usize| -> Result<(), String> {
-        if nums.len() == n { Ok(()) } else { Err(format!("size ({kind}, ...) takes {n} numbers")) }
+        if nums.len() == n {
+            Ok(())
+        } else {
+            Err(format!("size ({kind}, ...) takes {n} numbers"))
+        }
     };
     let d = match kind {
         "buffer" => {
@@ -152,19 +158,34 @@ fn parse_size(c: &mut Cursor<'_>) -> Result<Dimensions, String> {
         }
         "2d" => {
             want(2)?;
-            Dimensions::Tex2d { width: nums[0], height: nums[1] }
+            Dimensions::Tex2d {
+                width: nums[0],
+                height: nums[1],
+            }
         }
         "2dms" => {
             want(3)?;
-            Dimensions::Tex2dMs { samples: nums[0], width: nums[1], height: nums[2] }
+            Dimensions::Tex2dMs {
+                samples: nums[0],
+                width: nums[1],
+                height: nums[2],
+            }
         }
         "2darray" => {
             want(3)?;
-            Dimensions::Tex2dArray { width: nums[0], height: nums[1], layers: nums[2] }
+            Dimensions::Tex2dArray {
+                width: nums[0],
+                height: nums[1],
+                layers: nums[2],
+            }
         }
         "3d" => {
             want(3)?;
-            Dimensions::Tex3d { width: nums[0], height: nums[1], depth: nums[2] }
+            Dimensions::Tex3d {
+                width: nums[0],
+                height: nums[1],
+                depth: nums[2],
+            }
         }
         "cube" => {
             want(1)?;
@@ -174,12 +195,26 @@ fn parse_size(c: &mut Cursor<'_>) -> Result<Dimensions, String> {
     };
     // Keep sizes sane: the runner allocates them.
     let too_big = match d {
-        Dimensions::Buffer { elements: n } | Dimensions::CounterBuffer { elements: n } => n > 1 << 24,
+        Dimensions::Buffer { elements: n } | Dimensions::CounterBuffer { elements: n } => {
+            n > 1 << 24
+        }
         Dimensions::RawBuffer { bytes } => bytes > 1 << 26,
         Dimensions::Tex2d { width, height } => width > 16384 || height > 16384,
-        Dimensions::Tex2dMs { samples, width, height } => samples > 64 || width > 16384 || height > 16384,
-        Dimensions::Tex2dArray { width, height, layers } => width > 16384 || height > 16384 || layers > 2048,
-        Dimensions::Tex3d { width, height, depth } => width > 2048 || height > 2048 || depth > 2048,
+        Dimensions::Tex2dMs {
+            samples,
+            width,
+            height,
+        } => samples > 64 || width > 16384 || height > 16384,
+        Dimensions::Tex2dArray {
+            width,
+            height,
+            layers,
+        } => width > 16384 || height > 16384 || layers > 2048,
+        Dimensions::Tex3d {
+            width,
+            height,
+            depth,
+        } => width > 2048 || height > 2048 || depth > 2048,
         Dimensions::Cube { size } => size > 16384,
         Dimensions::Unspecified => false,
     };
@@ -263,7 +298,12 @@ pub fn input_layout_line(line: &str) -> Result<InputElement, String> {
         return Err("input element without a semantic name".into());
     }
     let index = if c.is_empty() { 0 } else { c.u32()? };
-    Ok(InputElement { slot, format, semantic, index })
+    Ok(InputElement {
+        slot,
+        format,
+        semantic,
+        index,
+    })
 }
 
 #[cfg(test)]
@@ -280,7 +320,13 @@ mod tests {
         require_line(&mut r, "options: row-major").unwrap();
         assert_eq!(r.min_model, ShaderModel::new(5, 0));
         assert_eq!(r.max_model, ShaderModel::new(5, 1));
-        assert_eq!(r.caps, vec!["float64".to_string(), "format r32-float uav-load".to_string()]);
+        assert_eq!(
+            r.caps,
+            vec![
+                "float64".to_string(),
+                "format r32-float uav-load".to_string()
+            ]
+        );
         assert_eq!(r.options, vec!["row-major".to_string()]);
         require_line(&mut r, "vulkan").unwrap();
         assert_eq!(r.tag_conditions.len(), 1);
@@ -294,7 +340,13 @@ mod tests {
         resource_line(&mut r, "size (2d, 4, 2)").unwrap();
         resource_line(&mut r, "levels 2").unwrap();
         resource_line(&mut r, "1 0x10 -1 2.5").unwrap();
-        assert_eq!(r.dims, Dimensions::Tex2d { width: 4, height: 2 });
+        assert_eq!(
+            r.dims,
+            Dimensions::Tex2d {
+                width: 4,
+                height: 2
+            }
+        );
         assert_eq!(r.levels, 2);
         assert_eq!(r.data, vec![1, 16, u32::MAX, 2.5f32.to_bits()]);
         let mut b = new_resource(ResourceKind::Srv, 0);
@@ -314,10 +366,20 @@ mod tests {
         sampler_line(&mut s, "address wrap mirror_once border").unwrap();
         sampler_line(&mut s, "comparison less equal").unwrap();
         assert_eq!(s.linear, [true, false, true]);
-        assert_eq!(s.address, [AddressMode::Wrap, AddressMode::MirrorOnce, AddressMode::Border]);
+        assert_eq!(
+            s.address,
+            [
+                AddressMode::Wrap,
+                AddressMode::MirrorOnce,
+                AddressMode::Border
+            ]
+        );
         assert_eq!(s.compare, Some(CompareFunc::LessEqual));
         let e = input_layout_line("1 r32g32-float TEXCOORD 2").unwrap();
-        assert_eq!((e.slot, e.semantic.as_str(), e.index, e.format.texel_size), (1, "TEXCOORD", 2, 8));
+        assert_eq!(
+            (e.slot, e.semantic.as_str(), e.index, e.format.texel_size),
+            (1, "TEXCOORD", 2, 8)
+        );
         let e = input_layout_line("0 r32g32b32a32-float position").unwrap();
         assert_eq!(e.index, 0);
     }

@@ -19,7 +19,11 @@ pub use sections::*;
 /// What the lines after a header are for.
 enum Body {
     Require(Require),
-    Shader { stage: Stage, header: ShaderHeader, text: String },
+    Shader {
+        stage: Stage,
+        header: ShaderHeader,
+        text: String,
+    },
     Resource(ResourceDecl),
     Sampler(SamplerDecl),
     InputLayout(Vec<InputElement>),
@@ -47,7 +51,11 @@ pub fn parse(text: &str) -> TestFile {
     for (i, raw) in text.lines().enumerate() {
         let line_no = i as u32 + 1;
         if raw.starts_with('[') {
-            finish(&mut file, header_line, std::mem::replace(&mut body, Body::None));
+            finish(
+                &mut file,
+                header_line,
+                std::mem::replace(&mut body, Body::None),
+            );
             header_line = line_no;
             match header(raw) {
                 Ok(b) => body = b,
@@ -101,14 +109,21 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Test(v) => SectionKind::Test(v),
         Body::Ignored(s) => SectionKind::Ignored(s),
         Body::Unsupported(s) => SectionKind::Unsupported(s),
-        Body::Shader { stage, header, text } => {
+        Body::Shader {
+            stage,
+            header,
+            text,
+        } => {
             let source = match header.format.as_deref() {
                 None => ShaderSource::Hlsl(text),
                 Some("dxbc-tpf-hex") => match parse_hex(&text) {
                     Ok(bytes) => ShaderSource::DxbcHex(bytes),
                     Err(e) => {
                         file.errors.push((line, e));
-                        ShaderSource::Unsupported { format: "dxbc-tpf-hex".into(), reason: "malformed hex".into() }
+                        ShaderSource::Unsupported {
+                            format: "dxbc-tpf-hex".into(),
+                            reason: "malformed hex".into(),
+                        }
                     }
                 },
                 Some(f @ ("d3dbc-hex" | "dxbc-dxil-hex")) => ShaderSource::Unsupported {
@@ -152,7 +167,11 @@ fn header(raw: &str) -> Result<Body, String> {
     for (name, stage) in stages {
         if c.eat_words(name) {
             let header = shader_header(&mut c)?;
-            return Ok(Body::Shader { stage, header, text: String::new() });
+            return Ok(Body::Shader {
+                stage,
+                header,
+                text: String::new(),
+            });
         }
     }
     let slot = |c: &mut Cursor<'_>| -> Result<u32, String> {
@@ -196,7 +215,9 @@ fn header(raw: &str) -> Result<Body, String> {
         return Ok(Body::Ignored(inner.to_string()));
     }
     if inner == "descriptors" {
-        return Ok(Body::Unsupported("[descriptors] (explicit root signatures) is not supported".into()));
+        return Ok(Body::Unsupported(
+            "[descriptors] (explicit root signatures) is not supported".into(),
+        ));
     }
     Err(format!("unknown section '[{inner}]'"))
 }
@@ -213,7 +234,11 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
         } else if let Some(rest) = c.rest().strip_prefix("entry=") {
             let mut cc = Cursor::new(rest);
             let name = cc.take_token(&[]);
-            if name.is_empty() || !name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
                 return Err(format!("bad entry point name '{name}'"));
             }
             h.entry = Some(name.to_string());
@@ -221,7 +246,9 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
         } else {
             let tok = c.take_token(&[]);
             match tok {
-                "dxbc-tpf-hex" | "d3dbc-hex" | "dxbc-dxil-hex" | "asm" => h.format = Some(tok.to_string()),
+                "dxbc-tpf-hex" | "d3dbc-hex" | "dxbc-dxil-hex" | "asm" => {
+                    h.format = Some(tok.to_string())
+                }
                 _ => return Err(format!("unknown shader section qualifier '{tok}'")),
             }
         }
@@ -233,7 +260,10 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
 /// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+    for tok in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+    {
         let t = tok.strip_prefix("0x").unwrap_or(tok);
         if t.is_empty() || t.len() % 2 != 0 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(format!("bad hex token '{tok}'"));
@@ -289,7 +319,11 @@ aabb
     fn sections_in_order() {
         let f = parse(SAMPLE);
         assert!(f.errors.is_empty(), "{:?}", f.errors);
-        let kinds: Vec<_> = f.sections.iter().map(|s| (s.line, std::mem::discriminant(&s.kind))).collect();
+        let kinds: Vec<_> = f
+            .sections
+            .iter()
+            .map(|s| (s.line, std::mem::discriminant(&s.kind)))
+            .collect();
         assert_eq!(kinds.len(), 6);
         assert_eq!(f.sections[0].line, 1);
         assert_eq!(f.sections[1].line, 4);
@@ -303,7 +337,9 @@ aabb
         match &f.sections[2].kind {
             SectionKind::Shader(s) => {
                 assert_eq!(s.stage, Stage::Compute);
-                let ShaderSource::Hlsl(src) = &s.source else { panic!() };
+                let ShaderSource::Hlsl(src) = &s.source else {
+                    panic!()
+                };
                 assert!(src.contains("5 % 3"), "a % inside HLSL is kept");
                 assert!(!src.contains("comment inside"));
             }
@@ -327,7 +363,10 @@ aabb
         }
         match &f.sections[5].kind {
             SectionKind::Shader(s) => {
-                assert_eq!(s.source, ShaderSource::DxbcHex(vec![0x44, 0x58, 0x42, 0x43, 4, 3, 2, 1, 0xaa, 0xbb]));
+                assert_eq!(
+                    s.source,
+                    ShaderSource::DxbcHex(vec![0x44, 0x58, 0x42, 0x43, 4, 3, 2, 1, 0xaa, 0xbb])
+                );
             }
             o => panic!("{o:?}"),
         }
@@ -335,7 +374,9 @@ aabb
 
     #[test]
     fn errors_are_collected_not_fatal() {
-        let f = parse("[test]\ndraw quad\nfrobnicate 3\n[bogus section]\nstuff\n[vertex shader entry=vs_main]\nx\n");
+        let f = parse(
+            "[test]\ndraw quad\nfrobnicate 3\n[bogus section]\nstuff\n[vertex shader entry=vs_main]\nx\n",
+        );
         assert_eq!(f.errors.len(), 2);
         assert_eq!(f.errors[0].0, 3);
         assert_eq!(f.errors[1].0, 4);
@@ -347,14 +388,18 @@ aabb
 
     #[test]
     fn old_section_names() {
-        let f = parse("[texture 2]\nsize (2d, 1, 1)\n1.0 2.0 3.0 4.0\n[vertex buffer 1]\n1.0 2.0\n[sampler 0]\nfilter linear linear linear\n");
+        let f = parse(
+            "[texture 2]\nsize (2d, 1, 1)\n1.0 2.0 3.0 4.0\n[vertex buffer 1]\n1.0 2.0\n[sampler 0]\nfilter linear linear linear\n",
+        );
         assert!(f.errors.is_empty(), "{:?}", f.errors);
         match &f.sections[0].kind {
             SectionKind::Resource(r) => assert_eq!((r.kind, r.slot), (ResourceKind::Srv, 2)),
             o => panic!("{o:?}"),
         }
         match &f.sections[1].kind {
-            SectionKind::Resource(r) => assert_eq!((r.kind, r.slot), (ResourceKind::VertexBuffer, 1)),
+            SectionKind::Resource(r) => {
+                assert_eq!((r.kind, r.slot), (ResourceKind::VertexBuffer, 1))
+            }
             o => panic!("{o:?}"),
         }
     }

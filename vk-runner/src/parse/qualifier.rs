@@ -52,13 +52,14 @@ impl ShaderModel {
             return Err(format!("expected a shader model at '{s}'"));
         }
         let major = b[0] - b'0';
-        let (minor, used) = if b.len() >= 3 && (b[1] == b'.' || b[1] == b'_') && b[2].is_ascii_digit() {
-            (b[2] - b'0', 3)
-        } else if b.len() >= 2 && b[1].is_ascii_digit() {
-            return Err(format!("unknown shader model '{s}'"));
-        } else {
-            (0, 1)
-        };
+        let (minor, used) =
+            if b.len() >= 3 && (b[1] == b'.' || b[1] == b'_') && b[2].is_ascii_digit() {
+                (b[2] - b'0', 3)
+            } else if b.len() >= 2 && b[1].is_ascii_digit() {
+                return Err(format!("unknown shader model '{s}'"));
+            } else {
+                (0, 1)
+            };
         let m = ShaderModel::new(major, minor);
         if !ShaderModel::ALL.contains(&m) {
             return Err(format!("unknown shader model {m}"));
@@ -90,7 +91,11 @@ pub enum CmpOp {
 pub enum Atom {
     SmGe(ShaderModel),
     SmLt(ShaderModel),
-    Tag { name: String, negate: bool, version: Option<(CmpOp, [u32; 3])> },
+    Tag {
+        name: String,
+        negate: bool,
+        version: Option<(CmpOp, [u32; 3])>,
+    },
 }
 
 /// What qualifiers are evaluated against: the model a block runs at and the runner's tags.
@@ -147,7 +152,11 @@ impl Qualifier {
                 };
                 let mut r = &r[tag.len()..];
                 let version = parse_cmp(&mut r)?;
-                all_of.push(Atom::Tag { name: (*tag).to_string(), negate, version });
+                all_of.push(Atom::Tag {
+                    name: (*tag).to_string(),
+                    negate,
+                    version,
+                });
                 *c = Cursor::new(r);
             }
             if c.eat_char('&') {
@@ -167,7 +176,9 @@ impl Qualifier {
         if self.any_of.is_empty() {
             return true;
         }
-        self.any_of.iter().any(|all| all.iter().all(|a| atom_holds(a, ctx)))
+        self.any_of
+            .iter()
+            .any(|all| all.iter().all(|a| atom_holds(a, ctx)))
     }
 }
 
@@ -182,13 +193,17 @@ fn parse_cmp(r: &mut &str) -> Result<Option<(CmpOp, [u32; 3])>, String> {
     ];
     for (s, op) in ops {
         if let Some(rest) = r.strip_prefix(s) {
-            let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
             let mut v = [0u32; 3];
             for (i, part) in rest[..end].split('.').enumerate() {
                 if i >= 3 {
                     return Err(format!("bad version '{}'", &rest[..end]));
                 }
-                v[i] = part.parse().map_err(|_| format!("bad version '{}'", &rest[..end]))?;
+                v[i] = part
+                    .parse()
+                    .map_err(|_| format!("bad version '{}'", &rest[..end]))?;
             }
             *r = &rest[end..];
             return Ok(Some((op, v)));
@@ -201,7 +216,11 @@ fn atom_holds(a: &Atom, ctx: &dyn QualContext) -> bool {
     match a {
         Atom::SmGe(m) => ctx.shader_model() >= *m,
         Atom::SmLt(m) => ctx.shader_model() < *m,
-        Atom::Tag { name, negate, version } => {
+        Atom::Tag {
+            name,
+            negate,
+            version,
+        } => {
             let present = match (ctx.tag(name), version) {
                 (None, _) => false,
                 (Some(_), None) => true,
@@ -248,12 +267,18 @@ mod tests {
         assert_eq!(ShaderModel::parse(&mut c), Ok(ShaderModel::new(6, 0)));
         assert_eq!(c.rest(), ")");
         assert!(ShaderModel::parse(&mut Cursor::new("7.0")).is_err());
-        assert_eq!(ShaderModel::new(6, 0).predecessor(), Some(ShaderModel::new(5, 1)));
+        assert_eq!(
+            ShaderModel::new(6, 0).predecessor(),
+            Some(ShaderModel::new(5, 1))
+        );
     }
 
     #[test]
     fn evaluates() {
-        let sm50 = Ctx(ShaderModel::new(5, 0), vec![("vulkan", [0; 3]), ("mesa", [22, 3, 6])]);
+        let sm50 = Ctx(
+            ShaderModel::new(5, 0),
+            vec![("vulkan", [0; 3]), ("mesa", [22, 3, 6])],
+        );
         assert!(q("(sm<6)").holds(&sm50));
         assert!(!q("(sm>=5.1)").holds(&sm50));
         assert!(q("(sm>=6 | vulkan)").holds(&sm50));

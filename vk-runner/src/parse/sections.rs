@@ -103,7 +103,10 @@ pub enum ShaderSource {
     /// A DXBC container given as hex (`dxbc-tpf-hex`).
     DxbcHex(Vec<u8>),
     /// Something this runner cannot use (`d3dbc-hex`, `dxbc-dxil-hex`, `asm` for now).
-    Unsupported { format: String, reason: String },
+    Unsupported {
+        format: String,
+        reason: String,
+    },
 }
 
 /// `[pixel shader ...]` and the other stages.
@@ -148,14 +151,37 @@ impl ResourceKind {
 pub enum Dimensions {
     /// Not given (vertex buffers: taken from the data).
     Unspecified,
-    Buffer { elements: u32 },
-    RawBuffer { bytes: u32 },
-    CounterBuffer { elements: u32 },
-    Tex2d { width: u32, height: u32 },
-    Tex2dMs { samples: u32, width: u32, height: u32 },
-    Tex2dArray { width: u32, height: u32, layers: u32 },
-    Tex3d { width: u32, height: u32, depth: u32 },
-    Cube { size: u32 },
+    Buffer {
+        elements: u32,
+    },
+    RawBuffer {
+        bytes: u32,
+    },
+    CounterBuffer {
+        elements: u32,
+    },
+    Tex2d {
+        width: u32,
+        height: u32,
+    },
+    Tex2dMs {
+        samples: u32,
+        width: u32,
+        height: u32,
+    },
+    Tex2dArray {
+        width: u32,
+        height: u32,
+        layers: u32,
+    },
+    Tex3d {
+        width: u32,
+        height: u32,
+        depth: u32,
+    },
+    Cube {
+        size: u32,
+    },
 }
 
 /// `[srv N]`, `[uav N]`, `[rtv N]`, `[dsv]`, `[vb N]` (and the older `[texture N]`,
@@ -274,7 +300,12 @@ pub enum Region {
     /// One texel (or buffer element): x, y, array layer.
     Point { x: u32, y: u32, layer: u32 },
     /// `left, top, right, bottom`, right/bottom exclusive.
-    Rect { left: u32, top: u32, right: u32, bottom: u32 },
+    Rect {
+        left: u32,
+        top: u32,
+        right: u32,
+        bottom: u32,
+    },
     /// The whole resource (older `probe all`).
     All,
 }
@@ -329,11 +360,22 @@ pub struct Probe {
 pub enum Directive {
     Dispatch([u32; 3]),
     DrawQuad,
-    Draw { topology: Topology, vertices: u32, instances: u32 },
+    Draw {
+        topology: Topology,
+        vertices: u32,
+        instances: u32,
+    },
     Probe(Probe),
     /// Writes 32-bit words into a constant buffer at a word offset (`uniform`, `write cbv-N`).
-    Uniform { cbuffer: u32, offset: u32, words: Vec<u32> },
-    Clear { target: ResourceRef, value: [f32; 4] },
+    Uniform {
+        cbuffer: u32,
+        offset: u32,
+        words: Vec<u32>,
+    },
+    Clear {
+        target: ResourceRef,
+        value: [f32; 4],
+    },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }
@@ -341,6 +383,12 @@ pub enum Directive {
 impl Directive {
     /// Whether the line asserts something (and so is reported as a check).
     pub fn is_check(&self) -> bool {
-        matches!(self, Directive::Dispatch(_) | Directive::DrawQuad | Directive::Draw { .. } | Directive::Probe(_))
+        matches!(
+            self,
+            Directive::Dispatch(_)
+                | Directive::DrawQuad
+                | Directive::Draw { .. }
+                | Directive::Probe(_)
+        )
     }
 }

@@ -31,7 +31,13 @@ pub fn test_line(line_no: u32, line: &str) -> Result<TestLine, String> {
         }
     }
     let directive = directive(&mut c)?;
-    Ok(TestLine { line: line_no, todo, bug, conditions, directive })
+    Ok(TestLine {
+        line: line_no,
+        todo,
+        bug,
+        conditions,
+        directive,
+    })
 }
 
 fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
@@ -62,7 +68,11 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         let offset = c.u32()?;
         c.expect_char(')')?;
         let lit = literal(c)?;
-        return Ok(Directive::Uniform { cbuffer: r.1, offset, words: literal_words(&lit) });
+        return Ok(Directive::Uniform {
+            cbuffer: r.1,
+            offset,
+            words: literal_words(&lit),
+        });
     }
     if c.eat_word("clear") {
         return clear(c);
@@ -111,13 +121,19 @@ fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
         let save = *c;
         let n = c.u32();
         match n {
-            Ok(n) if c.eat_words("control point patch list") && (1..=32).contains(&n) => Topology::PatchList(n),
+            Ok(n) if c.eat_words("control point patch list") && (1..=32).contains(&n) => {
+                Topology::PatchList(n)
+            }
             _ => return Err(format!("unknown primitive topology '{}'", save.rest())),
         }
     };
     let vertices = c.u32()?;
     let instances = if c.is_empty() { 1 } else { c.u32()? };
-    Ok(Directive::Draw { topology, vertices, instances })
+    Ok(Directive::Draw {
+        topology,
+        vertices,
+        instances,
+    })
 }
 
 /// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot).
@@ -200,23 +216,46 @@ fn region_nums(c: &mut Cursor<'_>) -> Result<Vec<u32>, String> {
 fn region(c: &mut Cursor<'_>) -> Result<Region, String> {
     let n = region_nums(c)?;
     Ok(match n.as_slice() {
-        [x] => Region::Point { x: *x, y: 0, layer: 0 },
-        [x, y] => Region::Point { x: *x, y: *y, layer: 0 },
-        [x, y, l] => Region::Point { x: *x, y: *y, layer: *l },
+        [x] => Region::Point {
+            x: *x,
+            y: 0,
+            layer: 0,
+        },
+        [x, y] => Region::Point {
+            x: *x,
+            y: *y,
+            layer: 0,
+        },
+        [x, y, l] => Region::Point {
+            x: *x,
+            y: *y,
+            layer: *l,
+        },
         [l, t, r, b] => {
             if r < l || b < t {
                 return Err(format!("empty probe rectangle ({l}, {t}, {r}, {b})"));
             }
-            Region::Rect { left: *l, top: *t, right: *r, bottom: *b }
+            Region::Rect {
+                left: *l,
+                top: *t,
+                right: *r,
+                bottom: *b,
+            }
         }
         _ => return Err("a probe region has 1 to 4 numbers".into()),
     })
 }
 
 fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
-    let mut target = ResourceRef { kind: ResourceKind::Rtv, slot: 0 };
+    let mut target = ResourceRef {
+        kind: ResourceKind::Rtv,
+        slot: 0,
+    };
     if let Some((word, slot)) = resource_ref(c)? {
-        target = ResourceRef { kind: kind_of(word).ok_or_else(|| format!("cannot probe {word}"))?, slot };
+        target = ResourceRef {
+            kind: kind_of(word).ok_or_else(|| format!("cannot probe {word}"))?,
+            slot,
+        };
     }
     let region = if c.eat_word("all") {
         Region::All
@@ -230,8 +269,18 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         let mut lc = Cursor::new(&rest);
         let expected = literal(&mut lc)?;
         let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
-        let region = Region::Rect { left: x, top: y, right: x.saturating_add(w), bottom: y.saturating_add(h) };
-        return Ok(Probe { target, region, expected, ulps });
+        let region = Region::Rect {
+            left: x,
+            top: y,
+            right: x.saturating_add(w),
+            bottom: y.saturating_add(h),
+        };
+        return Ok(Probe {
+            target,
+            region,
+            expected,
+            ulps,
+        });
     } else if c.peek() == Some('(') {
         region(c)?
     } else {
@@ -242,14 +291,24 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         let mut lc = Cursor::new(&rest);
         let expected = literal(&mut lc)?;
         let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
-        return Ok(Probe { target, region: r, expected, ulps });
+        return Ok(Probe {
+            target,
+            region: r,
+            expected,
+            ulps,
+        });
     };
     let expected = literal(c)?;
     let ulps = if c.is_empty() { 0 } else { c.u32()? };
     if !c.is_empty() {
         return Err(format!("trailing text '{}'", c.rest()));
     }
-    Ok(Probe { target, region, expected, ulps })
+    Ok(Probe {
+        target,
+        region,
+        expected,
+        ulps,
+    })
 }
 
 /// A typed literal: `f32(1, 2)`, `rgba (1, 2, 3, 4)`, `rui(5)`, `u64(1)`, ...
@@ -284,7 +343,10 @@ fn literal(c: &mut Cursor<'_>) -> Result<Expected, String> {
         ("r", T::F32(Some(1))),
     ];
     let Some((_, ty)) = table.into_iter().find(|(w, _)| c.eat_word(w)) else {
-        return Err(format!("expected a typed value like f32(...) at '{}'", c.rest()));
+        return Err(format!(
+            "expected a typed value like f32(...) at '{}'",
+            c.rest()
+        ));
     };
     c.expect_char('(')?;
     let (count, exp) = match ty {
@@ -307,7 +369,10 @@ fn literal(c: &mut Cursor<'_>) -> Result<Expected, String> {
     Ok(exp)
 }
 
-fn list<T>(c: &mut Cursor<'_>, mut f: impl FnMut(&mut Cursor<'_>) -> Result<T, String>) -> Result<Vec<T>, String> {
+fn list<T>(
+    c: &mut Cursor<'_>,
+    mut f: impl FnMut(&mut Cursor<'_>) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
     let mut v = vec![f(c)?];
     while c.eat_char(',') {
         v.push(f(c)?);
@@ -374,7 +439,11 @@ fn uniform(c: &mut Cursor<'_>) -> Result<Directive, String> {
     if !c.is_empty() {
         return Err(format!("trailing text '{}'", c.rest()));
     }
-    Ok(Directive::Uniform { cbuffer: 0, offset, words })
+    Ok(Directive::Uniform {
+        cbuffer: 0,
+        offset,
+        words,
+    })
 }
 
 #[cfg(test)]
@@ -393,22 +462,64 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let a = p("probe (0, 0) rgba (0.20, -0.10, 0.0075, -0.15) 1");
-        assert_eq!(a.region, Region::Point { x: 0, y: 0, layer: 0 });
+        assert_eq!(
+            a.region,
+            Region::Point {
+                x: 0,
+                y: 0,
+                layer: 0
+            }
+        );
         assert_eq!(a.expected, Expected::F32(vec![0.2, -0.1, 0.0075, -0.15]));
         assert_eq!(a.ulps, 1);
-        assert_eq!(a.target, ResourceRef { kind: ResourceKind::Rtv, slot: 0 });
+        assert_eq!(
+            a.target,
+            ResourceRef {
+                kind: ResourceKind::Rtv,
+                slot: 0
+            }
+        );
         let b = p("probe uav 0 (1) rui(6)");
-        assert_eq!(b.target, ResourceRef { kind: ResourceKind::Uav, slot: 0 });
+        assert_eq!(
+            b.target,
+            ResourceRef {
+                kind: ResourceKind::Uav,
+                slot: 0
+            }
+        );
         assert_eq!(b.expected, Expected::U32(vec![6]));
         let c = p("probe uav-2 (3, 4) u32(1, 2, 3, 4)");
         assert_eq!(c.target.slot, 2);
-        assert_eq!(c.region, Region::Point { x: 3, y: 4, layer: 0 });
+        assert_eq!(
+            c.region,
+            Region::Point {
+                x: 3,
+                y: 4,
+                layer: 0
+            }
+        );
         let e = p("probe (  0, 0, 319, 480) rgba (0.9, 0.8, 0.7, 0.6)");
-        assert_eq!(e.region, Region::Rect { left: 0, top: 0, right: 319, bottom: 480 });
+        assert_eq!(
+            e.region,
+            Region::Rect {
+                left: 0,
+                top: 0,
+                right: 319,
+                bottom: 480
+            }
+        );
         let f = p("probe all rgba (1.0, 2.0, 3.0, 4.0)");
         assert_eq!(f.region, Region::All);
         let g = p("probe rect rgba (0, 0, 320, 240) (1.0, 0.0, 0.0, 1.0) 2");
-        assert_eq!(g.region, Region::Rect { left: 0, top: 0, right: 320, bottom: 240 });
+        assert_eq!(
+            g.region,
+            Region::Rect {
+                left: 0,
+                top: 0,
+                right: 320,
+                bottom: 240
+            }
+        );
         assert_eq!(g.ulps, 2);
         let h = p("probe (0, 0) rgbaui(0xffffffff, 0, 1, 2)");
         assert_eq!(h.expected, Expected::U32(vec![u32::MAX, 0, 1, 2]));
@@ -445,24 +556,48 @@ mod tests {
         assert_eq!(d("dispatch 1 2 3"), Directive::Dispatch([1, 2, 3]));
         assert_eq!(
             d("draw triangle strip 4"),
-            Directive::Draw { topology: Topology::TriangleStrip, vertices: 4, instances: 1 }
+            Directive::Draw {
+                topology: Topology::TriangleStrip,
+                vertices: 4,
+                instances: 1
+            }
         );
         assert_eq!(
             d("draw 3 control point patch list 3 2"),
-            Directive::Draw { topology: Topology::PatchList(3), vertices: 3, instances: 2 }
+            Directive::Draw {
+                topology: Topology::PatchList(3),
+                vertices: 3,
+                instances: 2
+            }
         );
         assert_eq!(
             d("uniform 4 float4 1.0 2.0 3.0 4.0"),
             Directive::Uniform {
                 cbuffer: 0,
                 offset: 4,
-                words: vec![1f32.to_bits(), 2f32.to_bits(), 3f32.to_bits(), 4f32.to_bits()]
+                words: vec![
+                    1f32.to_bits(),
+                    2f32.to_bits(),
+                    3f32.to_bits(),
+                    4f32.to_bits()
+                ]
             }
         );
-        assert_eq!(d("uniform 1 uint 0x41804180"), Directive::Uniform { cbuffer: 0, offset: 1, words: vec![0x4180_4180] });
+        assert_eq!(
+            d("uniform 1 uint 0x41804180"),
+            Directive::Uniform {
+                cbuffer: 0,
+                offset: 1,
+                words: vec![0x4180_4180]
+            }
+        );
         assert_eq!(
             d("uniform 0 int -2"),
-            Directive::Uniform { cbuffer: 0, offset: 0, words: vec![(-2i32) as u32] }
+            Directive::Uniform {
+                cbuffer: 0,
+                offset: 0,
+                words: vec![(-2i32) as u32]
+            }
         );
         match d("uniform 0 double2 1.0 2.0") {
             Directive::Uniform { words, .. } => assert_eq!(words.len(), 4),
@@ -470,11 +605,21 @@ mod tests {
         }
         assert_eq!(
             d("clear rtv 0 1.0 0.5 0.0 1.0"),
-            Directive::Clear { target: ResourceRef { kind: ResourceKind::Rtv, slot: 0 }, value: [1.0, 0.5, 0.0, 1.0] }
+            Directive::Clear {
+                target: ResourceRef {
+                    kind: ResourceKind::Rtv,
+                    slot: 0
+                },
+                value: [1.0, 0.5, 0.0, 1.0]
+            }
         );
         assert_eq!(
             d("write cbv-1 (4) f32(2.0)"),
-            Directive::Uniform { cbuffer: 1, offset: 4, words: vec![2f32.to_bits()] }
+            Directive::Uniform {
+                cbuffer: 1,
+                offset: 4,
+                words: vec![2f32.to_bits()]
+            }
         );
         assert!(matches!(d("sample mask 3"), Directive::Unsupported(_)));
         assert!(test_line(1, "frobnicate").is_err());

@@ -11,7 +11,11 @@ use crate::parse::format::{DataKind, Format};
 pub fn ulp_diff_f32(a: f32, b: f32) -> u64 {
     fn key(v: f32) -> i64 {
         let i = v.to_bits() as i32;
-        if i < 0 { i64::from(i32::MIN) - i64::from(i) } else { i64::from(i) }
+        if i < 0 {
+            i64::from(i32::MIN) - i64::from(i)
+        } else {
+            i64::from(i)
+        }
     }
     (key(a) - key(b)).unsigned_abs()
 }
@@ -19,7 +23,11 @@ pub fn ulp_diff_f32(a: f32, b: f32) -> u64 {
 pub fn ulp_diff_f64(a: f64, b: f64) -> u128 {
     fn key(v: f64) -> i128 {
         let i = v.to_bits() as i64;
-        if i < 0 { i128::from(i64::MIN) - i128::from(i) } else { i128::from(i) }
+        if i < 0 {
+            i128::from(i64::MIN) - i128::from(i)
+        } else {
+            i128::from(i)
+        }
     }
     (key(a) - key(b)).unsigned_abs()
 }
@@ -55,10 +63,18 @@ pub fn channel_u32(fmt: &Format, texel: &[u8], i: usize) -> Option<u32> {
         4 => u32::from_le_bytes(b.try_into().ok()?),
         2 => {
             let v = u16::from_le_bytes(b.try_into().ok()?);
-            if fmt.kind == DataKind::Sint { v as i16 as i32 as u32 } else { u32::from(v) }
+            if fmt.kind == DataKind::Sint {
+                v as i16 as i32 as u32
+            } else {
+                u32::from(v)
+            }
         }
         1 => {
-            if fmt.kind == DataKind::Sint { b[0] as i8 as i32 as u32 } else { u32::from(b[0]) }
+            if fmt.kind == DataKind::Sint {
+                b[0] as i8 as i32 as u32
+            } else {
+                u32::from(b[0])
+            }
         }
         _ => return None,
     })
@@ -88,24 +104,41 @@ pub fn half_to_f32(h: u16) -> f32 {
 
 /// Compares one texel (or buffer element) with the expected values; returns the got values
 /// as text on mismatch.
-pub fn compare_texel(fmt: &Format, texel: &[u8], exp: &Expected, ulps: u32, raw_words: bool) -> Result<(), String> {
+pub fn compare_texel(
+    fmt: &Format,
+    texel: &[u8],
+    exp: &Expected,
+    ulps: u32,
+    raw_words: bool,
+) -> Result<(), String> {
     let n = exp.len();
     let word = |i: usize| -> Option<u32> {
         if raw_words {
-            texel.get(i * 4..i * 4 + 4).map(|b| u32::from_le_bytes(b.try_into().expect("4")))
+            texel
+                .get(i * 4..i * 4 + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
         } else {
             channel_u32(fmt, texel, i)
         }
     };
     let float = |i: usize| -> Option<f32> {
-        if raw_words { word(i).map(f32::from_bits) } else { channel_f32(fmt, texel, i) }
+        if raw_words {
+            word(i).map(f32::from_bits)
+        } else {
+            channel_f32(fmt, texel, i)
+        }
     };
     let dword = |i: usize| -> Option<u64> {
         let lo = word(2 * i)?;
         let hi = word(2 * i + 1)?;
         Some(u64::from(lo) | (u64::from(hi) << 32))
     };
-    let unreadable = || format!("cannot read {n} value(s) of this kind from format {}", fmt.name);
+    let unreadable = || {
+        format!(
+            "cannot read {n} value(s) of this kind from format {}",
+            fmt.name
+        )
+    };
     match exp {
         Expected::F32(want) => {
             let got: Option<Vec<f32>> = (0..n).map(float).collect();
@@ -113,18 +146,34 @@ pub fn compare_texel(fmt: &Format, texel: &[u8], exp: &Expected, ulps: u32, raw_
             if got.iter().zip(want).all(|(g, w)| f32_matches(*g, *w, ulps)) {
                 Ok(())
             } else {
-                Err(format!("got {}, expected {}", fmt_list(&got), fmt_list(want)))
+                Err(format!(
+                    "got {}, expected {}",
+                    fmt_list(&got),
+                    fmt_list(want)
+                ))
             }
         }
         Expected::U32(want) => {
             let got: Option<Vec<u32>> = (0..n).map(word).collect();
             let got = got.ok_or_else(unreadable)?;
-            if got == *want { Ok(()) } else { Err(format!("got {}, expected {}", fmt_hex(&got), fmt_hex(want))) }
+            if got == *want {
+                Ok(())
+            } else {
+                Err(format!("got {}, expected {}", fmt_hex(&got), fmt_hex(want)))
+            }
         }
         Expected::I32(want) => {
             let got: Option<Vec<i32>> = (0..n).map(|i| word(i).map(|v| v as i32)).collect();
             let got = got.ok_or_else(unreadable)?;
-            if got == *want { Ok(()) } else { Err(format!("got {}, expected {}", fmt_list(&got), fmt_list(want))) }
+            if got == *want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "got {}, expected {}",
+                    fmt_list(&got),
+                    fmt_list(want)
+                ))
+            }
         }
         Expected::F64(want) => {
             let got: Option<Vec<f64>> = (0..n).map(|i| dword(i).map(f64::from_bits)).collect();
@@ -132,17 +181,41 @@ pub fn compare_texel(fmt: &Format, texel: &[u8], exp: &Expected, ulps: u32, raw_
             let ok = got.iter().zip(want).all(|(g, w)| {
                 (g.is_nan() && w.is_nan()) || ulp_diff_f64(*g, *w) <= u128::from(ulps)
             });
-            if ok { Ok(()) } else { Err(format!("got {}, expected {}", fmt_list(&got), fmt_list(want))) }
+            if ok {
+                Ok(())
+            } else {
+                Err(format!(
+                    "got {}, expected {}",
+                    fmt_list(&got),
+                    fmt_list(want)
+                ))
+            }
         }
         Expected::U64(want) => {
             let got: Option<Vec<u64>> = (0..n).map(dword).collect();
             let got = got.ok_or_else(unreadable)?;
-            if got == *want { Ok(()) } else { Err(format!("got {}, expected {}", fmt_list(&got), fmt_list(want))) }
+            if got == *want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "got {}, expected {}",
+                    fmt_list(&got),
+                    fmt_list(want)
+                ))
+            }
         }
         Expected::I64(want) => {
             let got: Option<Vec<i64>> = (0..n).map(|i| dword(i).map(|v| v as i64)).collect();
             let got = got.ok_or_else(unreadable)?;
-            if got == *want { Ok(()) } else { Err(format!("got {}, expected {}", fmt_list(&got), fmt_list(want))) }
+            if got == *want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "got {}, expected {}",
+                    fmt_list(&got),
+                    fmt_list(want)
+                ))
+            }
         }
     }
 }
@@ -153,7 +226,16 @@ fn fmt_list<T: std::fmt::Debug>(v: &[T]) -> String {
 }
 
 fn fmt_hex(v: &[u32]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| if *x > 9 { format!("{x:#x}") } else { x.to_string() }).collect();
+    let parts: Vec<String> = v
+        .iter()
+        .map(|x| {
+            if *x > 9 {
+                format!("{x:#x}")
+            } else {
+                x.to_string()
+            }
+        })
+        .collect();
     format!("({})", parts.join(", "))
 }
 
@@ -176,13 +258,41 @@ mod tests {
     #[test]
     fn texels() {
         let f = Format::RGBA32F;
-        let texel: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0].iter().flat_map(|v| v.to_le_bytes()).collect();
-        assert!(compare_texel(&f, &texel, &Expected::F32(vec![1.0, 2.0, 3.0, 4.0]), 0, false).is_ok());
-        let e = compare_texel(&f, &texel, &Expected::F32(vec![1.0, 2.0, 3.0, 5.0]), 0, false).unwrap_err();
+        let texel: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        assert!(
+            compare_texel(
+                &f,
+                &texel,
+                &Expected::F32(vec![1.0, 2.0, 3.0, 4.0]),
+                0,
+                false
+            )
+            .is_ok()
+        );
+        let e = compare_texel(
+            &f,
+            &texel,
+            &Expected::F32(vec![1.0, 2.0, 3.0, 5.0]),
+            0,
+            false,
+        )
+        .unwrap_err();
         assert!(e.contains("expected (1.0, 2.0, 3.0, 5.0)"), "{e}");
         assert!(compare_texel(&f, &texel, &Expected::U32(vec![1.0f32.to_bits()]), 0, true).is_ok());
         let u = Format::by_name("r8g8b8a8-unorm").unwrap();
-        assert!(compare_texel(&u, &[255, 0, 128, 255], &Expected::F32(vec![1.0, 0.0]), 0, false).is_ok());
+        assert!(
+            compare_texel(
+                &u,
+                &[255, 0, 128, 255],
+                &Expected::F32(vec![1.0, 0.0]),
+                0,
+                false
+            )
+            .is_ok()
+        );
         assert_eq!(half_to_f32(0x3c00), 1.0);
         assert_eq!(half_to_f32(0xc000), -2.0);
         assert!(half_to_f32(0x7e00).is_nan());

@@ -6,8 +6,8 @@ use super::shaders::{QUAD_VS, Translator};
 use crate::parse::format::Format;
 use crate::parse::qualifier::{QualContext, ShaderModel};
 use crate::parse::{
-    self, Dimensions, InputElement, Probe, Region, ResourceDecl, ResourceKind, ResourceRef, ShaderSection, ShaderSource, Stage,
-    Topology,
+    self, Dimensions, InputElement, Probe, Region, ResourceDecl, ResourceKind, ResourceRef,
+    ShaderSection, ShaderSource, Stage, Topology,
 };
 use crate::vk::bind::{self, BindSources, RunError};
 use crate::vk::context::Gpu;
@@ -25,9 +25,13 @@ fn module(
     model: ShaderModel,
     ctx: &dyn QualContext,
 ) -> Result<Option<Rc<Translation>>, RunError> {
-    let Some((line, section)) = st.shader(stage).cloned() else { return Ok(None) };
+    let Some((line, section)) = st.shader(stage).cloned() else {
+        return Ok(None);
+    };
     let options = st.require.options.clone();
-    st.cache.get(t, line, &section, model, ctx, &options).map(Some)
+    st.cache
+        .get(t, line, &section, model, ctx, &options)
+        .map(Some)
 }
 
 fn existing(st: &FileState, key: (ResourceKind, u32)) -> Result<(), RunError> {
@@ -45,11 +49,16 @@ pub fn dispatch(
     ctx: &dyn QualContext,
     groups: [u32; 3],
 ) -> Result<(), RunError> {
-    let cs = module(st, t, Stage::Compute, model, ctx)?.ok_or_else(|| RunError::Fail("no [compute shader] declared".into()))?;
+    let cs = module(st, t, Stage::Compute, model, ctx)?
+        .ok_or_else(|| RunError::Fail("no [compute shader] declared".into()))?;
     bind::check_features(gpu, &[&cs.reflection])?;
     check_bound_resources(st, &[&cs])?;
     let bound = {
-        let mut src = BindSources { resources: &mut st.resources, samplers: &st.samplers, cbuffers: &st.cbuffers };
+        let mut src = BindSources {
+            resources: &mut st.resources,
+            samplers: &st.samplers,
+            cbuffers: &st.cbuffers,
+        };
         bind::bind(gpu, &[&cs.reflection], &mut src)?
     };
     let p = pipeline::compute_pipeline(gpu, &cs, &bound)?;
@@ -80,7 +89,8 @@ fn check_bound_resources(st: &FileState, mods: &[&Translation]) -> Result<(), Ru
 }
 
 fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
-    let has_target = st.resources.contains_key(&(ResourceKind::Rtv, 0)) || st.resources.contains_key(&(ResourceKind::Dsv, 0));
+    let has_target = st.resources.contains_key(&(ResourceKind::Rtv, 0))
+        || st.resources.contains_key(&(ResourceKind::Dsv, 0));
     if has_target {
         return Ok(());
     }
@@ -91,7 +101,10 @@ fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
         format: Format::RGBA32F,
         explicit_format: false,
         stride: None,
-        dims: Dimensions::Tex2d { width: crate::vk::resource::RT_WIDTH, height: crate::vk::resource::RT_HEIGHT },
+        dims: Dimensions::Tex2d {
+            width: crate::vk::resource::RT_WIDTH,
+            height: crate::vk::resource::RT_HEIGHT,
+        },
         levels: 1,
         data: Vec::new(),
     };
@@ -99,6 +112,15 @@ fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
     st.resources.insert((ResourceKind::Rtv, 0), r);
     Ok(())
 }
+
+/// Topology, vertex count, instance count, input layout, vertex buffers by slot.
+type DrawInputs<'a> = (
+    Topology,
+    u32,
+    u32,
+    &'a [InputElement],
+    Vec<(u32, &'a Buffer)>,
+);
 
 pub fn draw(
     gpu: &Gpu,
@@ -110,7 +132,10 @@ pub fn draw(
 ) -> Result<(), RunError> {
     for s in [Stage::Hull, Stage::Domain, Stage::Geometry] {
         if st.shader(s).is_some() {
-            return Err(RunError::Skip(format!("{} shaders are not run yet", s.name())));
+            return Err(RunError::Skip(format!(
+                "{} shaders are not run yet",
+                s.name()
+            )));
         }
     }
     let quad = explicit.is_none();
@@ -139,33 +164,63 @@ pub fn draw(
     check_bound_resources(st, &mods)?;
     default_target(gpu, st)?;
     let bound = {
-        let mut src = BindSources { resources: &mut st.resources, samplers: &st.samplers, cbuffers: &st.cbuffers };
+        let mut src = BindSources {
+            resources: &mut st.resources,
+            samplers: &st.samplers,
+            cbuffers: &st.cbuffers,
+        };
         bind::bind(gpu, &refls, &mut src)?
     };
 
     // Render targets are taken out of the map while they are borrowed mutably.
-    let rt_slots: Vec<u32> = st.resources.keys().filter(|(k, _)| *k == ResourceKind::Rtv).map(|(_, s)| *s).collect();
-    let mut rts: Vec<(u32, TestResource)> =
-        rt_slots.iter().map(|s| (*s, st.resources.remove(&(ResourceKind::Rtv, *s)).expect("listed"))).collect();
+    let rt_slots: Vec<u32> = st
+        .resources
+        .keys()
+        .filter(|(k, _)| *k == ResourceKind::Rtv)
+        .map(|(_, s)| *s)
+        .collect();
+    let mut rts: Vec<(u32, TestResource)> = rt_slots
+        .iter()
+        .map(|s| {
+            (
+                *s,
+                st.resources
+                    .remove(&(ResourceKind::Rtv, *s))
+                    .expect("listed"),
+            )
+        })
+        .collect();
     let mut dsv = st.resources.remove(&(ResourceKind::Dsv, 0));
     let result = (|| {
         let quad_vb;
         let quad_layout;
-        let (topology, vertices, instances, layout, mut vbs): (Topology, u32, u32, &[InputElement], Vec<(u32, &Buffer)>) =
-            match explicit {
-                None => {
-                    let data: Vec<u8> = [-2.0f32, -2.0, -2.0, 4.0, 4.0, -2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
-                    quad_vb = gpu.buffer_with_data(data.len() as u64, vk::BufferUsageFlags::VERTEX_BUFFER, &data)?;
-                    quad_layout = [InputElement {
-                        slot: 0,
-                        format: Format::by_name("r32g32-float").expect("known format"),
-                        semantic: "position".into(),
-                        index: 0,
-                    }];
-                    (Topology::TriangleList, 3, 1, &quad_layout[..], vec![(0, &quad_vb)])
-                }
-                Some((top, v, i)) => (top, v, i, &st.layout[..], Vec::new()),
-            };
+        let (topology, vertices, instances, layout, mut vbs): DrawInputs<'_> = match explicit {
+            None => {
+                let data: Vec<u8> = [-2.0f32, -2.0, -2.0, 4.0, 4.0, -2.0]
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect();
+                quad_vb = gpu.buffer_with_data(
+                    data.len() as u64,
+                    vk::BufferUsageFlags::VERTEX_BUFFER,
+                    &data,
+                )?;
+                quad_layout = [InputElement {
+                    slot: 0,
+                    format: Format::by_name("r32g32-float").expect("known format"),
+                    semantic: "position".into(),
+                    index: 0,
+                }];
+                (
+                    Topology::TriangleList,
+                    3,
+                    1,
+                    &quad_layout[..],
+                    vec![(0, &quad_vb)],
+                )
+            }
+            Some((top, v, i)) => (top, v, i, &st.layout[..], Vec::new()),
+        };
         if !quad {
             for ((kind, slot), r) in &st.resources {
                 if *kind == ResourceKind::VertexBuffer
@@ -183,7 +238,9 @@ pub fn draw(
         for (slot, r) in rts.iter_mut() {
             match &mut r.obj {
                 GpuObject::Image(img) => colors[*slot as usize] = Some(Attachment { image: img }),
-                GpuObject::Buffer(_) => return Err(RunError::Fail(format!("rtv {slot} is a buffer"))),
+                GpuObject::Buffer(_) => {
+                    return Err(RunError::Fail(format!("rtv {slot} is a buffer")));
+                }
             }
         }
         let depth = match dsv.as_mut() {
@@ -193,7 +250,15 @@ pub fn draw(
             },
             None => None,
         };
-        let mut state = DrawState { topology, vertices, instances, layout, vertex_buffers: vbs, colors, depth };
+        let mut state = DrawState {
+            topology,
+            vertices,
+            instances,
+            layout,
+            vertex_buffers: vbs,
+            colors,
+            depth,
+        };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();
     for (s, r) in rts {
@@ -205,7 +270,12 @@ pub fn draw(
     result
 }
 
-pub fn clear(gpu: &Gpu, st: &mut FileState, target: ResourceRef, value: [f32; 4]) -> Result<(), RunError> {
+pub fn clear(
+    gpu: &Gpu,
+    st: &mut FileState,
+    target: ResourceRef,
+    value: [f32; 4],
+) -> Result<(), RunError> {
     if target.kind == ResourceKind::Rtv && target.slot == 0 {
         default_target(gpu, st)?;
     }
@@ -213,23 +283,50 @@ pub fn clear(gpu: &Gpu, st: &mut FileState, target: ResourceRef, value: [f32; 4]
     let r = st
         .resources
         .get(&(target.kind, target.slot))
-        .ok_or_else(|| RunError::Fail(format!("clear of undeclared {} {}", target.kind.name(), target.slot)))?;
-    let GpuObject::Image(img) = &r.obj else { return Err(RunError::Fail("clear of a buffer".into())) };
+        .ok_or_else(|| {
+            RunError::Fail(format!(
+                "clear of undeclared {} {}",
+                target.kind.name(),
+                target.slot
+            ))
+        })?;
+    let GpuObject::Image(img) = &r.obj else {
+        return Err(RunError::Fail("clear of a buffer".into()));
+    };
     let fmt = r.decl.format;
     let range = img.full_range();
     gpu.submit(|cb| {
         // SAFETY: the image is in GENERAL layout and cb is recording.
         unsafe {
             if img.aspect == vk::ImageAspectFlags::DEPTH {
-                let v = vk::ClearDepthStencilValue { depth: value[0], stencil: 0 };
-                gpu.device.cmd_clear_depth_stencil_image(cb, img.image, vk::ImageLayout::GENERAL, &v, &[range]);
+                let v = vk::ClearDepthStencilValue {
+                    depth: value[0],
+                    stencil: 0,
+                };
+                gpu.device.cmd_clear_depth_stencil_image(
+                    cb,
+                    img.image,
+                    vk::ImageLayout::GENERAL,
+                    &v,
+                    &[range],
+                );
             } else {
                 let v = match fmt.kind {
-                    parse::format::DataKind::Uint => vk::ClearColorValue { uint32: value.map(|f| f as u32) },
-                    parse::format::DataKind::Sint => vk::ClearColorValue { int32: value.map(|f| f as i32) },
+                    parse::format::DataKind::Uint => vk::ClearColorValue {
+                        uint32: value.map(|f| f as u32),
+                    },
+                    parse::format::DataKind::Sint => vk::ClearColorValue {
+                        int32: value.map(|f| f as i32),
+                    },
                     _ => vk::ClearColorValue { float32: value },
                 };
-                gpu.device.cmd_clear_color_image(cb, img.image, vk::ImageLayout::GENERAL, &v, &[range]);
+                gpu.device.cmd_clear_color_image(
+                    cb,
+                    img.image,
+                    vk::ImageLayout::GENERAL,
+                    &v,
+                    &[range],
+                );
             }
         }
     })?;
@@ -239,15 +336,20 @@ pub fn clear(gpu: &Gpu, st: &mut FileState, target: ResourceRef, value: [f32; 4]
 pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
     let key = (p.target.kind, p.target.slot);
     existing(st, key)?;
-    let r = st
-        .resources
-        .get(&key)
-        .ok_or_else(|| RunError::Fail(format!("probe of undeclared {} {}", p.target.kind.name(), p.target.slot)))?;
+    let r = st.resources.get(&key).ok_or_else(|| {
+        RunError::Fail(format!(
+            "probe of undeclared {} {}",
+            p.target.kind.name(),
+            p.target.slot
+        ))
+    })?;
     let fmt = r.decl.format;
     match &r.obj {
         GpuObject::Image(img) => {
             if img.samples != vk::SampleCountFlags::TYPE_1 {
-                return Err(RunError::Skip("probing multisampled resources is not supported".into()));
+                return Err(RunError::Skip(
+                    "probing multisampled resources is not supported".into(),
+                ));
             }
             let layer = match p.region {
                 Region::Point { layer, .. } => layer,
@@ -258,24 +360,35 @@ pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
             }
             let (w, h) = (img.extent.width, img.extent.height);
             let (data, z_offset) = if img.extent.depth > 1 {
-                (gpu.read_image(img, 0, 0, fmt.texel_size)?, u64::from(layer) * u64::from(w) * u64::from(h))
+                (
+                    gpu.read_image(img, 0, 0, fmt.texel_size)?,
+                    u64::from(layer) * u64::from(w) * u64::from(h),
+                )
             } else {
                 (gpu.read_image(img, 0, layer, fmt.texel_size)?, 0)
             };
             let (l, t, rr, b) = match p.region {
                 Region::Point { x, y, .. } => (x, y, x + 1, y + 1),
-                Region::Rect { left, top, right, bottom } => (left, top, right, bottom),
+                Region::Rect {
+                    left,
+                    top,
+                    right,
+                    bottom,
+                } => (left, top, right, bottom),
                 Region::All => (0, 0, w, h),
             };
             if rr > w || b > h || l >= rr || t >= b {
-                return Err(RunError::Fail(format!("probe region ({l}, {t})-({rr}, {b}) outside the {w}x{h} resource")));
+                return Err(RunError::Fail(format!(
+                    "probe region ({l}, {t})-({rr}, {b}) outside the {w}x{h} resource"
+                )));
             }
             let ts = u64::from(fmt.texel_size);
             let mut bad = 0u64;
             let mut first = None;
             for y in t..b {
                 for x in l..rr {
-                    let off = ((z_offset + u64::from(y) * u64::from(w) + u64::from(x)) * ts) as usize;
+                    let off =
+                        ((z_offset + u64::from(y) * u64::from(w) + u64::from(x)) * ts) as usize;
                     let texel = &data[off..off + ts as usize];
                     if let Err(e) = compare_texel(&fmt, texel, &p.expected, p.ulps, false) {
                         if e.starts_with("cannot read") {
@@ -290,8 +403,16 @@ pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
                 None => Ok(()),
                 Some((x, y, e)) => {
                     let total = u64::from(rr - l) * u64::from(b - t);
-                    let extra = if total > 1 { format!(" ({bad} of {total} texels differ)") } else { String::new() };
-                    let ulps = if p.ulps > 0 { format!(" within {} ulps", p.ulps) } else { String::new() };
+                    let extra = if total > 1 {
+                        format!(" ({bad} of {total} texels differ)")
+                    } else {
+                        String::new()
+                    };
+                    let ulps = if p.ulps > 0 {
+                        format!(" within {} ulps", p.ulps)
+                    } else {
+                        String::new()
+                    };
                     Err(RunError::Fail(format!("at ({x}, {y}): {e}{ulps}{extra}")))
                 }
             }
@@ -301,17 +422,29 @@ pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
             let stride = p.expected.byte_size() as u64;
             let (x0, x1) = match p.region {
                 Region::Point { x, y: 0, layer: 0 } => (x, x + 1),
-                Region::Rect { left, top: 0, right, bottom: 1 } => (left, right),
+                Region::Rect {
+                    left,
+                    top: 0,
+                    right,
+                    bottom: 1,
+                } => (left, right),
                 Region::All => (0, (buf.size / stride.max(1)) as u32),
                 _ => return Err(RunError::Fail("a buffer probe takes (x) or (x, 0)".into())),
             };
             for x in x0..x1 {
                 let off = u64::from(x) * stride;
                 let Some(texel) = data.get(off as usize..(off + stride) as usize) else {
-                    return Err(RunError::Fail(format!("probe element {x} is outside the {}-byte buffer", buf.size)));
+                    return Err(RunError::Fail(format!(
+                        "probe element {x} is outside the {}-byte buffer",
+                        buf.size
+                    )));
                 };
                 if let Err(e) = compare_texel(&fmt, texel, &p.expected, p.ulps, true) {
-                    let ulps = if p.ulps > 0 { format!(" within {} ulps", p.ulps) } else { String::new() };
+                    let ulps = if p.ulps > 0 {
+                        format!(" within {} ulps", p.ulps)
+                    } else {
+                        String::new()
+                    };
                     return Err(RunError::Fail(format!("at ({x}): {e}{ulps}")));
                 }
             }

@@ -13,7 +13,9 @@ pub mod shaders;
 use crate::backend::Backend;
 use crate::hlsl::HlslCompiler;
 use crate::parse::qualifier::{QualContext, ShaderModel};
-use crate::parse::{self, Directive, Require, ResourceKind, SectionKind, ShaderSection, Stage, TestLine};
+use crate::parse::{
+    self, Directive, Require, ResourceKind, SectionKind, ShaderSection, Stage, TestLine,
+};
 use crate::report::{Check, Report, Status};
 use crate::vk::bind::RunError;
 use crate::vk::context::Gpu;
@@ -24,8 +26,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The shader models the runner compiles for (DXBC SM4/5).
-pub const MODELS: [ShaderModel; 4] =
-    [ShaderModel::new(4, 0), ShaderModel::new(4, 1), ShaderModel::new(5, 0), ShaderModel::new(5, 1)];
+pub const MODELS: [ShaderModel; 4] = [
+    ShaderModel::new(4, 0),
+    ShaderModel::new(4, 1),
+    ShaderModel::new(5, 0),
+    ShaderModel::new(5, 1),
+];
 
 /// What stays the same for a whole run.
 pub struct Runner<'a> {
@@ -77,13 +83,27 @@ impl<'a> Runner<'a> {
         let text = match std::fs::read(path) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
-                report.add(Check { file: name, line: 0, status: Status::Fail, todo: false, kind: "file", message: format!("cannot read: {e}") });
+                report.add(Check {
+                    file: name,
+                    line: 0,
+                    status: Status::Fail,
+                    todo: false,
+                    kind: "file",
+                    message: format!("cannot read: {e}"),
+                });
                 return;
             }
         };
         let file = parse::parse(&text);
         for (line, msg) in &file.errors {
-            report.add(Check { file: name.clone(), line: *line, status: Status::Fail, todo: false, kind: "parse", message: msg.clone() });
+            report.add(Check {
+                file: name.clone(),
+                line: *line,
+                status: Status::Fail,
+                todo: false,
+                kind: "parse",
+                message: msg.clone(),
+            });
         }
         let mut st = FileState {
             name: name.clone(),
@@ -115,7 +135,15 @@ impl<'a> Runner<'a> {
                                 st.resources.insert(key, res);
                             }
                             Err(e) => {
-                                st.resource_errors.insert(key, RunError::Fail(format!("[{} {}] at line {}: {e}", r.kind.name(), r.slot, section.line)));
+                                st.resource_errors.insert(
+                                    key,
+                                    RunError::Fail(format!(
+                                        "[{} {}] at line {}: {e}",
+                                        r.kind.name(),
+                                        r.slot,
+                                        section.line
+                                    )),
+                                );
                             }
                         }
                     }
@@ -141,7 +169,8 @@ impl<'a> Runner<'a> {
                 SectionKind::Test(lines) => self.run_block(&mut st, lines, report),
                 SectionKind::Ignored(_) => {}
                 SectionKind::Unsupported(reason) => {
-                    st.taint.get_or_insert_with(|| format!("line {}: {reason}", section.line));
+                    st.taint
+                        .get_or_insert_with(|| format!("line {}: {reason}", section.line));
                 }
             }
         }
@@ -159,7 +188,11 @@ impl<'a> Runner<'a> {
     /// Why a block cannot run at all, or the model it runs at.
     fn block_model(&self, st: &FileState) -> Result<ShaderModel, String> {
         let r = &st.require;
-        let Some(model) = MODELS.iter().copied().find(|m| *m >= r.min_model && *m <= r.max_model) else {
+        let Some(model) = MODELS
+            .iter()
+            .copied()
+            .find(|m| *m >= r.min_model && *m <= r.max_model)
+        else {
             return Err(format!(
                 "requires shader model {}..{}; the runner compiles DXBC for 4.0..5.1",
                 r.min_model, r.max_model
@@ -169,7 +202,10 @@ impl<'a> Runner<'a> {
     }
 
     fn caps_problem(&self, st: &FileState, model: ShaderModel) -> Option<String> {
-        let ctx = Ctx { model, tags: &self.tags };
+        let ctx = Ctx {
+            model,
+            tags: &self.tags,
+        };
         for (text, q) in &st.require.tag_conditions {
             if !q.holds(&ctx) {
                 return Some(format!("[require] {text} does not hold here"));
@@ -183,7 +219,9 @@ impl<'a> Runner<'a> {
                 "int64" => feature("shaderInt64"),
                 "cull-distance" => feature("shaderCullDistance"),
                 "filter-minmax" => feature("samplerFilterMinmax"),
-                "rt-vp-array-index" => feature("shaderOutputLayer") && feature("shaderOutputViewportIndex"),
+                "rt-vp-array-index" => {
+                    feature("shaderOutputLayer") && feature("shaderOutputViewportIndex")
+                }
                 "geometry-shader" => false,
                 "tessellation-shader" => false,
                 c if c.starts_with("format ") => {
@@ -193,7 +231,8 @@ impl<'a> Runner<'a> {
                     match (fmt, what) {
                         (Some(f), "uav-load") => {
                             let feats = gpu.format_features(f.vk).optimal_tiling_features;
-                            feats.contains(vk::FormatFeatureFlags::STORAGE_IMAGE) && feature("shaderStorageImageReadWithoutFormat")
+                            feats.contains(vk::FormatFeatureFlags::STORAGE_IMAGE)
+                                && feature("shaderStorageImageReadWithoutFormat")
                         }
                         _ => false,
                     }
@@ -202,7 +241,9 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
-                    "geometry-shader" | "tessellation-shader" => "the runner does not run that stage yet",
+                    "geometry-shader" | "tessellation-shader" => {
+                        "the runner does not run that stage yet"
+                    }
                     "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
                     "wave-ops" | "native-16-bit" => "it needs SM6",
                     "rov" | "depth-bounds" | "descriptors" => "the runner does not support it",
@@ -216,7 +257,9 @@ impl<'a> Runner<'a> {
 
     fn run_block(&self, st: &mut FileState, lines: &[TestLine], report: &mut Report) {
         let model = self.block_model(st);
-        let eval_model = *model.as_ref().unwrap_or(&st.require.min_model.clamp(MODELS[0], MODELS[3]));
+        let eval_model = *model
+            .as_ref()
+            .unwrap_or(&st.require.min_model.clamp(MODELS[0], MODELS[3]));
         let mut skip_reason = match &model {
             Err(e) => Some(e.clone()),
             Ok(m) => self.caps_problem(st, *m),
@@ -225,14 +268,22 @@ impl<'a> Runner<'a> {
             skip_reason = Some(self.no_gpu_reason.clone());
         }
         st.last_failure = None;
-        let translator = Translator { backend: self.backend, hlsl: self.hlsl, hlsl_error: self.hlsl_error.as_deref() };
+        let translator = Translator {
+            backend: self.backend,
+            hlsl: self.hlsl,
+            hlsl_error: self.hlsl_error.as_deref(),
+        };
         let file = st.name.clone();
         for tl in lines {
-            let ctx = Ctx { model: eval_model, tags: &self.tags };
+            let ctx = Ctx {
+                model: eval_model,
+                tags: &self.tags,
+            };
             if !tl.conditions.iter().all(|q| q.holds(&ctx)) {
                 continue;
             }
-            let todo = tl.todo.as_ref().is_some_and(|q| q.holds(&ctx)) || tl.bug.as_ref().is_some_and(|q| q.holds(&ctx));
+            let todo = tl.todo.as_ref().is_some_and(|q| q.holds(&ctx))
+                || tl.bug.as_ref().is_some_and(|q| q.holds(&ctx));
             let kind = match &tl.directive {
                 Directive::Dispatch(_) => "dispatch",
                 Directive::DrawQuad | Directive::Draw { .. } => "draw",
@@ -240,10 +291,21 @@ impl<'a> Runner<'a> {
                 _ => "",
             };
             let mut add = |status: Status, message: String| {
-                report.add(Check { file: file.clone(), line: tl.line, status, todo, kind, message });
+                report.add(Check {
+                    file: file.clone(),
+                    line: tl.line,
+                    status,
+                    todo,
+                    kind,
+                    message,
+                });
             };
             match &tl.directive {
-                Directive::Uniform { cbuffer, offset, words } => {
+                Directive::Uniform {
+                    cbuffer,
+                    offset,
+                    words,
+                } => {
                     let cb = st.cbuffers.entry(*cbuffer).or_default();
                     let end = (*offset as usize + words.len()).div_ceil(4) * 4;
                     if cb.len() < end {
@@ -253,7 +315,12 @@ impl<'a> Runner<'a> {
                     continue;
                 }
                 Directive::Unsupported(what) => {
-                    st.taint.get_or_insert_with(|| format!("line {} uses {what}, which the runner does not support", tl.line));
+                    st.taint.get_or_insert_with(|| {
+                        format!(
+                            "line {} uses {what}, which the runner does not support",
+                            tl.line
+                        )
+                    });
                     continue;
                 }
                 _ => {}
@@ -270,25 +337,45 @@ impl<'a> Runner<'a> {
             let result = match &tl.directive {
                 Directive::Clear { target, value } => {
                     if let Err(e) = exec::clear(gpu, st, *target, *value) {
-                        st.taint.get_or_insert_with(|| format!("line {}: clear failed: {e}", tl.line));
+                        st.taint
+                            .get_or_insert_with(|| format!("line {}: clear failed: {e}", tl.line));
                     }
                     continue;
                 }
-                Directive::Dispatch(groups) => exec::dispatch(gpu, st, &translator, model, &ctx, *groups),
-                Directive::DrawQuad => exec::draw(gpu, st, &translator, model, &ctx, None),
-                Directive::Draw { topology, vertices, instances } => {
-                    exec::draw(gpu, st, &translator, model, &ctx, Some((*topology, *vertices, *instances)))
+                Directive::Dispatch(groups) => {
+                    exec::dispatch(gpu, st, &translator, model, &ctx, *groups)
                 }
+                Directive::DrawQuad => exec::draw(gpu, st, &translator, model, &ctx, None),
+                Directive::Draw {
+                    topology,
+                    vertices,
+                    instances,
+                } => exec::draw(
+                    gpu,
+                    st,
+                    &translator,
+                    model,
+                    &ctx,
+                    Some((*topology, *vertices, *instances)),
+                ),
                 Directive::Probe(p) => {
                     if let Some((line, why)) = &st.last_failure {
-                        add(Status::Skip, format!("the draw/dispatch at line {line} did not run ({why})"));
+                        add(
+                            Status::Skip,
+                            format!("the draw/dispatch at line {line} did not run ({why})"),
+                        );
                         continue;
                     }
                     exec::probe(gpu, st, p)
                 }
-                Directive::Uniform { .. } | Directive::Unsupported(_) => unreachable!("handled above"),
+                Directive::Uniform { .. } | Directive::Unsupported(_) => {
+                    unreachable!("handled above")
+                }
             };
-            let is_run = matches!(tl.directive, Directive::Dispatch(_) | Directive::DrawQuad | Directive::Draw { .. });
+            let is_run = matches!(
+                tl.directive,
+                Directive::Dispatch(_) | Directive::DrawQuad | Directive::Draw { .. }
+            );
             match result {
                 Ok(()) => {
                     if is_run {

@@ -12,7 +12,8 @@ use translator::Translation;
 use translator::reflect::ShaderStage;
 
 /// The vertex shader `draw quad` uses when the test has none (as vkd3d's runner does).
-pub const QUAD_VS: &str = "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
+pub const QUAD_VS: &str =
+    "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
 
 /// Caches translations per (section line, model) for one file.
 #[derive(Default)]
@@ -49,7 +50,10 @@ impl ShaderCache {
         ctx: &dyn QualContext,
         options: &[String],
     ) -> Result<Rc<Translation>, RunError> {
-        let expected_to_fail = [section.fail.as_ref(), section.notimpl.as_ref()].into_iter().flatten().any(|q| q.holds(ctx));
+        let expected_to_fail = [section.fail.as_ref(), section.notimpl.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|q| q.holds(ctx));
         if expected_to_fail {
             return Err(RunError::Skip(format!(
                 "the {} shader at line {line} is expected not to compile at shader model {model}",
@@ -82,14 +86,23 @@ fn translate(
             };
             for o in options {
                 if crate::hlsl::option_args(o).is_none() {
-                    return Err(RunError::Skip(format!("compile option '{o}' is not supported")));
+                    return Err(RunError::Skip(format!(
+                        "compile option '{o}' is not supported"
+                    )));
                 }
             }
-            let profile = format!("{}_{}", section.stage.profile_prefix(), model.profile_suffix());
+            let profile = format!(
+                "{}_{}",
+                section.stage.profile_prefix(),
+                model.profile_suffix()
+            );
             match hlsl.compile(src, &profile, &section.entry, options) {
                 Ok(d) => d,
                 Err(CompileError::Rejected(m)) => {
-                    return Err(RunError::Fail(format!("the {} shader at line {line} does not compile ({profile}): {m}", section.stage.name())));
+                    return Err(RunError::Fail(format!(
+                        "the {} shader at line {line} does not compile ({profile}): {m}",
+                        section.stage.name()
+                    )));
                 }
                 Err(CompileError::Tool(m)) => return Err(RunError::Fail(m)),
             }
@@ -97,10 +110,13 @@ fn translate(
         ShaderSource::DxbcHex(bytes) => bytes.clone(),
         ShaderSource::Unsupported { reason, .. } => return Err(RunError::Skip(reason.clone())),
     };
-    let tr = t
-        .backend
-        .translate(&dxbc)
-        .map_err(|e| RunError::Fail(format!("{} backend: the {} shader at line {line}: {e}", t.backend.name(), section.stage.name())))?;
+    let tr = t.backend.translate(&dxbc).map_err(|e| {
+        RunError::Fail(format!(
+            "{} backend: the {} shader at line {line}: {e}",
+            t.backend.name(),
+            section.stage.name()
+        ))
+    })?;
     if tr.reflection.stage != reflect_stage(section.stage) {
         return Err(RunError::Fail(format!(
             "the {} shader section at line {line} holds a {:?} shader",

@@ -97,7 +97,9 @@ fn view_type(dim: ResourceDim) -> vk::ImageViewType {
         ResourceDim::Texture1D => vk::ImageViewType::TYPE_1D,
         ResourceDim::Texture1DArray => vk::ImageViewType::TYPE_1D_ARRAY,
         ResourceDim::Texture2D | ResourceDim::Texture2DMS => vk::ImageViewType::TYPE_2D,
-        ResourceDim::Texture2DArray | ResourceDim::Texture2DMSArray => vk::ImageViewType::TYPE_2D_ARRAY,
+        ResourceDim::Texture2DArray | ResourceDim::Texture2DMSArray => {
+            vk::ImageViewType::TYPE_2D_ARRAY
+        }
         ResourceDim::Texture3D => vk::ImageViewType::TYPE_3D,
         ResourceDim::TextureCube => vk::ImageViewType::CUBE,
         ResourceDim::TextureCubeArray => vk::ImageViewType::CUBE_ARRAY,
@@ -112,7 +114,11 @@ pub fn check_features(gpu: &Gpu, reflections: &[&Reflection]) -> Result<(), RunE
             match gpu.enabled.get(f) {
                 Some(true) => {}
                 Some(false) => return Err(RunError::Skip(format!("the device lacks {f}"))),
-                None => return Err(RunError::Skip(format!("unknown Vulkan feature {f} requested"))),
+                None => {
+                    return Err(RunError::Skip(format!(
+                        "unknown Vulkan feature {f} requested"
+                    )));
+                }
             }
         }
     }
@@ -126,7 +132,11 @@ enum Write {
 }
 
 /// Builds layouts and writes descriptor sets for the given stages.
-pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Result<Bound, RunError> {
+pub fn bind(
+    gpu: &Gpu,
+    stages: &[&Reflection],
+    src: &mut BindSources<'_>,
+) -> Result<Bound, RunError> {
     // Merge the stages' descriptors by (set, binding).
     let mut merged: BTreeMap<(u32, u32), (Descriptor, vk::ShaderStageFlags)> = BTreeMap::new();
     for r in stages {
@@ -134,7 +144,10 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
         for d in &r.descriptors {
             match merged.get_mut(&(d.set, d.binding)) {
                 Some((prev, f)) => {
-                    if prev.descriptor_type != d.descriptor_type || prev.count != d.count || prev.origin != d.origin {
+                    if prev.descriptor_type != d.descriptor_type
+                        || prev.count != d.count
+                        || prev.origin != d.origin
+                    {
                         return Err(RunError::Fail(format!(
                             "set {} binding {} is declared differently by two stages",
                             d.set, d.binding
@@ -170,11 +183,15 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
             }
         };
         if count > 64 {
-            return Err(RunError::Fail(format!("descriptor array of {count} at set {set} binding {binding}")));
+            return Err(RunError::Fail(format!(
+                "descriptor array of {count} at set {set} binding {binding}"
+            )));
         }
         counts.push(((set, binding), count));
         if d.origin.uav_counter {
-            return Err(RunError::Skip("UAV counters are not supported by the runner yet".into()));
+            return Err(RunError::Skip(
+                "UAV counters are not supported by the runner yet".into(),
+            ));
         }
         if d.origin.space != 0 {
             return Err(RunError::Fail(format!(
@@ -191,7 +208,9 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
             let w = match d.origin.class {
                 RegisterClass::B => {
                     let data = src.cbuffers.get(&reg).ok_or_else(|| {
-                        RunError::Fail(format!("the shader reads {name} but the test sets no constants for it"))
+                        RunError::Fail(format!(
+                            "the shader reads {name} but the test sets no constants for it"
+                        ))
                     })?;
                     let declared = match d.shape {
                         ResourceShape::ConstantBuffer { size_bytes } => size_bytes,
@@ -205,24 +224,42 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
                         t => return Err(RunError::Fail(format!("{name} reflected as {t:?}"))),
                     };
                     let buf = gpu.buffer_with_data(u64::from(size), usage, &bytes)?;
-                    let info = vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE };
+                    let info = vk::DescriptorBufferInfo {
+                        buffer: buf.buffer,
+                        offset: 0,
+                        range: vk::WHOLE_SIZE,
+                    };
                     cb_buffers.push(buf);
                     Write::Buffer(info)
                 }
                 RegisterClass::S => {
-                    let s = src
-                        .samplers
-                        .get(&reg)
-                        .ok_or_else(|| RunError::Fail(format!("the shader uses {name} but the test declares no [sampler {reg}]")))?;
+                    let s = src.samplers.get(&reg).ok_or_else(|| {
+                        RunError::Fail(format!(
+                            "the shader uses {name} but the test declares no [sampler {reg}]"
+                        ))
+                    })?;
                     if d.descriptor_type != DescriptorType::Sampler {
-                        return Err(RunError::Fail(format!("{name} reflected as {:?}", d.descriptor_type)));
+                        return Err(RunError::Fail(format!(
+                            "{name} reflected as {:?}",
+                            d.descriptor_type
+                        )));
                     }
-                    Write::Image(vk::DescriptorImageInfo { sampler: *s, ..Default::default() })
+                    Write::Image(vk::DescriptorImageInfo {
+                        sampler: *s,
+                        ..Default::default()
+                    })
                 }
                 RegisterClass::T | RegisterClass::U => {
-                    let kind = if d.origin.class == RegisterClass::T { ResourceKind::Srv } else { ResourceKind::Uav };
+                    let kind = if d.origin.class == RegisterClass::T {
+                        ResourceKind::Srv
+                    } else {
+                        ResourceKind::Uav
+                    };
                     let res = src.resources.get_mut(&(kind, reg)).ok_or_else(|| {
-                        RunError::Fail(format!("the shader uses {name} but the test declares no [{} {reg}]", kind.name()))
+                        RunError::Fail(format!(
+                            "the shader uses {name} but the test declares no [{} {reg}]",
+                            kind.name()
+                        ))
                     })?;
                     resource_write(gpu, &name, d, res)?
                 }
@@ -236,7 +273,11 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
     let device = gpu.device.clone();
     let cleanup = |layouts: &[vk::DescriptorSetLayout]| {
         // SAFETY: layouts were created by this device and are not in use.
-        unsafe { layouts.iter().for_each(|l| device.destroy_descriptor_set_layout(*l, None)) }
+        unsafe {
+            layouts
+                .iter()
+                .for_each(|l| device.destroy_descriptor_set_layout(*l, None))
+        }
     };
     for s in 0..set_count as u32 {
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = merged
@@ -267,14 +308,20 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
     for r in stages {
         for pc in &r.push_constants {
             let flags = stage_flags(r.stage);
-            ranges.push(vk::PushConstantRange { stage_flags: flags, offset: pc.offset, size: pc.size });
+            ranges.push(vk::PushConstantRange {
+                stage_flags: flags,
+                offset: pc.offset,
+                size: pc.size,
+            });
             let data = src.cbuffers.get(&pc.register).cloned().unwrap_or_default();
             let mut bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
             bytes.resize(pc.size as usize, 0);
             push.push((flags, pc.offset, bytes));
         }
     }
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+    let info = vk::PipelineLayoutCreateInfo::default()
+        .set_layouts(&set_layouts)
+        .push_constant_ranges(&ranges);
     // SAFETY: valid device and create info.
     let layout = match unsafe { gpu.device.create_pipeline_layout(&info, None) } {
         Ok(l) => l,
@@ -302,14 +349,29 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
         let ty = vk_type(merged[&key.clone()].0.descriptor_type);
         *sizes.entry(ty).or_default() += count;
     }
-    let pool_sizes: Vec<vk::DescriptorPoolSize> =
-        sizes.iter().map(|(t, n)| vk::DescriptorPoolSize { ty: *t, descriptor_count: *n }).collect();
-    let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(set_count as u32).pool_sizes(&pool_sizes);
+    let pool_sizes: Vec<vk::DescriptorPoolSize> = sizes
+        .iter()
+        .map(|(t, n)| vk::DescriptorPoolSize {
+            ty: *t,
+            descriptor_count: *n,
+        })
+        .collect();
+    let pool_info = vk::DescriptorPoolCreateInfo::default()
+        .max_sets(set_count as u32)
+        .pool_sizes(&pool_sizes);
     // SAFETY: valid device; the pool is owned by `bound` and destroyed with it.
     unsafe {
-        bound.pool = gpu.device.create_descriptor_pool(&pool_info, None).map_err(|e| format!("vkCreateDescriptorPool: {e}"))?;
-        let alloc = vk::DescriptorSetAllocateInfo::default().descriptor_pool(bound.pool).set_layouts(&bound.set_layouts);
-        bound.sets = gpu.device.allocate_descriptor_sets(&alloc).map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
+        bound.pool = gpu
+            .device
+            .create_descriptor_pool(&pool_info, None)
+            .map_err(|e| format!("vkCreateDescriptorPool: {e}"))?;
+        let alloc = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(bound.pool)
+            .set_layouts(&bound.set_layouts);
+        bound.sets = gpu
+            .device
+            .allocate_descriptor_sets(&alloc)
+            .map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
         // Keep the infos alive in vectors while building the writes.
         let images: Vec<[vk::DescriptorImageInfo; 1]> = writes
             .iter()
@@ -354,16 +416,26 @@ pub fn bind(gpu: &Gpu, stages: &[&Reflection], src: &mut BindSources<'_>) -> Res
 }
 
 /// The descriptor write for an SRV or UAV.
-fn resource_write(gpu: &Gpu, name: &str, d: &Descriptor, res: &mut TestResource) -> Result<Write, RunError> {
+fn resource_write(
+    gpu: &Gpu,
+    name: &str,
+    d: &Descriptor,
+    res: &mut TestResource,
+) -> Result<Write, RunError> {
     let fmt = res.decl.format;
     match (&mut res.obj, d.descriptor_type) {
-        (GpuObject::Buffer(buf), DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer) => {
+        (
+            GpuObject::Buffer(buf),
+            DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer,
+        ) => {
             let view_format = match d.shape {
-                ResourceShape::RawBuffer | ResourceShape::StructuredBuffer { .. } | ResourceShape::Counter => {
-                    vk::Format::R32_UINT
-                }
+                ResourceShape::RawBuffer
+                | ResourceShape::StructuredBuffer { .. }
+                | ResourceShape::Counter => vk::Format::R32_UINT,
                 _ if fmt.texel_size == 0 => {
-                    return Err(RunError::Fail(format!("{name} is a typed buffer but the test gives no format")));
+                    return Err(RunError::Fail(format!(
+                        "{name} is a typed buffer but the test gives no format"
+                    )));
                 }
                 _ => fmt.vk,
             };
@@ -375,25 +447,46 @@ fn resource_write(gpu: &Gpu, name: &str, d: &Descriptor, res: &mut TestResource)
                 vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
             };
             if !feats.contains(need) {
-                return Err(RunError::Skip(format!("{view_format:?} texel buffers are not supported ({name})")));
+                return Err(RunError::Skip(format!(
+                    "{view_format:?} texel buffers are not supported ({name})"
+                )));
             }
             Ok(Write::Texel(gpu.buffer_view(buf, view_format)?))
         }
         (GpuObject::Buffer(buf), DescriptorType::StorageBuffer | DescriptorType::UniformBuffer) => {
-            Ok(Write::Buffer(vk::DescriptorBufferInfo { buffer: buf.buffer, offset: 0, range: vk::WHOLE_SIZE }))
+            Ok(Write::Buffer(vk::DescriptorBufferInfo {
+                buffer: buf.buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }))
         }
         (GpuObject::Image(img), DescriptorType::SampledImage | DescriptorType::StorageImage) => {
             let ResourceShape::Image { dim, .. } = d.shape else {
-                return Err(RunError::Fail(format!("{name} is an image descriptor with shape {:?}", d.shape)));
+                return Err(RunError::Fail(format!(
+                    "{name} is an image descriptor with shape {:?}",
+                    d.shape
+                )));
             };
             let storage = d.descriptor_type == DescriptorType::StorageImage;
-            let need = if storage { vk::ImageUsageFlags::STORAGE } else { vk::ImageUsageFlags::SAMPLED };
+            let need = if storage {
+                vk::ImageUsageFlags::STORAGE
+            } else {
+                vk::ImageUsageFlags::SAMPLED
+            };
             if !img.usage.contains(need) {
-                return Err(RunError::Skip(format!("format {} cannot be used as {:?} here ({name})", fmt.name, need)));
+                return Err(RunError::Skip(format!(
+                    "format {} cannot be used as {:?} here ({name})",
+                    fmt.name, need
+                )));
             }
             let vt = view_type(dim);
-            if matches!(vt, vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY) && img.layers % 6 != 0 {
-                return Err(RunError::Fail(format!("{name} is a cube texture but [{}] is not a cube", res.decl.kind.name())));
+            if matches!(vt, vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY)
+                && img.layers % 6 != 0
+            {
+                return Err(RunError::Fail(format!(
+                    "{name} is a cube texture but [{}] is not a cube",
+                    res.decl.kind.name()
+                )));
             }
             let level = if storage { Some(0) } else { None };
             let view = gpu.image_view(img, vt, img.format, level)?;
@@ -403,7 +496,11 @@ fn resource_write(gpu: &Gpu, name: &str, d: &Descriptor, res: &mut TestResource)
                 image_layout: vk::ImageLayout::GENERAL,
             }))
         }
-        (GpuObject::Image(_), t) => Err(RunError::Fail(format!("{name} is a texture in the test but the shader binds it as {t:?}"))),
-        (GpuObject::Buffer(_), t) => Err(RunError::Fail(format!("{name} is a buffer in the test but the shader binds it as {t:?}"))),
+        (GpuObject::Image(_), t) => Err(RunError::Fail(format!(
+            "{name} is a texture in the test but the shader binds it as {t:?}"
+        ))),
+        (GpuObject::Buffer(_), t) => Err(RunError::Fail(format!(
+            "{name} is a buffer in the test but the shader binds it as {t:?}"
+        ))),
     }
 }

@@ -75,7 +75,8 @@ fn vk_err(what: &str) -> impl Fn(vk::Result) -> String + '_ {
 
 fn load_entry() -> Result<ash::Entry, String> {
     // SAFETY: loading the Vulkan loader library; its initialisation has no preconditions.
-    unsafe { ash::Entry::load() }.map_err(|e| format!("cannot load the Vulkan loader (libvulkan.so.1): {e}"))
+    unsafe { ash::Entry::load() }
+        .map_err(|e| format!("cannot load the Vulkan loader (libvulkan.so.1): {e}"))
 }
 
 fn create_instance(entry: &ash::Entry, validate: bool) -> Result<ash::Instance, String> {
@@ -87,8 +88,12 @@ fn create_instance(entry: &ash::Entry, validate: bool) -> Result<ash::Instance, 
     let mut exts = Vec::new();
     if validate {
         // SAFETY: plain enumeration call.
-        let have = unsafe { entry.enumerate_instance_layer_properties() }.map_err(vk_err("listing layers"))?;
-        if !have.iter().any(|l| l.layer_name_as_c_str().ok() == Some(layer)) {
+        let have = unsafe { entry.enumerate_instance_layer_properties() }
+            .map_err(vk_err("listing layers"))?;
+        if !have
+            .iter()
+            .any(|l| l.layer_name_as_c_str().ok() == Some(layer))
+        {
             return Err("--validate: VK_LAYER_KHRONOS_validation is not installed".into());
         }
         layers.push(layer.as_ptr());
@@ -107,8 +112,10 @@ pub fn list_devices() -> Result<Vec<String>, String> {
     let entry = load_entry()?;
     let instance = create_instance(&entry, false)?;
     // SAFETY: the instance is valid; it is destroyed before returning.
-    let out = unsafe {
-        let devs = instance.enumerate_physical_devices().map_err(vk_err("enumerating devices"));
+    unsafe {
+        let devs = instance
+            .enumerate_physical_devices()
+            .map_err(vk_err("enumerating devices"));
         let out = devs.map(|devs| {
             devs.iter()
                 .enumerate()
@@ -127,19 +134,31 @@ pub fn list_devices() -> Result<Vec<String>, String> {
         });
         instance.destroy_instance(None);
         out
-    };
-    out
+    }
 }
 
 /// (device name, driver name, driver info, driver id).
-unsafe fn describe(instance: &ash::Instance, d: vk::PhysicalDevice) -> (String, String, String, vk::DriverId) {
+unsafe fn describe(
+    instance: &ash::Instance,
+    d: vk::PhysicalDevice,
+) -> (String, String, String, vk::DriverId) {
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
     let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver);
     // SAFETY: valid instance and physical device; the chained struct lives on this frame.
     unsafe { instance.get_physical_device_properties2(d, &mut p2) };
-    let name = p2.properties.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let dn = driver.driver_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let di = driver.driver_info_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = p2
+        .properties
+        .device_name_as_c_str()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dn = driver
+        .driver_name_as_c_str()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let di = driver
+        .driver_info_as_c_str()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     (name, dn, di, driver.driver_id)
 }
 
@@ -161,7 +180,8 @@ impl Gpu {
                 let du = ash::ext::debug_utils::Instance::new(&entry, &instance);
                 let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
                     .message_severity(
-                        vk::DebugUtilsMessageSeverityFlagsEXT::ERROR | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
+                        vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
+                            | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
                     )
                     .message_type(
                         vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
@@ -174,7 +194,11 @@ impl Gpu {
                     Err(e) => return fail(&instance, format!("creating the debug messenger: {e}")),
                 }
             }
-            let destroy_all = |instance: &ash::Instance, debug: &Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>| {
+            let destroy_all = |instance: &ash::Instance,
+                               debug: &Option<(
+                ash::ext::debug_utils::Instance,
+                vk::DebugUtilsMessengerEXT,
+            )>| {
                 if let Some((du, m)) = debug {
                     du.destroy_debug_utils_messenger(*m, None);
                 }
@@ -199,12 +223,15 @@ impl Gpu {
             let props = instance.get_physical_device_properties(pdev);
             if props.api_version < vk::make_api_version(0, 1, 3, 0) {
                 destroy_all(&instance, &debug);
-                return Err("the device does not support Vulkan 1.3 (dynamic rendering is needed)".into());
+                return Err(
+                    "the device does not support Vulkan 1.3 (dynamic rendering is needed)".into(),
+                );
             }
             let (_, driver_name, driver_info, driver_id) = describe(&instance, pdev);
             let families = instance.get_physical_device_queue_family_properties(pdev);
             let Some(queue_family) = families.iter().position(|f| {
-                f.queue_flags.contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
+                f.queue_flags
+                    .contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
             }) else {
                 destroy_all(&instance, &debug);
                 return Err("no queue family with graphics and compute".into());
@@ -232,13 +259,17 @@ impl Gpu {
             }
             let mut create = enabled;
             let prio = [1.0f32];
-            let qinfo = [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&prio)];
+            let qinfo = [vk::DeviceQueueCreateInfo::default()
+                .queue_family_index(queue_family)
+                .queue_priorities(&prio)];
             let mut f2 = vk::PhysicalDeviceFeatures2::default()
                 .features(create.f10)
                 .push_next(&mut create.f11)
                 .push_next(&mut create.f12)
                 .push_next(&mut create.f13);
-            let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&qinfo).push_next(&mut f2);
+            let dinfo = vk::DeviceCreateInfo::default()
+                .queue_create_infos(&qinfo)
+                .push_next(&mut f2);
             let device = match instance.create_device(pdev, &dinfo, None) {
                 Ok(d) => d,
                 Err(e) => {
@@ -280,7 +311,10 @@ impl Gpu {
     }
 
     pub fn device_name(&self) -> String {
-        self.props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        self.props
+            .device_name_as_c_str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     /// `llvmpipe (...) — driver llvmpipe (Mesa 22.3.6), Vulkan 1.3.230`.
@@ -308,7 +342,12 @@ impl Gpu {
         }
         if let Some(v) = self.driver_info.strip_prefix("Mesa ") {
             let mut ver = [0u32; 3];
-            for (i, p) in v.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).take(3).enumerate() {
+            for (i, p) in v
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|p| !p.is_empty())
+                .take(3)
+                .enumerate()
+            {
                 ver[i] = p.parse().unwrap_or(0);
             }
             t.push(("mesa".into(), ver));
@@ -355,13 +394,19 @@ impl Gpu {
     /// A memory type index with `flags` among `type_bits`.
     pub fn memory_type(&self, type_bits: u32, flags: vk::MemoryPropertyFlags) -> Option<u32> {
         (0..self.mem_props.memory_type_count).find(|&i| {
-            type_bits & (1 << i) != 0 && self.mem_props.memory_types[i as usize].property_flags.contains(flags)
+            type_bits & (1 << i) != 0
+                && self.mem_props.memory_types[i as usize]
+                    .property_flags
+                    .contains(flags)
         })
     }
 
     pub fn format_features(&self, format: vk::Format) -> vk::FormatProperties {
         // SAFETY: valid instance and physical device.
-        unsafe { self.instance.get_physical_device_format_properties(self.pdev, format) }
+        unsafe {
+            self.instance
+                .get_physical_device_format_properties(self.pdev, format)
+        }
     }
 }
 

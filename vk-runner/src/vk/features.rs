@@ -128,7 +128,10 @@ impl FeatureSet {
     pub fn get(&self, name: &str) -> Option<bool> {
         let snake = snake_case(name);
         let mut copy = *self;
-        FEATURES.iter().find(|(n, _)| *n == snake || *n == name).map(|(_, acc)| *acc(&mut copy) != 0)
+        FEATURES
+            .iter()
+            .find(|(n, _)| *n == snake || *n == name)
+            .map(|(_, acc)| *acc(&mut copy) != 0)
     }
 
     pub fn set(&mut self, name: &str, on: bool) -> bool {
@@ -145,7 +148,11 @@ impl FeatureSet {
     /// Names (camelCase) of the features that are on.
     pub fn enabled_names(&self) -> Vec<String> {
         let mut copy = *self;
-        FEATURES.iter().filter(|(_, acc)| *acc(&mut copy) != 0).map(|(n, _)| camel_case(n)).collect()
+        FEATURES
+            .iter()
+            .filter(|(_, acc)| *acc(&mut copy) != 0)
+            .map(|(n, _)| camel_case(n))
+            .collect()
     }
 }
 
@@ -232,15 +239,27 @@ mod tests {
     #[test]
     fn names_round_trip() {
         assert_eq!(snake_case("shaderFloat64"), "shader_float64");
-        assert_eq!(snake_case("shaderStorageImageReadWithoutFormat"), "shader_storage_image_read_without_format");
-        assert_eq!(camel_case("fragment_stores_and_atomics"), "fragmentStoresAndAtomics");
+        assert_eq!(
+            snake_case("shaderStorageImageReadWithoutFormat"),
+            "shader_storage_image_read_without_format"
+        );
+        assert_eq!(
+            camel_case("fragment_stores_and_atomics"),
+            "fragmentStoresAndAtomics"
+        );
         let mut fs = FeatureSet::default();
         assert_eq!(fs.get("shaderFloat64"), Some(false));
         assert!(fs.set("shaderFloat64", true));
         assert_eq!(fs.get("shader_float64"), Some(true));
         assert_eq!(fs.get("noSuchFeature"), None);
         assert!(fs.set("shaderDemoteToHelperInvocation", true));
-        assert_eq!(fs.enabled_names(), vec!["shaderFloat64".to_string(), "shaderDemoteToHelperInvocation".to_string()]);
+        assert_eq!(
+            fs.enabled_names(),
+            vec![
+                "shaderFloat64".to_string(),
+                "shaderDemoteToHelperInvocation".to_string()
+            ]
+        );
         for w in WANTED {
             assert!(FEATURES.iter().any(|(n, _)| n == w), "{w}");
         }

@@ -63,31 +63,54 @@ fn err(what: &'static str) -> impl Fn(vk::Result) -> String {
 }
 
 impl Gpu {
-    fn allocate(&self, req: vk::MemoryRequirements, host: bool) -> Result<(vk::DeviceMemory, bool), String> {
+    fn allocate(
+        &self,
+        req: vk::MemoryRequirements,
+        host: bool,
+    ) -> Result<(vk::DeviceMemory, bool), String> {
         let (idx, host_visible) = if host {
             let f = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-            (self.memory_type(req.memory_type_bits, f).ok_or("no host-visible memory type")?, true)
+            (
+                self.memory_type(req.memory_type_bits, f)
+                    .ok_or("no host-visible memory type")?,
+                true,
+            )
         } else {
             match self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::DEVICE_LOCAL) {
                 Some(i) => (i, false),
-                None => (self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty()).ok_or("no memory type")?, false),
+                None => (
+                    self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
+                        .ok_or("no memory type")?,
+                    false,
+                ),
             }
         };
-        let info = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(idx);
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(idx);
         // SAFETY: valid device and allocation info.
-        let mem = unsafe { self.device.allocate_memory(&info, None) }.map_err(err("vkAllocateMemory"))?;
+        let mem =
+            unsafe { self.device.allocate_memory(&info, None) }.map_err(err("vkAllocateMemory"))?;
         Ok((mem, host_visible))
     }
 
     /// Creates a buffer; `host` makes it mappable (staging, readback).
-    pub fn create_buffer(&self, size: u64, usage: vk::BufferUsageFlags, host: bool) -> Result<Buffer, String> {
+    pub fn create_buffer(
+        &self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        host: bool,
+    ) -> Result<Buffer, String> {
         let size = size.max(4);
         let info = vk::BufferCreateInfo::default()
             .size(size)
             .usage(usage | vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST);
         // SAFETY: valid device; the buffer is destroyed on error paths and in Drop.
         unsafe {
-            let buffer = self.device.create_buffer(&info, None).map_err(err("vkCreateBuffer"))?;
+            let buffer = self
+                .device
+                .create_buffer(&info, None)
+                .map_err(err("vkCreateBuffer"))?;
             let req = self.device.get_buffer_memory_requirements(buffer);
             let (memory, host_visible) = match self.allocate(req, host) {
                 Ok(m) => m,
@@ -101,7 +124,14 @@ impl Gpu {
                 self.device.free_memory(memory, None);
                 return Err(format!("vkBindBufferMemory: {e}"));
             }
-            Ok(Buffer { device: self.device.clone(), buffer, memory, size, host_visible, views: Vec::new() })
+            Ok(Buffer {
+                device: self.device.clone(),
+                buffer,
+                memory,
+                size,
+                host_visible,
+                views: Vec::new(),
+            })
         }
     }
 
@@ -112,7 +142,10 @@ impl Gpu {
         // SAFETY: the memory is host visible and coherent, at least `n` bytes long and not in
         // use by the device (callers synchronise with the queue).
         unsafe {
-            let p = self.device.map_memory(buf.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()).map_err(err("vkMapMemory"))?;
+            let p = self
+                .device
+                .map_memory(buf.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                .map_err(err("vkMapMemory"))?;
             std::ptr::copy_nonoverlapping(data.as_ptr(), p as *mut u8, n);
             self.device.unmap_memory(buf.memory);
         }
@@ -125,7 +158,10 @@ impl Gpu {
         let mut out = vec![0u8; buf.size as usize];
         // SAFETY: as in write_host.
         unsafe {
-            let p = self.device.map_memory(buf.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()).map_err(err("vkMapMemory"))?;
+            let p = self
+                .device
+                .map_memory(buf.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                .map_err(err("vkMapMemory"))?;
             std::ptr::copy_nonoverlapping(p as *const u8, out.as_mut_ptr(), out.len());
             self.device.unmap_memory(buf.memory);
         }
@@ -141,21 +177,36 @@ impl Gpu {
         // SAFETY: the command buffer is allocated, recorded, submitted and waited for here,
         // then freed; nothing else uses the pool concurrently.
         unsafe {
-            let cb = self.device.allocate_command_buffers(&info).map_err(err("vkAllocateCommandBuffers"))?[0];
+            let cb = self
+                .device
+                .allocate_command_buffers(&info)
+                .map_err(err("vkAllocateCommandBuffers"))?[0];
             let result = (|| {
-                let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-                self.device.begin_command_buffer(cb, &begin).map_err(err("vkBeginCommandBuffer"))?;
+                let begin = vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+                self.device
+                    .begin_command_buffer(cb, &begin)
+                    .map_err(err("vkBeginCommandBuffer"))?;
                 record(cb);
                 full_barrier(&self.device, cb);
-                self.device.end_command_buffer(cb).map_err(err("vkEndCommandBuffer"))?;
+                self.device
+                    .end_command_buffer(cb)
+                    .map_err(err("vkEndCommandBuffer"))?;
                 let cbs = [cb];
                 let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
-                let fence = self.device.create_fence(&vk::FenceCreateInfo::default(), None).map_err(err("vkCreateFence"))?;
+                let fence = self
+                    .device
+                    .create_fence(&vk::FenceCreateInfo::default(), None)
+                    .map_err(err("vkCreateFence"))?;
                 let r = self
                     .device
                     .queue_submit(self.queue, &submit, fence)
                     .map_err(err("vkQueueSubmit"))
-                    .and_then(|_| self.device.wait_for_fences(&[fence], true, 60_000_000_000).map_err(err("vkWaitForFences")));
+                    .and_then(|_| {
+                        self.device
+                            .wait_for_fences(&[fence], true, 60_000_000_000)
+                            .map_err(err("vkWaitForFences"))
+                    });
                 self.device.destroy_fence(fence, None);
                 r
             })();
@@ -165,7 +216,12 @@ impl Gpu {
     }
 
     /// A device-local buffer filled with `data` (zero-padded to `size`).
-    pub fn buffer_with_data(&self, size: u64, usage: vk::BufferUsageFlags, data: &[u8]) -> Result<Buffer, String> {
+    pub fn buffer_with_data(
+        &self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        data: &[u8],
+    ) -> Result<Buffer, String> {
         let dst = self.create_buffer(size, usage, false)?;
         let mut bytes = data.to_vec();
         bytes.resize(dst.size as usize, 0);
@@ -173,7 +229,10 @@ impl Gpu {
         self.write_host(&staging, &bytes)?;
         let region = [vk::BufferCopy::default().size(dst.size)];
         // SAFETY: both buffers are valid and large enough.
-        self.submit(|cb| unsafe { self.device.cmd_copy_buffer(cb, staging.buffer, dst.buffer, &region) })?;
+        self.submit(|cb| unsafe {
+            self.device
+                .cmd_copy_buffer(cb, staging.buffer, dst.buffer, &region)
+        })?;
         Ok(dst)
     }
 
@@ -182,7 +241,10 @@ impl Gpu {
         let staging = self.create_buffer(src.size, vk::BufferUsageFlags::empty(), true)?;
         let region = [vk::BufferCopy::default().size(src.size)];
         // SAFETY: both buffers are valid and the same size.
-        self.submit(|cb| unsafe { self.device.cmd_copy_buffer(cb, src.buffer, staging.buffer, &region) })?;
+        self.submit(|cb| unsafe {
+            self.device
+                .cmd_copy_buffer(cb, src.buffer, staging.buffer, &region)
+        })?;
         self.read_host(&staging)
     }
 
@@ -199,7 +261,11 @@ impl Gpu {
         cube: bool,
         usage: vk::ImageUsageFlags,
     ) -> Result<Image, String> {
-        let aspect = if format == vk::Format::D32_SFLOAT { vk::ImageAspectFlags::DEPTH } else { vk::ImageAspectFlags::COLOR };
+        let aspect = if format == vk::Format::D32_SFLOAT {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            vk::ImageAspectFlags::COLOR
+        };
         let samples = vk::SampleCountFlags::from_raw(samples.max(1));
         let info = vk::ImageCreateInfo::default()
             .image_type(image_type)
@@ -210,11 +276,18 @@ impl Gpu {
             .samples(samples)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST)
-            .flags(if cube { vk::ImageCreateFlags::CUBE_COMPATIBLE } else { vk::ImageCreateFlags::empty() })
+            .flags(if cube {
+                vk::ImageCreateFlags::CUBE_COMPATIBLE
+            } else {
+                vk::ImageCreateFlags::empty()
+            })
             .initial_layout(vk::ImageLayout::UNDEFINED);
         // SAFETY: valid device; the image is destroyed on error paths and in Drop.
         let img = unsafe {
-            let image = self.device.create_image(&info, None).map_err(|e| format!("vkCreateImage ({format:?}): {e}"))?;
+            let image = self
+                .device
+                .create_image(&info, None)
+                .map_err(|e| format!("vkCreateImage ({format:?}): {e}"))?;
             let req = self.device.get_image_memory_requirements(image);
             let memory = match self.allocate(req, false) {
                 Ok((m, _)) => m,
@@ -262,11 +335,26 @@ impl Gpu {
                 &barrier,
             );
             if aspect == vk::ImageAspectFlags::DEPTH {
-                let v = vk::ClearDepthStencilValue { depth: 0.0, stencil: 0 };
-                self.device.cmd_clear_depth_stencil_image(cb, img.image, vk::ImageLayout::GENERAL, &v, &[range]);
+                let v = vk::ClearDepthStencilValue {
+                    depth: 0.0,
+                    stencil: 0,
+                };
+                self.device.cmd_clear_depth_stencil_image(
+                    cb,
+                    img.image,
+                    vk::ImageLayout::GENERAL,
+                    &v,
+                    &[range],
+                );
             } else {
                 let v = vk::ClearColorValue { uint32: [0; 4] };
-                self.device.cmd_clear_color_image(cb, img.image, vk::ImageLayout::GENERAL, &v, &[range]);
+                self.device.cmd_clear_color_image(
+                    cb,
+                    img.image,
+                    vk::ImageLayout::GENERAL,
+                    &v,
+                    &[range],
+                );
             }
         })?;
         Ok(img)
@@ -274,7 +362,12 @@ impl Gpu {
 
     /// Copies `data` into `(level, layer)` subresources in the order given by `regions`:
     /// each entry is (level, layer, byte offset in `data`).
-    pub fn upload_image(&self, img: &Image, data: &[u8], regions: &[(u32, u32, u64)]) -> Result<(), String> {
+    pub fn upload_image(
+        &self,
+        img: &Image,
+        data: &[u8],
+        regions: &[(u32, u32, u64)],
+    ) -> Result<(), String> {
         if regions.is_empty() || data.is_empty() {
             return Ok(());
         }
@@ -297,14 +390,27 @@ impl Gpu {
             .collect();
         // SAFETY: the regions were computed to fit both the staging buffer and the image.
         self.submit(|cb| unsafe {
-            self.device.cmd_copy_buffer_to_image(cb, staging.buffer, img.image, vk::ImageLayout::GENERAL, &copies)
+            self.device.cmd_copy_buffer_to_image(
+                cb,
+                staging.buffer,
+                img.image,
+                vk::ImageLayout::GENERAL,
+                &copies,
+            )
         })
     }
 
     /// Reads one subresource back, tightly packed (`texel_size` bytes per texel).
-    pub fn read_image(&self, img: &Image, level: u32, layer: u32, texel_size: u32) -> Result<Vec<u8>, String> {
+    pub fn read_image(
+        &self,
+        img: &Image,
+        level: u32,
+        layer: u32,
+        texel_size: u32,
+    ) -> Result<Vec<u8>, String> {
         let e = img.level_extent(level);
-        let size = u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(texel_size);
+        let size =
+            u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(texel_size);
         let staging = self.create_buffer(size, vk::BufferUsageFlags::empty(), true)?;
         let copy = [vk::BufferImageCopy::default()
             .image_subresource(vk::ImageSubresourceLayers {
@@ -316,7 +422,13 @@ impl Gpu {
             .image_extent(e)];
         // SAFETY: the staging buffer holds exactly one subresource.
         self.submit(|cb| unsafe {
-            self.device.cmd_copy_image_to_buffer(cb, img.image, vk::ImageLayout::GENERAL, staging.buffer, &copy)
+            self.device.cmd_copy_image_to_buffer(
+                cb,
+                img.image,
+                vk::ImageLayout::GENERAL,
+                staging.buffer,
+                &copy,
+            )
         })?;
         let mut v = self.read_host(&staging)?;
         v.truncate(size as usize);
@@ -346,7 +458,8 @@ impl Gpu {
             .format(format)
             .subresource_range(range);
         // SAFETY: valid image; the view is destroyed with it.
-        let v = unsafe { self.device.create_image_view(&info, None) }.map_err(|e| format!("vkCreateImageView ({view_type:?}, {format:?}): {e}"))?;
+        let v = unsafe { self.device.create_image_view(&info, None) }
+            .map_err(|e| format!("vkCreateImageView ({view_type:?}, {format:?}): {e}"))?;
         img.views.push((key, v));
         Ok(v)
     }
@@ -354,13 +467,21 @@ impl Gpu {
 
 impl Gpu {
     /// A texel-buffer view of `buf` in `format`, created once and cached on the buffer.
-    pub fn buffer_view(&self, buf: &mut Buffer, format: vk::Format) -> Result<vk::BufferView, String> {
+    pub fn buffer_view(
+        &self,
+        buf: &mut Buffer,
+        format: vk::Format,
+    ) -> Result<vk::BufferView, String> {
         if let Some((_, v)) = buf.views.iter().find(|(f, _)| *f == format) {
             return Ok(*v);
         }
-        let info = vk::BufferViewCreateInfo::default().buffer(buf.buffer).format(format).range(vk::WHOLE_SIZE);
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(buf.buffer)
+            .format(format)
+            .range(vk::WHOLE_SIZE);
         // SAFETY: valid buffer; the view is destroyed with it.
-        let v = unsafe { self.device.create_buffer_view(&info, None) }.map_err(|e| format!("vkCreateBufferView ({format:?}): {e}"))?;
+        let v = unsafe { self.device.create_buffer_view(&info, None) }
+            .map_err(|e| format!("vkCreateBufferView ({format:?}): {e}"))?;
         buf.views.push((format, v));
         Ok(v)
     }

@@ -37,22 +37,39 @@ impl Drop for Pipeline {
 fn module(gpu: &Gpu, t: &Translation) -> Result<vk::ShaderModule, RunError> {
     let info = vk::ShaderModuleCreateInfo::default().code(&t.spirv);
     // SAFETY: valid device; the code slice outlives the call.
-    unsafe { gpu.device.create_shader_module(&info, None) }.map_err(|e| RunError::Fail(format!("vkCreateShaderModule: {e}")))
+    unsafe { gpu.device.create_shader_module(&info, None) }
+        .map_err(|e| RunError::Fail(format!("vkCreateShaderModule: {e}")))
 }
 
 fn destroy_modules(gpu: &Gpu, m: &[vk::ShaderModule]) {
     // SAFETY: modules created above and not in use.
-    unsafe { m.iter().for_each(|m| gpu.device.destroy_shader_module(*m, None)) }
+    unsafe {
+        m.iter()
+            .for_each(|m| gpu.device.destroy_shader_module(*m, None))
+    }
 }
 
 pub fn compute_pipeline(gpu: &Gpu, t: &Translation, bound: &Bound) -> Result<Pipeline, RunError> {
     let m = module(gpu, t)?;
-    let name = CString::new(t.reflection.entry_point.as_str()).map_err(|_| "entry point name has a NUL".to_string())?;
-    let stage = vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(m).name(&name);
-    let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(bound.layout)];
+    let name = CString::new(t.reflection.entry_point.as_str())
+        .map_err(|_| "entry point name has a NUL".to_string())?;
+    let stage = vk::PipelineShaderStageCreateInfo::default()
+        .stage(vk::ShaderStageFlags::COMPUTE)
+        .module(m)
+        .name(&name);
+    let info = [vk::ComputePipelineCreateInfo::default()
+        .stage(stage)
+        .layout(bound.layout)];
     // SAFETY: valid device, module and layout.
-    match unsafe { gpu.device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) } {
-        Ok(p) => Ok(Pipeline { device: gpu.device.clone(), pipeline: p[0], modules: vec![m] }),
+    match unsafe {
+        gpu.device
+            .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+    } {
+        Ok(p) => Ok(Pipeline {
+            device: gpu.device.clone(),
+            pipeline: p[0],
+            modules: vec![m],
+        }),
         Err((_, e)) => {
             destroy_modules(gpu, &[m]);
             Err(RunError::Fail(format!("vkCreateComputePipelines: {e}")))
@@ -64,12 +81,15 @@ pub fn compute_pipeline(gpu: &Gpu, t: &Translation, bound: &Bound) -> Result<Pip
 pub fn dispatch(gpu: &Gpu, p: &Pipeline, bound: &Bound, groups: [u32; 3]) -> Result<(), RunError> {
     let limits = gpu.props.limits.max_compute_work_group_count;
     if groups.iter().zip(limits).any(|(g, l)| *g > l) {
-        return Err(RunError::Skip(format!("dispatch {groups:?} exceeds the device limits {limits:?}")));
+        return Err(RunError::Skip(format!(
+            "dispatch {groups:?} exceeds the device limits {limits:?}"
+        )));
     }
     gpu.submit(|cb| {
         // SAFETY: cb is recording; all handles are valid for the submission.
         unsafe {
-            gpu.device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p.pipeline);
+            gpu.device
+                .cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p.pipeline);
             bind_common(gpu, cb, vk::PipelineBindPoint::COMPUTE, bound);
             gpu.device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
         }
@@ -77,14 +97,21 @@ pub fn dispatch(gpu: &Gpu, p: &Pipeline, bound: &Bound, groups: [u32; 3]) -> Res
     .map_err(RunError::Fail)
 }
 
-unsafe fn bind_common(gpu: &Gpu, cb: vk::CommandBuffer, point: vk::PipelineBindPoint, bound: &Bound) {
+unsafe fn bind_common(
+    gpu: &Gpu,
+    cb: vk::CommandBuffer,
+    point: vk::PipelineBindPoint,
+    bound: &Bound,
+) {
     // SAFETY: forwarded from the callers.
     unsafe {
         if !bound.sets.is_empty() {
-            gpu.device.cmd_bind_descriptor_sets(cb, point, bound.layout, 0, &bound.sets, &[]);
+            gpu.device
+                .cmd_bind_descriptor_sets(cb, point, bound.layout, 0, &bound.sets, &[]);
         }
         for (flags, offset, bytes) in &bound.push {
-            gpu.device.cmd_push_constants(cb, bound.layout, *flags, *offset, bytes);
+            gpu.device
+                .cmd_push_constants(cb, bound.layout, *flags, *offset, bytes);
         }
     }
 }
@@ -108,7 +135,12 @@ pub struct DrawState<'a> {
 }
 
 /// Builds a graphics pipeline for `stages` and draws.
-pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawState<'_>) -> Result<(), RunError> {
+pub fn draw(
+    gpu: &Gpu,
+    stages: &[&Translation],
+    bound: &Bound,
+    st: &mut DrawState<'_>,
+) -> Result<(), RunError> {
     let mut modules = Vec::new();
     let mut names = Vec::new();
     for t in stages {
@@ -123,19 +155,28 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
                 return Err(e);
             }
         }
-        names.push(CString::new(t.reflection.entry_point.as_str()).map_err(|_| "entry point name has a NUL".to_string())?);
+        names.push(
+            CString::new(t.reflection.entry_point.as_str())
+                .map_err(|_| "entry point name has a NUL".to_string())?,
+        );
     }
     let stage_infos: Vec<vk::PipelineShaderStageCreateInfo> = stages
         .iter()
         .zip(&modules)
         .zip(&names)
         .map(|((t, m), n)| {
-            vk::PipelineShaderStageCreateInfo::default().stage(stage_flags(t.reflection.stage)).module(*m).name(n)
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(stage_flags(t.reflection.stage))
+                .module(*m)
+                .name(n)
         })
         .collect();
     let result = (|| {
         // Vertex input: reflected VS inputs matched to the input layout by semantic.
-        let vs = stages.iter().find(|t| t.reflection.stage == ShaderStage::Vertex).ok_or("no vertex shader")?;
+        let vs = stages
+            .iter()
+            .find(|t| t.reflection.stage == ShaderStage::Vertex)
+            .ok_or("no vertex shader")?;
         let mut attrs = Vec::new();
         let mut strides: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
         let mut offsets = Vec::new();
@@ -145,9 +186,12 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
             *off += e.format.texel_size;
         }
         for input in &vs.reflection.inputs {
-            let InterfacePlacement::Location { location, .. } = input.placement else { continue };
+            let InterfacePlacement::Location { location, .. } = input.placement else {
+                continue;
+            };
             let found = st.layout.iter().zip(&offsets).find(|(e, _)| {
-                e.semantic.eq_ignore_ascii_case(&input.semantic_name) && e.index == input.semantic_index
+                e.semantic.eq_ignore_ascii_case(&input.semantic_name)
+                    && e.index == input.semantic_index
             });
             let Some((e, off)) = found else {
                 return Err(RunError::Fail(format!(
@@ -155,16 +199,28 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
                     input.semantic_name, input.semantic_index
                 )));
             };
-            if attrs.iter().any(|a: &vk::VertexInputAttributeDescription| a.location == location) {
-                return Err(RunError::Skip(format!("two vertex inputs share location {location}")));
+            if attrs
+                .iter()
+                .any(|a: &vk::VertexInputAttributeDescription| a.location == location)
+            {
+                return Err(RunError::Skip(format!(
+                    "two vertex inputs share location {location}"
+                )));
             }
-            attrs.push(vk::VertexInputAttributeDescription { location, binding: e.slot, format: e.format.vk, offset: *off });
+            attrs.push(vk::VertexInputAttributeDescription {
+                location,
+                binding: e.slot,
+                format: e.format.vk,
+                offset: *off,
+            });
         }
         let used_slots: std::collections::BTreeSet<u32> = attrs.iter().map(|a| a.binding).collect();
         let mut bindings = Vec::new();
         for slot in &used_slots {
             if !st.vertex_buffers.iter().any(|(s, _)| s == slot) {
-                return Err(RunError::Fail(format!("the input layout uses vertex buffer {slot} but the test declares no [vb {slot}]")));
+                return Err(RunError::Fail(format!(
+                    "the input layout uses vertex buffer {slot} but the test declares no [vb {slot}]"
+                )));
             }
             bindings.push(vk::VertexInputBindingDescription {
                 binding: *slot,
@@ -181,10 +237,16 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
             Topology::PointList => (vk::PrimitiveTopology::POINT_LIST, false),
             Topology::LineList => (vk::PrimitiveTopology::LINE_LIST, false),
             Topology::LineStrip => (vk::PrimitiveTopology::LINE_STRIP, false),
-            Topology::PatchList(_) => return Err(RunError::Skip("tessellation is not run yet".into())),
+            Topology::PatchList(_) => {
+                return Err(RunError::Skip("tessellation is not run yet".into()));
+            }
         };
-        let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology).primitive_restart_enable(restart);
-        let vp = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
+        let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(topology)
+            .primitive_restart_enable(restart);
+        let vp = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
         let rs = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(vk::CullModeFlags::NONE)
@@ -202,7 +264,10 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
         let blend: Vec<vk::PipelineColorBlendAttachmentState> = st
             .colors
             .iter()
-            .map(|_| vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA))
+            .map(|_| {
+                vk::PipelineColorBlendAttachmentState::default()
+                    .color_write_mask(vk::ColorComponentFlags::RGBA)
+            })
             .collect();
         let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
         let ds = vk::PipelineDepthStencilStateCreateInfo::default()
@@ -211,9 +276,15 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
             .depth_compare_op(vk::CompareOp::ALWAYS);
         let dyn_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dy = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyn_states);
-        let color_formats: Vec<vk::Format> =
-            st.colors.iter().map(|c| c.as_ref().map_or(vk::Format::UNDEFINED, |a| a.image.format)).collect();
-        let depth_format = st.depth.as_ref().map_or(vk::Format::UNDEFINED, |a| a.image.format);
+        let color_formats: Vec<vk::Format> = st
+            .colors
+            .iter()
+            .map(|c| c.as_ref().map_or(vk::Format::UNDEFINED, |a| a.image.format))
+            .collect();
+        let depth_format = st
+            .depth
+            .as_ref()
+            .map_or(vk::Format::UNDEFINED, |a| a.image.format);
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&color_formats)
             .depth_attachment_format(depth_format);
@@ -230,14 +301,33 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
             .layout(bound.layout)
             .push_next(&mut rendering)];
         // SAFETY: all create-info structs above are alive for the call.
-        let pipeline = unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &info, None) }
-            .map_err(|(_, e)| RunError::Fail(format!("vkCreateGraphicsPipelines: {e}")))?[0];
-        let pipeline = Pipeline { device: gpu.device.clone(), pipeline, modules: std::mem::take(&mut modules) };
+        let pipeline = unsafe {
+            gpu.device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &info, None)
+        }
+        .map_err(|(_, e)| RunError::Fail(format!("vkCreateGraphicsPipelines: {e}")))?[0];
+        let pipeline = Pipeline {
+            device: gpu.device.clone(),
+            pipeline,
+            modules: std::mem::take(&mut modules),
+        };
 
         // Render area: render target 0 (or the first attachment).
-        let first = st.colors.iter().flatten().next().map(|a| a.image.extent).or(st.depth.as_ref().map(|a| a.image.extent));
+        let first = st
+            .colors
+            .iter()
+            .flatten()
+            .next()
+            .map(|a| a.image.extent)
+            .or(st.depth.as_ref().map(|a| a.image.extent));
         let extent = first.ok_or("a draw needs a render target or depth buffer")?;
-        let area = vk::Rect2D { offset: vk::Offset2D { x: 0, y: 0 }, extent: vk::Extent2D { width: extent.width, height: extent.height } };
+        let area = vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent: vk::Extent2D {
+                width: extent.width,
+                height: extent.height,
+            },
+        };
         let mut views = Vec::new();
         for c in st.colors.iter_mut() {
             views.push(match c {
@@ -283,18 +373,26 @@ pub fn draw(gpu: &Gpu, stages: &[&Translation], bound: &Bound, st: &mut DrawStat
         gpu.submit(|cmd| {
             // SAFETY: cmd is recording; every handle is valid for the submission.
             unsafe {
-                let mut ri = vk::RenderingInfo::default().render_area(area).layer_count(1).color_attachments(&color_atts);
+                let mut ri = vk::RenderingInfo::default()
+                    .render_area(area)
+                    .layer_count(1)
+                    .color_attachments(&color_atts);
                 if let Some(d) = depth_att.as_ref() {
                     ri = ri.depth_attachment(d);
                 }
                 gpu.device.cmd_begin_rendering(cmd, &ri);
-                gpu.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
+                gpu.device.cmd_bind_pipeline(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    pipeline.pipeline,
+                );
                 bind_common(gpu, cmd, vk::PipelineBindPoint::GRAPHICS, bound);
                 gpu.device.cmd_set_viewport(cmd, 0, &[viewport]);
                 gpu.device.cmd_set_scissor(cmd, 0, &[area]);
                 for (slot, buf) in &st.vertex_buffers {
                     if used_slots.contains(slot) {
-                        gpu.device.cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
+                        gpu.device
+                            .cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
                     }
                 }
                 gpu.device.cmd_draw(cmd, st.vertices, st.instances, 0, 0);

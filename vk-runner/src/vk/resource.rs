@@ -30,7 +30,11 @@ pub const RT_HEIGHT: u32 = 480;
 
 impl TestResource {
     pub fn create(gpu: &Gpu, decl: &ResourceDecl) -> Result<TestResource, String> {
-        let element_size = decl.stride.unwrap_or(if decl.format.texel_size == 0 { 4 } else { decl.format.texel_size });
+        let element_size = decl.stride.unwrap_or(if decl.format.texel_size == 0 {
+            4
+        } else {
+            decl.format.texel_size
+        });
         let data: Vec<u8> = decl.data.iter().flat_map(|w| w.to_le_bytes()).collect();
         let buffer_usage = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
             | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
@@ -47,23 +51,43 @@ impl TestResource {
         };
         if let Some(size) = buffer_size {
             let buf = gpu.buffer_with_data(size, buffer_usage, &data)?;
-            return Ok(TestResource { decl: decl.clone(), obj: GpuObject::Buffer(buf), element_size });
+            return Ok(TestResource {
+                decl: decl.clone(),
+                obj: GpuObject::Buffer(buf),
+                element_size,
+            });
         }
         let format = decl.format;
         if format.texel_size == 0 {
-            return Err(format!("{} {}: a texture needs a format", decl.kind.name(), decl.slot));
+            return Err(format!(
+                "{} {}: a texture needs a format",
+                decl.kind.name(),
+                decl.slot
+            ));
         }
         let (image_type, w, h, d, layers, samples, cube) = match decl.dims {
-            Dimensions::Tex2d { width, height } => (vk::ImageType::TYPE_2D, width, height, 1, 1, 1, false),
-            Dimensions::Tex2dMs { samples, width, height } => {
-                (vk::ImageType::TYPE_2D, width, height, 1, 1, samples, false)
+            Dimensions::Tex2d { width, height } => {
+                (vk::ImageType::TYPE_2D, width, height, 1, 1, 1, false)
             }
-            Dimensions::Tex2dArray { width, height, layers } => {
-                (vk::ImageType::TYPE_2D, width, height, 1, layers, 1, false)
-            }
-            Dimensions::Tex3d { width, height, depth } => (vk::ImageType::TYPE_3D, width, height, depth, 1, 1, false),
+            Dimensions::Tex2dMs {
+                samples,
+                width,
+                height,
+            } => (vk::ImageType::TYPE_2D, width, height, 1, 1, samples, false),
+            Dimensions::Tex2dArray {
+                width,
+                height,
+                layers,
+            } => (vk::ImageType::TYPE_2D, width, height, 1, layers, 1, false),
+            Dimensions::Tex3d {
+                width,
+                height,
+                depth,
+            } => (vk::ImageType::TYPE_3D, width, height, depth, 1, 1, false),
             Dimensions::Cube { size } => (vk::ImageType::TYPE_2D, size, size, 1, 6, 1, true),
-            Dimensions::Unspecified if matches!(decl.kind, ResourceKind::Rtv | ResourceKind::Dsv) => {
+            Dimensions::Unspecified
+                if matches!(decl.kind, ResourceKind::Rtv | ResourceKind::Dsv) =>
+            {
                 (vk::ImageType::TYPE_2D, RT_WIDTH, RT_HEIGHT, 1, 1, 1, false)
             }
             _ => return Err(format!("{} {}: no size given", decl.kind.name(), decl.slot)),
@@ -72,7 +96,11 @@ impl TestResource {
             return Err(format!("{} {}: empty texture", decl.kind.name(), decl.slot));
         }
         if !samples.is_power_of_two() || samples > 64 {
-            return Err(format!("{} {}: bad sample count {samples}", decl.kind.name(), decl.slot));
+            return Err(format!(
+                "{} {}: bad sample count {samples}",
+                decl.kind.name(),
+                decl.slot
+            ));
         }
         let feats = gpu.format_features(format.vk).optimal_tiling_features;
         let mut usage = vk::ImageUsageFlags::empty();
@@ -90,17 +118,30 @@ impl TestResource {
         } else if feats.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT) {
             usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
         }
-        if decl.kind == ResourceKind::Rtv && !usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
-            return Err(format!("format {} cannot be a render target on this device", format.name));
+        if decl.kind == ResourceKind::Rtv && !usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT)
+        {
+            return Err(format!(
+                "format {} cannot be a render target on this device",
+                format.name
+            ));
         }
         let max_levels = 32 - w.max(h).max(d).leading_zeros();
         if decl.levels > max_levels {
-            return Err(format!("{} {}: {} levels for a {w}x{h} texture", decl.kind.name(), decl.slot, decl.levels));
+            return Err(format!(
+                "{} {}: {} levels for a {w}x{h} texture",
+                decl.kind.name(),
+                decl.slot,
+                decl.levels
+            ));
         }
         let img = gpu.create_image(
             image_type,
             format.vk,
-            vk::Extent3D { width: w, height: h, depth: d },
+            vk::Extent3D {
+                width: w,
+                height: h,
+                depth: d,
+            },
             decl.levels,
             layers,
             samples,
@@ -119,7 +160,10 @@ impl TestResource {
                         break 'outer;
                     }
                     let e = img.level_extent(level);
-                    let size = u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(format.texel_size);
+                    let size = u64::from(e.width)
+                        * u64::from(e.height)
+                        * u64::from(e.depth)
+                        * u64::from(format.texel_size);
                     regions.push((level, layer, offset));
                     offset += size;
                 }
@@ -128,6 +172,10 @@ impl TestResource {
             padded.resize(offset as usize, 0);
             gpu.upload_image(&img, &padded, &regions)?;
         }
-        Ok(TestResource { decl: decl.clone(), obj: GpuObject::Image(img), element_size })
+        Ok(TestResource {
+            decl: decl.clone(),
+            obj: GpuObject::Image(img),
+            element_size,
+        })
     }
 }

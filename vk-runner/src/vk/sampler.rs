@@ -20,7 +20,13 @@ pub fn compare_op(f: CompareFunc) -> vk::CompareOp {
 
 /// Creates a sampler; the caller destroys it.
 pub fn create_sampler(gpu: &Gpu, s: &SamplerDecl) -> Result<vk::Sampler, String> {
-    let filter = |linear: bool| if linear { vk::Filter::LINEAR } else { vk::Filter::NEAREST };
+    let filter = |linear: bool| {
+        if linear {
+            vk::Filter::LINEAR
+        } else {
+            vk::Filter::NEAREST
+        }
+    };
     let mut addr = [vk::SamplerAddressMode::CLAMP_TO_EDGE; 3];
     for (a, m) in addr.iter_mut().zip(s.address) {
         *a = match m {
@@ -39,7 +45,11 @@ pub fn create_sampler(gpu: &Gpu, s: &SamplerDecl) -> Result<vk::Sampler, String>
     let mut info = vk::SamplerCreateInfo::default()
         .mag_filter(filter(s.linear[1]))
         .min_filter(filter(s.linear[0]))
-        .mipmap_mode(if s.linear[2] { vk::SamplerMipmapMode::LINEAR } else { vk::SamplerMipmapMode::NEAREST })
+        .mipmap_mode(if s.linear[2] {
+            vk::SamplerMipmapMode::LINEAR
+        } else {
+            vk::SamplerMipmapMode::NEAREST
+        })
         .address_mode_u(addr[0])
         .address_mode_v(addr[1])
         .address_mode_w(addr[2])
