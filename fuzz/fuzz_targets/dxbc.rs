@@ -8,13 +8,16 @@
 use libfuzzer_sys::fuzz_target;
 use translator::container::header::{CommentFooter, CommentHeader};
 use translator::container::{
-    Container, ContainerError, FeatureFlags, Interfaces, ParsedContainer, ResourceDefinitions, ShaderVersion,
-    Signature, Statistics,
+    Container, ContainerError, FeatureFlags, Interfaces, ParsedContainer, ResourceDefinitions,
+    ShaderVersion, Signature, Statistics,
 };
 use translator::sm4;
 
 fn check(e: &ContainerError, len: usize) {
-    assert!(e.offset <= len, "container error outside the {len}-byte blob: {e}");
+    assert!(
+        e.offset <= len,
+        "container error outside the {len}-byte blob: {e}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {

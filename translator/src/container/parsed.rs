@@ -72,8 +72,8 @@ impl<'a> ParsedContainer<'a> {
             interfaces: None,
             container,
         };
-        let chunks = parsed.container.chunks.clone();
-        for chunk in &chunks {
+        for index in 0..parsed.container.chunks.len() {
+            let chunk: &Chunk<'a> = &{ parsed.container.chunks[index] };
             match &chunk.tag {
                 b"SHDR" | b"SHEX" if parsed.program.is_none() => {
                     parsed.version = Some(ShaderVersion::from_program_chunk(chunk)?);
