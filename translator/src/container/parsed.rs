@@ -147,3 +147,66 @@ impl<'a> ParsedContainer<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::container::checksum::container_checksum;
+
+    /// Builds a container from (tag, data) pairs, with a valid checksum.
+    fn build(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+        let mut out = vec![0u8; 32 + 4 * chunks.len()];
+        out[..4].copy_from_slice(b"DXBC");
+        out[20..24].copy_from_slice(&1u32.to_le_bytes());
+        out[28..32].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
+        for (i, (tag, data)) in chunks.iter().enumerate() {
+            let at = out.len() as u32;
+            out[32 + 4 * i..36 + 4 * i].copy_from_slice(&at.to_le_bytes());
+            out.extend_from_slice(*tag);
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            out.extend_from_slice(data);
+        }
+        let len = out.len() as u32;
+        out[24..28].copy_from_slice(&len.to_le_bytes());
+        let sum = container_checksum(&out);
+        out[4..20].copy_from_slice(&sum);
+        out
+    }
+
+    fn empty_signature() -> Vec<u8> {
+        [0u32, 8].iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn parses_known_lists_unknown_and_repeats() {
+        let shdr: Vec<u8> = [0x0000_0040u32, 2]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let blob = build(&[
+            (b"ISGN", empty_signature()),
+            (b"ABCD", vec![1, 2, 3]),
+            (b"SHDR", shdr),
+            (b"ISG1", empty_signature()),
+            (b"OSGN", empty_signature()),
+        ]);
+        let p = ParsedContainer::parse(&blob).unwrap();
+        assert!(p.checksum_matches());
+        assert_eq!(p.version.unwrap().to_string(), "ps_4_0");
+        assert_eq!(p.input_signature.as_ref().unwrap().tag, "ISGN");
+        assert!(p.output_signature.is_some() && p.patch_constant_signature.is_none());
+        assert!(p.resources.is_none() && p.statistics.is_none());
+        let unparsed: Vec<String> = p.unparsed_chunks().map(|c| c.tag_str()).collect();
+        assert_eq!(unparsed, ["ABCD", "ISG1"]);
+        assert_eq!(chunk_description(b"ABCD"), None);
+    }
+
+    #[test]
+    fn a_bad_chunk_is_an_error_at_its_offset() {
+        let blob = build(&[(b"OSGN", vec![5, 0, 0, 0, 8, 0, 0, 0])]);
+        let e = ParsedContainer::parse(&blob).unwrap_err();
+        // The element count field is the first data byte of the only chunk: 32 + 4 + 8.
+        assert_eq!(e.offset, 44);
+        assert!(e.what.starts_with("OSGN:"), "{e}");
+    }
+}
