@@ -231,8 +231,13 @@ impl<'a> Runner<'a> {
                     match (fmt, what) {
                         (Some(f), "uav-load") => {
                             let feats = gpu.format_features(f.vk).optimal_tiling_features;
+                            // D3D guarantees typed UAV loads of R32 formats; a translator can
+                            // declare those formats in SPIR-V, so only others need the
+                            // read-without-format feature (modules that need it anyway say
+                            // so in their reflection).
+                            let r32 = matches!(f.name, "r32-float" | "r32-uint" | "r32-sint");
                             feats.contains(vk::FormatFeatureFlags::STORAGE_IMAGE)
-                                && feature("shaderStorageImageReadWithoutFormat")
+                                && (r32 || feature("shaderStorageImageReadWithoutFormat"))
                         }
                         _ => false,
                     }
