@@ -58,7 +58,7 @@ fn text(name: &str, p: &ParsedContainer<'_>) -> String {
     } else {
         format!(
             "MISMATCH, contents hash to {}",
-            format_checksum(&p.computed_checksum)
+            format_checksum(&p.computed_checksum())
         )
     };
     let _ = writeln!(
@@ -164,7 +164,7 @@ fn json_text(name: &str, p: &ParsedContainer<'_>) -> Result<String, CliError> {
         "container_version": [c.version.0, c.version.1],
         "checksum": {
             "stored": format_checksum(&c.checksum),
-            "computed": format_checksum(&p.computed_checksum),
+            "computed": format_checksum(&p.computed_checksum()),
             "valid": p.checksum_matches(),
         },
         "shader": shader,

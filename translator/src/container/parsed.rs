@@ -4,7 +4,8 @@
 //! instead parse just the chunks it needs with each module's `parse`. [`ParsedContainer::parse`]
 //! checks the header and chunk table, then parses each known chunk (the first of each kind;
 //! later duplicates and unknown tags are only listed), stopping at the first malformed one.
-//! The checksum is computed but a mismatch is not an error here: callers decide.
+//! The checksum is not checked here (it costs a pass over the blob): callers that care call
+//! [`ParsedContainer::checksum_matches`] and decide what a mismatch means.
 
 use super::{
     Chunk, Container, ContainerError, FeatureFlags, Interfaces, ResourceDefinitions, ShaderVersion,
@@ -40,8 +41,6 @@ pub fn chunk_description(tag: &[u8; 4]) -> Option<&'static str> {
 #[derive(Debug, Clone)]
 pub struct ParsedContainer<'a> {
     pub container: Container<'a>,
-    /// The checksum computed over the blob (compare with `container.checksum`).
-    pub computed_checksum: [u8; 16],
     /// The program chunk (SHEX or SHDR), if any.
     pub program: Option<Chunk<'a>>,
     /// Stage and model from the program chunk's version token.
@@ -60,7 +59,6 @@ impl<'a> ParsedContainer<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Self, ContainerError> {
         let container = Container::parse(data)?;
         let mut parsed = ParsedContainer {
-            computed_checksum: container.computed_checksum(),
             program: None,
             version: None,
             input_signature: None,
@@ -107,9 +105,14 @@ impl<'a> ParsedContainer<'a> {
         Ok(parsed)
     }
 
+    /// The checksum computed over the blob (compare with `container.checksum`).
+    pub fn computed_checksum(&self) -> [u8; 16] {
+        self.container.computed_checksum()
+    }
+
     /// Whether the stored checksum matches the blob.
     pub fn checksum_matches(&self) -> bool {
-        self.computed_checksum == self.container.checksum
+        self.container.verify_checksum()
     }
 
     /// The signature of a kind, if the container has one.
