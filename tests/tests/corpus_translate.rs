@@ -111,9 +111,13 @@ fn corpus_vs_ps_cs_translate_and_validate() {
     }
     let files = dxbc_files(&shared.join("corpus/dxbc"));
     let target = integration_tests::repo_root().join("target/corpus-spv");
+    let mut outcomes = Vec::new();
     for env in [TargetEnv::Vulkan1_3, TargetEnv::Vulkan1_1] {
         let o = sweep(&files, &["vs", "ps", "cs"], env, &target.join(env.spirv_val_name()));
         report(&format!("corpus ({})", env.spirv_val_name()), &o);
+        outcomes.push((env, o));
+    }
+    for (env, o) in outcomes {
         assert!(o.total > 200, "expected the VS/PS/CS corpus, found {}", o.total);
         let rate = o.passed as f64 / o.total as f64;
         assert!(rate >= 0.97, "only {:.1}% of the corpus passed for {}", rate * 100.0, env.spirv_val_name());

@@ -42,7 +42,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if imm > u32::MAX as u64 {
             return Err(self.unsupported("64-bit register index"));
         }
-        match idx.rel() {
+        let prog = self.prog;
+        match prog.rel(idx) {
             None => Ok(Idx::Imm(imm as u32)),
             Some(rel) => {
                 let r = self.read_scalar(rel, Scalar::U32)?;

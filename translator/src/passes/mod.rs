@@ -38,7 +38,18 @@ pub fn run(m: &mut Module) -> Result<(), TranslateError> {
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
             check(m, f, i, Stage::Lowered, "lowering")?;
+            let dump = std::env::var_os("DXBC_DUMP_IR").is_some();
+            if dump {
+                let mut s = String::new();
+                let _ = crate::ir::display::write_function(&mut s, f);
+                eprintln!("=== function {i} after lowering\n{s}");
+            }
             structurize::structurize(f)?;
+            if dump {
+                let mut s = String::new();
+                let _ = crate::ir::display::write_function(&mut s, f);
+                eprintln!("=== function {i} after structurize\n{s}");
+            }
             check(m, f, i, Stage::Structured, "structurize")?;
             ssa::construct_ssa(f, &mut m.consts);
             check(m, f, i, Stage::Ssa, "ssa")?;

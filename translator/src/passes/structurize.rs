@@ -181,11 +181,15 @@ fn restructure_loops(
     let sizes = subtree_sizes(dom, f.blocks.len());
     let mut fresh_merges = Vec::new();
     // Inner loops first, so that blocks they add are known to the loops around them.
+    let headers: Vec<BlockId> = loops.iter().map(|l| l.header).collect();
     let mut order: Vec<usize> = (0..loops.len()).collect();
     order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
     for li in order {
         let header = loops[li].header;
         // Exit targets and how many edges reach each.
+        // Exit targets (through single-entry forwarding chains such as `if (c) break;`
+        // blocks) and how many edges reach each.
+        let preds = f.predecessors();
         let mut exits: Vec<(BlockId, u32)> = Vec::new();
         for (bi, &inside) in loops[li].body.iter().enumerate() {
             if !inside {
@@ -194,6 +198,20 @@ fn restructure_loops(
             for s in f.blocks[bi].term.successors() {
                 if in_body(&loops[li], s) {
                     continue;
+                }
+                let mut s = s;
+                let mut steps = 0;
+                while steps < f.blocks.len()
+                    && preds[s.0 as usize].len() == 1
+                    && dom.dominates(header, s)
+                    && !headers.contains(&s)
+                {
+                    let succ = f.block(s).term.successors();
+                    if succ.len() != 1 || in_body(&loops[li], succ[0]) || headers.contains(&succ[0]) {
+                        break;
+                    }
+                    s = succ[0];
+                    steps += 1;
                 }
                 match exits.iter_mut().find(|e| e.0 == s) {
                     Some(e) => e.1 += 1,
@@ -220,12 +238,14 @@ fn restructure_loops(
         } else {
             let m = f.new_block();
             f.block_mut(m).term = Terminator::Unreachable;
+            f.layout.push(m);
             fresh_merges.push((m, loops[li].parent));
             m
         };
         // A dedicated continue block holding the only back edge.
         let cont = f.new_block();
         f.block_mut(cont).term = Terminator::Branch(header);
+        f.layout.push(cont);
         add_to_loops_holding(loops, header, cont);
         for &latch in &loops[li].latches.clone() {
             f.block_mut(latch).term.replace_successor(header, cont);
@@ -247,6 +267,7 @@ fn restructure_loops(
             );
             f.block_mut(body_start).insts = insts;
             f.block_mut(body_start).term = term;
+            f.layout.push(body_start);
             add_to_loops_holding(loops, header, body_start);
         }
         f.block_mut(header).merge = Merge::Loop {
