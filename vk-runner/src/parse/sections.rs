@@ -376,6 +376,8 @@ pub enum Directive {
         target: ResourceRef,
         value: [f32; 4],
     },
+    /// Depth test function for later draws with a `[dsv]`.
+    Depth(CompareFunc),
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }

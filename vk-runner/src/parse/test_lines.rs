@@ -82,7 +82,7 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
     }
     if c.eat_word("depth") {
         let f = parse_compare(c)?;
-        return Ok(Directive::Unsupported(format!("depth test ({f:?})")));
+        return Ok(Directive::Depth(f));
     }
     for (w, what) in [
         ("copy", "resource copies"),

@@ -130,13 +130,10 @@ pub fn draw(
     ctx: &dyn QualContext,
     explicit: Option<(Topology, u32, u32)>,
 ) -> Result<(), RunError> {
-    for s in [Stage::Hull, Stage::Domain, Stage::Geometry] {
-        if st.shader(s).is_some() {
-            return Err(RunError::Skip(format!(
-                "{} shaders are not run yet",
-                s.name()
-            )));
-        }
+    if st.shader(Stage::Hull).is_some() != st.shader(Stage::Domain).is_some() {
+        return Err(RunError::Fail(
+            "a hull shader needs a domain shader and the reverse".into(),
+        ));
     }
     let quad = explicit.is_none();
     let vs = match module(st, t, Stage::Vertex, model, ctx)? {
@@ -154,11 +151,14 @@ pub fn draw(
         }
         None => return Err(RunError::Fail("draw without a [vertex shader]".into())),
     };
-    let ps = module(st, t, Stage::Pixel, model, ctx)?;
-    let mut mods: Vec<&Translation> = vec![&vs];
-    if let Some(p) = &ps {
-        mods.push(p);
+    let mut rest = Vec::new();
+    for s in [Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel] {
+        if let Some(m) = module(st, t, s, model, ctx)? {
+            rest.push(m);
+        }
     }
+    let mut mods: Vec<&Translation> = vec![&vs];
+    mods.extend(rest.iter().map(|m| &**m));
     let refls: Vec<_> = mods.iter().map(|m| &m.reflection).collect();
     bind::check_features(gpu, &refls)?;
     check_bound_resources(st, &mods)?;
@@ -258,6 +258,7 @@ pub fn draw(
             vertex_buffers: vbs,
             colors,
             depth,
+            depth_func: st.depth_func,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();

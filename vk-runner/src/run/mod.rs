@@ -74,6 +74,7 @@ pub(crate) struct FileState {
     /// Outcome of the last draw/dispatch: (line, error) when it did not run.
     pub last_failure: Option<(u32, String)>,
     pub cache: ShaderCache,
+    pub depth_func: vk::CompareOp,
 }
 
 impl<'a> Runner<'a> {
@@ -118,6 +119,7 @@ impl<'a> Runner<'a> {
             taint: None,
             last_failure: None,
             cache: ShaderCache::default(),
+            depth_func: vk::CompareOp::ALWAYS,
         };
         for section in &file.sections {
             match &section.kind {
@@ -222,8 +224,8 @@ impl<'a> Runner<'a> {
                 "rt-vp-array-index" => {
                     feature("shaderOutputLayer") && feature("shaderOutputViewportIndex")
                 }
-                "geometry-shader" => false,
-                "tessellation-shader" => false,
+                "geometry-shader" => feature("geometryShader"),
+                "tessellation-shader" => feature("tessellationShader"),
                 c if c.starts_with("format ") => {
                     let mut it = c.split_whitespace().skip(1);
                     let fmt = it.next().and_then(parse::format::Format::by_name);
@@ -246,9 +248,6 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
-                    "geometry-shader" | "tessellation-shader" => {
-                        "the runner does not run that stage yet"
-                    }
                     "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
                     "wave-ops" | "native-16-bit" => "it needs SM6",
                     "rov" | "depth-bounds" | "descriptors" => "the runner does not support it",
@@ -319,6 +318,10 @@ impl<'a> Runner<'a> {
                     cb[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
                     continue;
                 }
+                Directive::Depth(f) => {
+                    st.depth_func = crate::vk::sampler::compare_op(*f);
+                    continue;
+                }
                 Directive::Unsupported(what) => {
                     st.taint.get_or_insert_with(|| {
                         format!(
@@ -373,7 +376,7 @@ impl<'a> Runner<'a> {
                     }
                     exec::probe(gpu, st, p)
                 }
-                Directive::Uniform { .. } | Directive::Unsupported(_) => {
+                Directive::Uniform { .. } | Directive::Depth(_) | Directive::Unsupported(_) => {
                     unreachable!("handled above")
                 }
             };

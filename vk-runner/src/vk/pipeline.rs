@@ -132,6 +132,8 @@ pub struct DrawState<'a> {
     /// Color attachments by slot (None for gaps).
     pub colors: Vec<Option<Attachment<'a>>>,
     pub depth: Option<Attachment<'a>>,
+    /// Depth test function (`depth` directive), used when there is a depth attachment.
+    pub depth_func: vk::CompareOp,
 }
 
 /// Builds a graphics pipeline for `stages` and draws.
@@ -144,9 +146,11 @@ pub fn draw(
     let mut modules = Vec::new();
     let mut names = Vec::new();
     for t in stages {
-        match t.reflection.stage {
-            ShaderStage::Vertex | ShaderStage::Pixel => {}
-            s => return Err(RunError::Skip(format!("{s:?} shaders are not run yet"))),
+        if t.reflection.stage == ShaderStage::Compute {
+            destroy_modules(gpu, &modules);
+            return Err(RunError::Fail(
+                "a compute shader in a graphics pipeline".into(),
+            ));
         }
         match module(gpu, t) {
             Ok(m) => modules.push(m),
@@ -237,10 +241,22 @@ pub fn draw(
             Topology::PointList => (vk::PrimitiveTopology::POINT_LIST, false),
             Topology::LineList => (vk::PrimitiveTopology::LINE_LIST, false),
             Topology::LineStrip => (vk::PrimitiveTopology::LINE_STRIP, false),
-            Topology::PatchList(_) => {
-                return Err(RunError::Skip("tessellation is not run yet".into()));
-            }
+            Topology::PatchList(_) => (vk::PrimitiveTopology::PATCH_LIST, false),
         };
+        let tessellating = stages
+            .iter()
+            .any(|t| t.reflection.stage == ShaderStage::Hull);
+        let control_points = match st.topology {
+            Topology::PatchList(n) => n,
+            _ => 0,
+        };
+        if tessellating != (control_points > 0) {
+            return Err(RunError::Fail(
+                "hull/domain shaders need a patch-list topology and the reverse".into(),
+            ));
+        }
+        let ts =
+            vk::PipelineTessellationStateCreateInfo::default().patch_control_points(control_points);
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(topology)
             .primitive_restart_enable(restart);
@@ -273,7 +289,7 @@ pub fn draw(
         let ds = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(st.depth.is_some())
             .depth_write_enable(st.depth.is_some())
-            .depth_compare_op(vk::CompareOp::ALWAYS);
+            .depth_compare_op(st.depth_func);
         let dyn_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dy = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyn_states);
         let color_formats: Vec<vk::Format> = st
@@ -288,7 +304,7 @@ pub fn draw(
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&color_formats)
             .depth_attachment_format(depth_format);
-        let info = [vk::GraphicsPipelineCreateInfo::default()
+        let mut info = [vk::GraphicsPipelineCreateInfo::default()
             .stages(&stage_infos)
             .vertex_input_state(&vi)
             .input_assembly_state(&ia)
@@ -300,6 +316,9 @@ pub fn draw(
             .dynamic_state(&dy)
             .layout(bound.layout)
             .push_next(&mut rendering)];
+        if tessellating {
+            info[0] = info[0].tessellation_state(&ts);
+        }
         // SAFETY: all create-info structs above are alive for the call.
         let pipeline = unsafe {
             gpu.device
@@ -312,15 +331,19 @@ pub fn draw(
             modules: std::mem::take(&mut modules),
         };
 
-        // Render area: render target 0 (or the first attachment).
-        let first = st
+        // Render area: the smallest attachment, as in vkd3d's runner.
+        let extent = st
             .colors
             .iter()
             .flatten()
-            .next()
             .map(|a| a.image.extent)
-            .or(st.depth.as_ref().map(|a| a.image.extent));
-        let extent = first.ok_or("a draw needs a render target or depth buffer")?;
+            .chain(st.depth.as_ref().map(|a| a.image.extent))
+            .reduce(|a, b| vk::Extent3D {
+                width: a.width.min(b.width),
+                height: a.height.min(b.height),
+                depth: 1,
+            })
+            .ok_or("a draw needs a render target or depth buffer")?;
         let area = vk::Rect2D {
             offset: vk::Offset2D { x: 0, y: 0 },
             extent: vk::Extent2D {
