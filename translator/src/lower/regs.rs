@@ -155,7 +155,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             }
             OperandType::Input => {
-                if op.index_dim != 1 {
+                if op.index_dim() != 1 {
                     return Err(self.unsupported("multi-dimensional input operands"));
                 }
                 let reg = self.imm_register(op)?;
@@ -245,7 +245,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.store_var(var, raw);
             }
             OperandType::Output => {
-                if dst.index_dim != 1 {
+                if dst.index_dim() != 1 {
                     return Err(self.unsupported("multi-dimensional output operands"));
                 }
                 let reg = self.imm_register(dst)?;

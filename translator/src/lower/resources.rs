@@ -175,7 +175,7 @@ fn scalar_of_return(t: ReturnType) -> Scalar {
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The range a declaration's register operand declares.
     fn declared_range(&self, op: &Sm4Operand, space: Option<u32>) -> R<(u32, Range)> {
-        let idx = op.indices();
+        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
         if self.prog.version.is_sm51() {
             if idx.len() < 3 {
                 return Err(self.invalid("SM5.1 resource declaration without range bounds"));
@@ -354,7 +354,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let (id, range) = self.declared_range(op, *space)?;
                 let rows = match size {
                     Some(s) => *s,
-                    None => op.indices().get(1).map(|i| i.imm32()).unwrap_or(0),
+                    None => op.index(1).map(|i| i.imm32()).unwrap_or(0),
                 };
                 if rows > 4096 {
                     return Err(
@@ -803,7 +803,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             atomic
                 && i.operands.iter().any(|o| {
                     o.ty == OperandType::UnorderedAccessView
-                        && o.indices().first().map(|x| x.imm32()) == Some(id)
+                        && o.index(0).map(|x| x.imm32()) == Some(id)
                 })
         })
     }
@@ -816,7 +816,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 crate::sm4::Opcode::ImmAtomicAlloc | crate::sm4::Opcode::ImmAtomicConsume
             ) && i.operands.iter().any(|o| {
                 o.ty == OperandType::UnorderedAccessView
-                    && o.indices().first().map(|x| x.imm32()) == Some(id)
+                    && o.index(0).map(|x| x.imm32()) == Some(id)
             })
         })
     }
@@ -827,7 +827,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub fn load_row(&mut self, op: &Sm4Operand) -> R<Operand> {
         match op.ty {
             OperandType::ConstantBuffer => {
-                let idx = op.indices();
+                let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
                 let sm51 = self.prog.version.is_sm51();
                 let need = if sm51 { 3 } else { 2 };
                 if idx.len() < need {
@@ -867,15 +867,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .icb
                     .ok_or_else(|| self.invalid("icb used but not declared"))?;
                 let i = op
-                    .indices()
-                    .first()
+                    .index(0)
                     .ok_or_else(|| self.invalid("icb operand without an index"))?
                     .clone();
                 let i = self.index_value(&i)?;
                 self.load_array_row(g, rows, i, StorageClass::Private)
             }
             OperandType::IndexableTemp => {
-                let idx = op.indices();
+                let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
                 if idx.len() < 2 {
                     return Err(self.invalid("indexable temp operand without an index"));
                 }
@@ -932,7 +931,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Stores one component of an indexable temp; out-of-bounds dynamic stores are dropped.
     pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
-        let idx = dst.indices();
+        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
         if idx.len() < 2 {
             return Err(self.invalid("indexable temp operand without an index"));
         }

@@ -3,7 +3,9 @@
 //! function after every pass, so that a broken invariant names the pass that broke it.
 
 pub mod cfg;
+pub mod cse;
 pub mod dce;
+pub mod retype;
 pub mod simplify;
 pub mod ssa;
 pub mod structurize;
@@ -55,6 +57,12 @@ pub fn run(m: &mut Module) -> Result<(), TranslateError> {
             check(m, f, i, Stage::Ssa, "ssa")?;
             simplify::simplify(f, &mut m.types, &mut m.consts);
             check(m, f, i, Stage::Ssa, "simplify")?;
+            retype::retype_phis(f, &m.types, &mut m.consts);
+            check(m, f, i, Stage::Ssa, "retype")?;
+            simplify::simplify(f, &mut m.types, &mut m.consts);
+            check(m, f, i, Stage::Ssa, "simplify")?;
+            cse::eliminate_common_subexpressions(f, &m.globals);
+            check(m, f, i, Stage::Ssa, "cse")?;
             dce::eliminate_dead_code(f);
             check(m, f, i, Stage::Ssa, "dce")?;
         }

@@ -1,0 +1,167 @@
+//! Common-subexpression elimination over the dominator tree.
+//!
+//! D3D programs re-read the same constant-buffer element, re-extract the same components and
+//! re-derive the same booleans many times; after lowering and simplification these are
+//! identical pure instructions. An instruction identical to one in a dominating position is
+//! replaced by it. Loads count as pure when they read memory nothing writes (constant buffers,
+//! stage inputs, images and samplers, the immediate constant buffer). `OpSampledImage` and
+//! derivatives are only merged within a block (SPIR-V requires sampled images to be used in the
+//! block that makes them; derivatives must not move across control flow).
+
+use std::collections::HashMap;
+
+use smallvec::SmallVec;
+use spirv::{Op, StorageClass};
+
+use super::cfg::DomTree;
+use super::dce::has_side_effects;
+use super::ssa::Replacements;
+use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    op: Op,
+    ty: TypeId,
+    args: SmallVec<[Operand; 4]>,
+}
+
+fn block_local(op: Op) -> bool {
+    matches!(
+        op,
+        Op::SampledImage
+            | Op::DPdx
+            | Op::DPdy
+            | Op::DPdxCoarse
+            | Op::DPdyCoarse
+            | Op::DPdxFine
+            | Op::DPdyFine
+            | Op::Fwidth
+            | Op::ImageSampleImplicitLod
+            | Op::ImageSampleDrefImplicitLod
+            | Op::ImageSparseSampleImplicitLod
+            | Op::ImageSparseSampleDrefImplicitLod
+            | Op::ImageQueryLod
+    )
+}
+
+/// Ops never merged: their results depend on memory or on the invocation's state.
+fn never(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Phi
+            | Op::Variable
+            | Op::ImageRead
+            | Op::ImageSparseRead
+            | Op::ImageTexelPointer
+            | Op::IsHelperInvocationEXT
+            | Op::ReadClockKHR
+            | Op::FunctionCall
+    ) || has_side_effects(op)
+}
+
+/// Storage classes whose memory a shader cannot write.
+fn read_only(storage: StorageClass) -> bool {
+    matches!(storage, StorageClass::Uniform | StorageClass::UniformConstant | StorageClass::Input | StorageClass::PushConstant)
+}
+
+/// Removes repeated pure computations from `f`.
+pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global]) {
+    // Globals that are written somewhere (their loads are not pure).
+    let mut written = vec![false; globals.len()];
+    let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
+        loop {
+            match o {
+                Operand::Global(g) => return Some(g.0),
+                Operand::Value(v) if matches!(f.inst(v).op, Op::AccessChain | Op::InBoundsAccessChain) => o = f.inst(v).args[0],
+                _ => return None,
+            }
+        }
+    };
+    for &b in &f.layout {
+        for &v in &f.block(b).insts {
+            let i = f.inst(v);
+            if matches!(i.op, Op::Store) || (has_side_effects(i.op) && i.op != Op::Store && !i.args.is_empty()) {
+                if let Some(g) = i.args.first().and_then(|&a| base_global(f, a)) {
+                    written[g as usize] = true;
+                }
+            }
+        }
+    }
+    let pure_load = |f: &Function, ptr: Operand| -> bool {
+        match base_global(f, ptr) {
+            Some(g) => {
+                let gl = &globals[g as usize];
+                read_only(gl.storage) || (gl.storage == StorageClass::Private && !written[g as usize])
+            }
+            None => false,
+        }
+    };
+
+    let dom = DomTree::compute(f);
+    let mut repl = Replacements::new(f.insts.len());
+    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::new();
+    let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::new();
+    let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
+    while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
+        if *entered {
+            let m = *mark;
+            while undo.len() > m {
+                let (k, old) = undo.pop().unwrap();
+                match old {
+                    Some(x) => {
+                        table.insert(k, x);
+                    }
+                    None => {
+                        table.remove(&k);
+                    }
+                }
+            }
+            stack.pop();
+            continue;
+        }
+        *entered = true;
+        *mark = undo.len();
+        let insts = std::mem::take(&mut f.block_mut(b).insts);
+        let mut kept = Vec::with_capacity(insts.len());
+        for v in insts {
+            for k in 0..f.inst(v).args.len() {
+                let a = f.inst(v).args[k];
+                if let Operand::Value(_) = a {
+                    let r = repl.resolve(a);
+                    f.inst_mut(v).args[k] = r;
+                }
+            }
+            let inst = f.inst(v);
+            let mergeable = !never(inst.op) && inst.ty != TypeId::VOID && (inst.op != Op::Load || pure_load(f, inst.args[0]));
+            if !mergeable {
+                kept.push(v);
+                continue;
+            }
+            let key = Key { op: inst.op, ty: inst.ty, args: inst.args.iter().copied().collect() };
+            let flags = inst.flags;
+            match table.get(&key) {
+                Some(&(prev, pb)) if (!block_local(key.op) || pb == b) && f.inst(prev).flags == flags => {
+                    repl.set(v, Operand::Value(prev));
+                }
+                _ => {
+                    let old = table.insert(key.clone(), (v, b));
+                    undo.push((key, old));
+                    kept.push(v);
+                }
+            }
+        }
+        f.block_mut(b).insts = kept;
+        let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
+        match &mut term {
+            crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
+            crate::ir::Terminator::Switch { selector, .. } => *selector = repl.resolve(*selector),
+            _ => {}
+        }
+        f.block_mut(b).term = term;
+        for &c in dom.children(b).iter().rev() {
+            stack.push((c, 0, false));
+        }
+    }
+    // Phis name values from blocks visited later.
+    repl.apply(f);
+}
