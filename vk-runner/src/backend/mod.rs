@@ -1,6 +1,7 @@
 //! Backends turn DXBC into SPIR-V plus a [`translator::Reflection`]: ours (the `translator`
 //! crate) or vkd3d's (`vkd3d-compiler`), for bringing the harness up and cross-checking.
 
+pub mod check;
 pub mod spirv_info;
 pub mod vkd3d;
 pub mod vkd3d_asm;
@@ -31,13 +32,22 @@ impl Backend {
         }
     }
 
-    /// Translates one DXBC container. The error is a one-line description.
+    /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
+    /// is a one-line description.
     pub fn translate(&self, dxbc: &[u8]) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
-                translator::translate(dxbc, options).map_err(|e| e.to_string())
+                let t = translator::translate(dxbc, options).map_err(|e| e.to_string())?;
+                check::check(&t)
+                    .map_err(|e| format!("reflection does not match the SPIR-V: {e}"))?;
+                Ok(t)
             }
-            Backend::Vkd3d(b) => b.translate(dxbc),
+            Backend::Vkd3d(b) => {
+                let t = b.translate(dxbc)?;
+                // Built from the same module, so this only guards the SPIR-V reader itself.
+                check::check(&t).map_err(|e| format!("internal: derived reflection: {e}"))?;
+                Ok(t)
+            }
         }
     }
 }

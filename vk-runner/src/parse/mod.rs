@@ -404,6 +404,32 @@ aabb
         }
     }
 
+    /// Malformed files never panic: every truncation of the sample and every single-character
+    /// replacement by format punctuation parses to sections and errors.
+    #[test]
+    fn mutations_never_panic() {
+        let extra = "[test]\nprobe rect rgba (0, 0, 4, 4) (1, 2, 3, 4) 2\nprobe uav-1 (1, 2, 3) u64(1, 2)\n\
+            draw 3 control point patch list 3 2\nclear rtv-0 f32(1, 2, 3, 4)\nif(sm>=5 | !msl) uniform 4 int4 1 2 3 4\n\
+            [sampler 1]\nfilter minimum linear point linear\ncomparison not equal\n[input layout]\n0 r32-uint ID 2\n";
+        let base = format!("{SAMPLE}{extra}");
+        let chars: Vec<char> = base.chars().collect();
+        for i in 0..=chars.len() {
+            let t: String = chars[..i].iter().collect();
+            let _ = parse(&t);
+        }
+        for i in 0..chars.len() {
+            for c in [
+                '[', ']', '(', ')', ',', '%', '-', '.', '0', '9', 'x', ' ', '\n', '|', '&', '!',
+                '<', '=',
+            ] {
+                let mut m = chars.clone();
+                m[i] = c;
+                let t: String = m.into_iter().collect();
+                let _ = parse(&t);
+            }
+        }
+    }
+
     #[test]
     fn hex() {
         assert_eq!(parse_hex("0x01020304, ff").unwrap(), vec![4, 3, 2, 1, 0xff]);
