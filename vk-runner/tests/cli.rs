@@ -30,8 +30,19 @@ fn cache_dir() -> PathBuf {
     d.join("vk-runner-test-cache")
 }
 
-fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vk-runner"));
+/// Runs the binary. Under `with-new-lavapipe` (which exports `WITH_NEW_LAVAPIPE`), a child
+/// process would not see the new driver, so the binary is started through the wrapper too;
+/// `direct` runs it as is (for tests that hide the driver).
+fn run_with(args: &[&str], env: &[(&str, &str)], direct: bool) -> Output {
+    let bin = env!("CARGO_BIN_EXE_vk-runner");
+    let mut cmd = match std::env::var_os("WITH_NEW_LAVAPIPE") {
+        Some(w) if !direct => {
+            let mut c = Command::new(w);
+            c.arg(bin);
+            c
+        }
+        _ => Command::new(bin),
+    };
     cmd.current_dir(root())
         .args(args)
         .arg("--cache-dir")
@@ -40,6 +51,10 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
         cmd.env(k, v);
     }
     cmd.output().expect("run vk-runner")
+}
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    run_with(args, env, false)
 }
 
 fn has_device(out: &Output) -> bool {
@@ -152,7 +167,7 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
 
 #[test]
 fn no_device_skips_everything_loudly() {
-    let out = run(
+    let out = run_with(
         &[
             "--backend",
             "ours",
@@ -162,6 +177,7 @@ fn no_device_skips_everything_loudly() {
             ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
             ("VK_ICD_FILENAMES", "/nonexistent/icd.json"),
         ],
+        true,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -181,9 +197,13 @@ fn parse_errors_are_failures() {
         .unwrap_or_else(std::env::temp_dir);
     let f = dir.join("vk-runner-malformed.shader_test");
     std::fs::write(&f, "[test]\nprobe (0, 0) rgba (1.0, 2.0)\nfrobnicate\n").expect("write");
-    let out = run(
+    let out = run_with(
         &[f.to_str().expect("utf-8 path")],
-        &[("VK_DRIVER_FILES", "/nonexistent/icd.json")],
+        &[
+            ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
+            ("VK_ICD_FILENAMES", "/nonexistent/icd.json"),
+        ],
+        true,
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
