@@ -105,7 +105,7 @@ pub enum Declaration {
     /// `dcl_function_table ft# = {fb#, …}`.
     FunctionTable {
         id: u32,
-        bodies: Vec<u32>,
+        bodies: Box<[u32]>,
     },
     /// `dcl_interface[_dynamicindexed] fp#[array length][table length] = {ft#, …}`.
     Interface {
@@ -116,7 +116,7 @@ pub enum Declaration {
         /// Number of interface pointers in the array.
         array_length: u16,
         /// Function tables (one per type implementing the interface).
-        tables: Vec<u32>,
+        tables: Box<[u32]>,
     },
     /// `dcl_input_control_point_count n` (bits 11–16).
     InputControlPointCount(u8),
@@ -215,7 +215,7 @@ impl Declaration {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CustomData {
     pub class: CustomDataClass,
-    pub data: Vec<u32>,
+    pub data: Box<[u32]>,
 }
 
 impl CustomData {

@@ -13,7 +13,7 @@ use super::instruction::{
     ExtOpcode, ExtOpcodes, InstData, Instruction, OpControl, Program, Version,
 };
 use super::opcodes::{self, Control, DeclKind, Layout, Opcode, OpcodeInfo};
-use super::operand::{Components, Index, Operand};
+use super::operand::{Components, Operand};
 
 /// How deep relative index operands may nest (`cb0[r0.x]` is depth 1). fxc never goes
 /// beyond 1; the bound stops hostile input from recursing without end.
@@ -25,9 +25,27 @@ const CONTROL_MASK: u32 = 0x00ff_f800;
 /// Decodes a SHDR/SHEX chunk's data; `base_offset` is the byte offset of `data` in the
 /// container, used in error messages and instruction offsets.
 pub fn decode(data: &[u8], base_offset: usize) -> Result<Program, DecodeError> {
+    decode_boxed(data, base_offset).map_err(|e| *e)
+}
+
+/// Errors travel boxed inside the decoder: a one-pointer `Err` keeps every `Result` on the
+/// hot path small enough to return in registers.
+type Res<T> = Result<T, Box<DecodeError>>;
+
+#[cold]
+#[inline(never)]
+fn err(offset: usize, kind: E) -> Box<DecodeError> {
+    Box::new(DecodeError::new(offset, kind))
+}
+
+fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
     let available = data.len() / 4;
+    let words = data
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     let mut r = Reader {
-        data,
+        words,
         base: base_offset,
         pos: 0,
         end: available.min(2),
@@ -36,7 +54,7 @@ pub fn decode(data: &[u8], base_offset: usize) -> Result<Program, DecodeError> {
     let length = r.read("length token")?;
     let version = decode_version(version_token, base_offset)?;
     if length < 2 || length as usize > available {
-        return Err(DecodeError::new(
+        return Err(err(
             base_offset + 4,
             E::ProgramLength {
                 declared: length,
@@ -46,41 +64,73 @@ pub fn decode(data: &[u8], base_offset: usize) -> Result<Program, DecodeError> {
     }
     let program_end = length as usize;
     // Capacities from the input length: an instruction takes at least one dword and an
-    // operand at least one; typical programs average about 5 and 3 dwords.
+    // operand at least one; instructions average about 5 dwords, operands never fewer
+    // than 2.4 in the corpus, so these rarely grow.
+    // The instruction array is sized by a quick walk over the length fields and filled in
+    // place, field by field (pushing whole instructions stalls on store forwarding).
+    let count = count_instructions(&r.words, 2, program_end);
+    let mut instructions = Vec::with_capacity(count);
+    instructions.resize_with(count, || Instruction::new(Opcode::Nop, 0));
     let mut program = Program {
         version,
         base_offset,
-        instructions: Vec::with_capacity(program_end / 5 + 4),
-        operands: Vec::with_capacity(program_end / 3 + 4),
+        instructions,
+        operands: Vec::with_capacity(program_end / 2 + 4),
+        relative: Vec::new(),
         trailing: data[program_end * 4..].to_vec(),
     };
     let mut d = Decoder {
         r,
         sm51: version.is_sm51(),
         program_end,
+        relative: Vec::new(),
+        next: 0,
     };
     while d.r.pos < program_end {
         d.instruction(&mut program)?;
     }
+    program.instructions.truncate(d.next);
+    program.relative = d.relative;
     Ok(program)
 }
 
-fn decode_version(token: u32, base: usize) -> Result<Version, DecodeError> {
+/// Counts the instructions by following their length fields, stopping at the first one
+/// that is malformed (the decoding pass reports it).
+fn count_instructions(words: &[u32], mut pos: usize, end: usize) -> usize {
+    let mut n = 0;
+    while pos < end {
+        let t = words[pos];
+        let len = match (t >> 24) & 0x7f {
+            _ if t & 0x7ff == Opcode::CustomData as u32 => {
+                words.get(pos + 1).map_or(0, |&l| l as usize)
+            }
+            0 => words.get(pos + 1).map_or(0, |&l| l as usize),
+            l => l as usize,
+        };
+        n += 1;
+        if len == 0 || len > end - pos {
+            break;
+        }
+        pos += len;
+    }
+    n
+}
+
+fn decode_version(token: u32, base: usize) -> Res<Version> {
     let ty = token >> 16;
-    let program_type = ProgramType::from_u32(ty).ok_or(DecodeError::new(
-        base,
-        E::BadValue {
-            what: ProgramType::WHAT,
-            value: ty,
-        },
-    ))?;
+    let program_type = ProgramType::from_u32(ty).ok_or_else(|| {
+        err(
+            base,
+            E::BadValue {
+                what: ProgramType::WHAT,
+                value: ty,
+            },
+        )
+    })?;
     let major = ((token >> 4) & 0xf) as u8;
     let minor = (token & 0xf) as u8;
     if !matches!((major, minor), (4, 0) | (4, 1) | (5, 0) | (5, 1)) {
-        return Err(DecodeError::new(
-            base,
-            E::UnsupportedVersion { major, minor },
-        ));
+        return Err(err(base, E::UnsupportedVersion { major, minor }));
     }
     Ok(Version {
         program_type,
@@ -90,36 +140,38 @@ fn decode_version(token: u32, base: usize) -> Result<Version, DecodeError> {
     })
 }
 
-/// Bounded little-endian dword reader.
-struct Reader<'a> {
-    data: &'a [u8],
+/// Bounded dword reader.
+struct Reader {
+    words: Vec<u32>,
     base: usize,
     /// Next dword to read.
     pos: usize,
-    /// Reads stop here (end of the current instruction, or of the header).
+    /// Reads stop here (end of the current instruction, or of the header); never past
+    /// `words.len()`.
     end: usize,
 }
 
-impl Reader<'_> {
+impl Reader {
     #[inline]
     fn offset(&self, pos: usize) -> usize {
         self.base + pos * 4
     }
 
-    #[inline]
-    fn read(&mut self, what: &'static str) -> Result<u32, DecodeError> {
-        if self.pos >= self.end {
-            return Err(DecodeError::new(self.offset(self.pos), E::Truncated(what)));
+    #[inline(always)]
+    fn read(&mut self, what: &'static str) -> Res<u32> {
+        match self.words.get(self.pos) {
+            Some(&v) if self.pos < self.end => {
+                self.pos += 1;
+                Ok(v)
+            }
+            _ => Err(self.truncated(what)),
         }
-        let i = self.pos * 4;
-        let v = u32::from_le_bytes([
-            self.data[i],
-            self.data[i + 1],
-            self.data[i + 2],
-            self.data[i + 3],
-        ]);
-        self.pos += 1;
-        Ok(v)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, what: &'static str) -> Box<DecodeError> {
+        err(self.offset(self.pos), E::Truncated(what))
     }
 
     fn remaining(&self) -> usize {
@@ -128,23 +180,26 @@ impl Reader<'_> {
 }
 
 /// Looks up an enumerated field, or reports it as invalid at `offset`.
-fn field<T>(
-    value: u32,
-    lookup: fn(u32) -> Option<T>,
-    what: &'static str,
-    offset: usize,
-) -> Result<T, DecodeError> {
-    lookup(value).ok_or(DecodeError::new(offset, E::BadValue { what, value }))
+#[inline(always)]
+fn field<T>(value: u32, lookup: fn(u32) -> Option<T>, what: &'static str, offset: usize) -> Res<T> {
+    match lookup(value) {
+        Some(v) => Ok(v),
+        None => Err(bad_value(offset, what, value)),
+    }
 }
 
-struct Decoder<'a> {
-    r: Reader<'a>,
+struct Decoder {
+    r: Reader,
     sm51: bool,
     program_end: usize,
+    /// Index of the next instruction slot to fill.
+    next: usize,
+    /// Relative index operands (becomes `Program::relative`).
+    relative: Vec<Operand>,
 }
 
-impl Decoder<'_> {
-    fn instruction(&mut self, program: &mut Program) -> Result<(), DecodeError> {
+impl Decoder {
+    fn instruction(&mut self, program: &mut Program) -> Res<()> {
         let start = self.r.pos;
         let at = self.r.offset(start);
         self.r.end = self.program_end;
@@ -154,7 +209,7 @@ impl Decoder<'_> {
         if number == Opcode::CustomData as u32 {
             return self.custom_data(program, token, start);
         }
-        let info = opcodes::info(number).ok_or(DecodeError::new(at, E::UnknownOpcode(number)))?;
+        let info = opcodes::info(number).ok_or_else(|| err(at, E::UnknownOpcode(number)))?;
 
         let mut long_length = false;
         let mut length = (token >> 24) & 0x7f;
@@ -162,15 +217,12 @@ impl Decoder<'_> {
             long_length = true;
             length = self.r.read("instruction length dword")?;
             if length < 2 {
-                return Err(DecodeError::new(at + 4, E::BadLength(length)));
+                return Err(err(at + 4, E::BadLength(length)));
             }
         }
         let remaining = self.program_end - start;
         if length as usize > remaining {
-            return Err(DecodeError::new(
-                at,
-                E::InstructionPastEnd { length, remaining },
-            ));
+            return Err(err(at, E::InstructionPastEnd { length, remaining }));
         }
         self.r.end = start + length as usize;
 
@@ -180,63 +232,75 @@ impl Decoder<'_> {
             let ext_at = self.r.offset(self.r.pos);
             let t = self.r.read("extended opcode token")?;
             extended = t & 0x8000_0000 != 0;
-            if !ext.push(extended_opcode(t, ext_at)?) {
-                return Err(DecodeError::new(ext_at, E::ExtendedOpcodes));
+            if let Err((what, value)) = ExtOpcode::from_token(t) {
+                return Err(bad_value(ext_at, what, value));
+            }
+            if !ext.push_token(t) {
+                return Err(err(ext_at, E::ExtendedOpcodes));
             }
         }
 
         let first_operand = program.operands.len() as u32;
         let control = token & CONTROL_MASK;
-        let mut inst = Instruction {
-            opcode: info.opcode,
-            offset: at,
-            saturate: false,
-            precise: 0,
-            control: OpControl::None,
-            reserved_control: 0,
-            ext,
-            long_length,
-            data: InstData::None,
-            padding: Vec::new(),
-            operand_range: first_operand..first_operand,
-        };
+        let mut ctl = Controls::default();
+        let mut data = InstData::None;
         match info.layout {
             Layout::Fixed { dsts, srcs } => {
-                inst.reserved_control =
-                    control & !executable_control(info, control, &mut inst, at)?;
+                ctl = executable_control(info, control, at)?;
                 for _ in 0..dsts as usize + srcs as usize {
-                    let op = self.operand(0)?;
-                    program.operands.push(op);
+                    self.push_operand_inline(program)?;
                 }
             }
             Layout::InterfaceCall => {
-                inst.reserved_control =
-                    control & !executable_control(info, control, &mut inst, at)?;
-                inst.data = InstData::FunctionIndex(self.r.read("function table index")?);
-                let op = self.operand(0)?;
-                program.operands.push(op);
+                ctl = executable_control(info, control, at)?;
+                data = InstData::FunctionIndex(self.r.read("function table index")?);
+                self.push_operand(program)?;
             }
             Layout::Decl(kind) => {
                 let (decl, used) = self.declaration(kind, token, at, program)?;
-                inst.reserved_control = control & !used;
-                inst.data = InstData::Decl(decl);
+                ctl.used = used;
+                data = InstData::Decl(decl);
             }
             Layout::CustomData => unreachable!("custom data is handled above"),
         }
-        while self.r.pos < self.r.end {
-            inst.padding.push(self.r.read("padding")?);
+        let padding: Box<[u32]> = if self.r.pos < self.r.end {
+            let p = self.r.words[self.r.pos..self.r.end].into();
+            self.r.pos = self.r.end;
+            p
+        } else {
+            Box::default()
+        };
+        let end = program.operands.len() as u32;
+        let inst = self.slot(program);
+        inst.opcode = info.opcode;
+        inst.offset = at;
+        inst.saturate = ctl.saturate;
+        inst.precise = ctl.precise;
+        inst.control = ctl.control;
+        inst.reserved_control = control & !ctl.used;
+        inst.ext = ext;
+        inst.long_length = long_length;
+        if !matches!(data, InstData::None) {
+            inst.data = data;
         }
-        inst.operand_range.end = program.operands.len() as u32;
-        program.instructions.push(inst);
+        if !padding.is_empty() {
+            inst.padding = padding;
+        }
+        inst.operand_range = first_operand..end;
         Ok(())
     }
 
-    fn custom_data(
-        &mut self,
-        program: &mut Program,
-        token: u32,
-        start: usize,
-    ) -> Result<(), DecodeError> {
+    /// The next instruction slot (pre-sized by [`count_instructions`]).
+    #[inline]
+    fn slot<'p>(&mut self, program: &'p mut Program) -> &'p mut Instruction {
+        if self.next == program.instructions.len() {
+            program.instructions.push(Instruction::new(Opcode::Nop, 0));
+        }
+        self.next += 1;
+        &mut program.instructions[self.next - 1]
+    }
+
+    fn custom_data(&mut self, program: &mut Program, token: u32, start: usize) -> Res<()> {
         let at = self.r.offset(start);
         let class = field(
             token >> 11,
@@ -246,163 +310,22 @@ impl Decoder<'_> {
         )?;
         let length = self.r.read("custom data length")?;
         if length < 2 {
-            return Err(DecodeError::new(at + 4, E::BadLength(length)));
+            return Err(err(at + 4, E::BadLength(length)));
         }
         let remaining = self.program_end - start;
         if length as usize > remaining {
-            return Err(DecodeError::new(
-                at + 4,
-                E::InstructionPastEnd { length, remaining },
-            ));
+            return Err(err(at + 4, E::InstructionPastEnd { length, remaining }));
         }
         self.r.end = start + length as usize;
-        let mut data = Vec::with_capacity(length as usize - 2);
-        while self.r.pos < self.r.end {
-            data.push(self.r.read("custom data")?);
-        }
+        let data: Box<[u32]> = self.r.words[self.r.pos..self.r.end].into();
+        self.r.pos = self.r.end;
         let n = program.operands.len() as u32;
-        program.instructions.push(Instruction {
-            opcode: Opcode::CustomData,
-            offset: at,
-            saturate: false,
-            precise: 0,
-            control: OpControl::None,
-            reserved_control: 0,
-            ext: ExtOpcodes::default(),
-            long_length: false,
-            data: InstData::CustomData(CustomData { class, data }),
-            padding: Vec::new(),
-            operand_range: n..n,
-        });
+        let inst = self.slot(program);
+        inst.opcode = Opcode::CustomData;
+        inst.offset = at;
+        inst.data = InstData::CustomData(CustomData { class, data });
+        inst.operand_range = n..n;
         Ok(())
-    }
-
-    /// Reads one operand (and, recursively, its relative index operands).
-    fn operand(&mut self, depth: u32) -> Result<Operand, DecodeError> {
-        let at = self.r.offset(self.r.pos);
-        let token = self.r.read("operand token")?;
-        let components = match token & 3 {
-            0 => Components::Zero,
-            1 => Components::One,
-            2 => match (token >> 2) & 3 {
-                0 => Components::Mask(((token >> 4) & 0xf) as u8),
-                1 => Components::Swizzle([
-                    ((token >> 4) & 3) as u8,
-                    ((token >> 6) & 3) as u8,
-                    ((token >> 8) & 3) as u8,
-                    ((token >> 10) & 3) as u8,
-                ]),
-                2 => Components::Select1(((token >> 4) & 3) as u8),
-                mode => {
-                    return Err(DecodeError::new(
-                        at,
-                        E::BadValue {
-                            what: "component selection mode",
-                            value: mode,
-                        },
-                    ));
-                }
-            },
-            _ => Components::N,
-        };
-        let ty = field(
-            (token >> 12) & 0xff,
-            OperandType::from_u32,
-            OperandType::WHAT,
-            at,
-        )?;
-        let index_dim = ((token >> 20) & 3) as u8;
-        let mut known = components.defined_bits() | 0x8000_0000 | 0x000f_f000 | 0x0030_0000;
-        let mut op = Operand::new(ty, components);
-        op.index_dim = index_dim;
-        for i in 0..index_dim as usize {
-            let shift = 22 + 3 * i;
-            known |= 7 << shift;
-            op.indices[i].repr = field(
-                (token >> shift) & 7,
-                IndexRepr::from_u32,
-                IndexRepr::WHAT,
-                at,
-            )?;
-        }
-        op.reserved = token & !known;
-
-        if token & 0x8000_0000 != 0 {
-            let ext_at = self.r.offset(self.r.pos);
-            let ext = self.r.read("extended operand token")?;
-            if ext & 0x3f != 1 {
-                return Err(DecodeError::new(
-                    ext_at,
-                    E::BadValue {
-                        what: "extended operand type",
-                        value: ext & 0x3f,
-                    },
-                ));
-            }
-            if ext & 0x8000_0000 != 0 {
-                return Err(DecodeError::new(ext_at, E::ChainedExtendedOperand));
-            }
-            op.extended = true;
-            op.modifier = field(
-                (ext >> 6) & 0xff,
-                Modifier::from_u32,
-                Modifier::WHAT,
-                ext_at,
-            )?;
-            op.min_precision = field(
-                (ext >> 14) & 7,
-                MinPrecision::from_u32,
-                MinPrecision::WHAT,
-                ext_at,
-            )?;
-            op.non_uniform = ext & (1 << 17) != 0;
-            op.ext_reserved = ext & 0x7ffc_0000;
-        }
-
-        for i in 0..index_dim as usize {
-            let repr = op.indices[i].repr;
-            let value = match repr.immediate_dwords() {
-                0 => 0,
-                1 => self.r.read("operand index")? as u64,
-                _ => {
-                    let hi = self.r.read("64-bit operand index")? as u64;
-                    let lo = self.r.read("64-bit operand index")? as u64;
-                    hi << 32 | lo
-                }
-            };
-            let relative = if repr.has_relative() {
-                if depth >= MAX_RELATIVE_DEPTH {
-                    return Err(DecodeError::new(
-                        self.r.offset(self.r.pos),
-                        E::NestingTooDeep(MAX_RELATIVE_DEPTH),
-                    ));
-                }
-                Some(Box::new(self.operand(depth + 1)?))
-            } else {
-                None
-            };
-            op.indices[i] = Index {
-                repr,
-                value,
-                relative,
-            };
-        }
-
-        if ty.is_immediate() {
-            if matches!(components, Components::Zero | Components::N) {
-                return Err(DecodeError::new(
-                    at,
-                    E::BadValue {
-                        what: "immediate operand component count (token bits 0-1)",
-                        value: token & 3,
-                    },
-                ));
-            }
-            for i in 0..op.immediate_dwords() {
-                op.imm[i] = self.r.read("immediate value")?;
-            }
-        }
-        Ok(op)
     }
 
     /// Reads a declaration's tokens; returns the payload and the control bits it used.
@@ -412,7 +335,7 @@ impl Decoder<'_> {
         token: u32,
         at: usize,
         program: &mut Program,
-    ) -> Result<(Declaration, u32), DecodeError> {
+    ) -> Res<(Declaration, u32)> {
         use Declaration as D;
         let bits = |shift: u32, width: u32| (token >> shift) & ((1 << width) - 1);
         let mut used = 0u32;
@@ -679,13 +602,32 @@ impl Decoder<'_> {
         Ok((decl, used))
     }
 
-    fn push_operand(&mut self, program: &mut Program) -> Result<(), DecodeError> {
-        let op = self.operand(0)?;
-        program.operands.push(op);
-        Ok(())
+    /// Reads one operand onto the end of the program's operand array (the executable
+    /// instructions' hot path: inlined there).
+    #[inline(always)]
+    fn push_operand_inline(&mut self, program: &mut Program) -> Res<()> {
+        operand(
+            &mut self.r,
+            &mut self.relative,
+            Some(&mut program.operands),
+            0,
+        )
+        .map(|_| ())
     }
 
-    fn space(&mut self) -> Result<Option<u32>, DecodeError> {
+    /// Reads one operand onto the end of the program's operand array.
+    #[inline(never)]
+    fn push_operand(&mut self, program: &mut Program) -> Res<()> {
+        operand(
+            &mut self.r,
+            &mut self.relative,
+            Some(&mut program.operands),
+            0,
+        )
+        .map(|_| ())
+    }
+
+    fn space(&mut self) -> Res<Option<u32>> {
         Ok(if self.sm51 {
             Some(self.r.read("register space")?)
         } else {
@@ -693,7 +635,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn name_token(&mut self) -> Result<NameToken, DecodeError> {
+    fn name_token(&mut self) -> Res<NameToken> {
         let at = self.r.offset(self.r.pos);
         let t = self.r.read("system value name token")?;
         Ok(NameToken {
@@ -702,7 +644,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn return_type_token(&mut self) -> Result<ReturnTypeToken, DecodeError> {
+    fn return_type_token(&mut self) -> Res<ReturnTypeToken> {
         let at = self.r.offset(self.r.pos);
         let t = self.r.read("resource return type token")?;
         Ok(ReturnTypeToken {
@@ -712,10 +654,10 @@ impl Decoder<'_> {
     }
 
     /// Reads `count` dwords, after checking that the instruction has that many left.
-    fn dword_list(&mut self, what: &'static str, count: u32) -> Result<Vec<u32>, DecodeError> {
+    fn dword_list(&mut self, what: &'static str, count: u32) -> Res<Box<[u32]>> {
         let available = self.r.remaining();
         if count as usize > available {
-            return Err(DecodeError::new(
+            return Err(err(
                 self.r.offset(self.r.pos),
                 E::CountTooLarge {
                     what,
@@ -724,56 +666,257 @@ impl Decoder<'_> {
                 },
             ));
         }
-        (0..count).map(|_| self.r.read(what)).collect()
+        let list = self.r.words[self.r.pos..self.r.pos + count as usize].into();
+        self.r.pos += count as usize;
+        Ok(list)
     }
 }
 
-/// Decodes saturate, precise and the opcode-specific controls of an executable instruction
-/// into `inst`; returns the control bits used.
-fn executable_control(
-    info: &OpcodeInfo,
-    control: u32,
-    inst: &mut Instruction,
-    at: usize,
-) -> Result<u32, DecodeError> {
+#[cold]
+#[inline(never)]
+fn bad_value(at: usize, what: &'static str, value: u32) -> Box<DecodeError> {
+    err(at, E::BadValue { what, value })
+}
+
+/// Reads one operand and pushes it onto `out`, or onto `pool` when `out` is `None` (the
+/// operand of a relative index); the operands of its own relative indices go to `pool`
+/// first. Returns the operand's position in the vector it went to. The operand is built
+/// from locals and written once, straight into its vector.
+#[inline(always)]
+fn operand(
+    r: &mut Reader,
+    pool: &mut Vec<Operand>,
+    out: Option<&mut Vec<Operand>>,
+    depth: u32,
+) -> Res<u32> {
+    let at = r.offset(r.pos);
+    let token = r.read("operand token")?;
+    let components = match token & 3 {
+        0 => Components::Zero,
+        1 => Components::One,
+        2 => match (token >> 2) & 3 {
+            0 => Components::Mask(((token >> 4) & 0xf) as u8),
+            1 => Components::Swizzle([
+                ((token >> 4) & 3) as u8,
+                ((token >> 6) & 3) as u8,
+                ((token >> 8) & 3) as u8,
+                ((token >> 10) & 3) as u8,
+            ]),
+            2 => Components::Select1(((token >> 4) & 3) as u8),
+            mode => return Err(bad_value(at, "component selection mode", mode)),
+        },
+        _ => Components::N,
+    };
+    let ty_value = (token >> 12) & 0xff;
+    let Some(ty) = OperandType::from_u32(ty_value) else {
+        return Err(bad_value(at, OperandType::WHAT, ty_value));
+    };
+    let index_dim = ((token >> 20) & 3) as usize;
+    let mut known = components.defined_bits() | 0x803f_f000;
+
+    // Fast path for the common shape: a register whose indices are all plain 32-bit
+    // immediates, without extended operand token.
+    if token & 0xffc0_0000 == 0
+        && !ty.is_immediate()
+        && r.pos + index_dim <= r.end
+        && let Some(words) = r.words.get(r.pos..r.pos + index_dim)
+    {
+        let dest = match out {
+            Some(out) => out,
+            None => pool,
+        };
+        dest.push(Operand::EMPTY);
+        let slot = dest.last_mut().expect("just pushed");
+        slot.set_parts(
+            ty,
+            components,
+            index_dim as u8,
+            [IndexRepr::Imm32; 3],
+            [0; 6],
+            [u32::MAX; 3],
+            token & !known,
+            (false, Modifier::None, MinPrecision::Default, false, 0),
+        );
+        // Straight into the slot: staging the words on the stack and copying them
+        // as a block stalls on store forwarding.
+        for (d, &w) in slot.data.iter_mut().zip(words) {
+            *d = w;
+        }
+        r.pos += index_dim;
+        return Ok(dest.len() as u32 - 1);
+    }
+
+    let mut reprs = [IndexRepr::Imm32; 3];
+    let mut i = 0;
+    while i < index_dim {
+        let shift = 22 + 3 * i;
+        known |= 7 << shift;
+        let value = (token >> shift) & 7;
+        let Some(repr) = IndexRepr::from_u32(value) else {
+            return Err(bad_value(at, IndexRepr::WHAT, value));
+        };
+        reprs[i] = repr;
+        i += 1;
+    }
+
+    let mut ext_fields = (false, Modifier::None, MinPrecision::Default, false, 0);
+    if token & 0x8000_0000 != 0 {
+        let ext_at = r.offset(r.pos);
+        let ext = r.read("extended operand token")?;
+        if ext & 0x3f != 1 {
+            return Err(bad_value(ext_at, "extended operand type", ext & 0x3f));
+        }
+        if ext & 0x8000_0000 != 0 {
+            return Err(err(ext_at, E::ChainedExtendedOperand));
+        }
+        ext_fields = (
+            true,
+            field(
+                (ext >> 6) & 0xff,
+                Modifier::from_u32,
+                Modifier::WHAT,
+                ext_at,
+            )?,
+            field(
+                (ext >> 14) & 7,
+                MinPrecision::from_u32,
+                MinPrecision::WHAT,
+                ext_at,
+            )?,
+            ext & (1 << 17) != 0,
+            ext & 0x7ffc_0000,
+        );
+    }
+
+    // Immediate values, or the immediate parts of the indices (low dwords, then high).
+    let mut data = [0u32; 6];
+    let mut rel = [u32::MAX; 3];
+    if ty.is_immediate() {
+        if index_dim != 0 {
+            return Err(bad_value(
+                at,
+                "index dimension of an immediate operand",
+                index_dim as u32,
+            ));
+        }
+        let n = match components {
+            Components::One => 1 + (ty == OperandType::Immediate64) as usize,
+            Components::Zero | Components::N => {
+                return Err(bad_value(
+                    at,
+                    "immediate operand component count (token bits 0-1)",
+                    token & 3,
+                ));
+            }
+            _ => 4,
+        };
+        let mut k = 0;
+        while k < n {
+            data[k] = r.read("immediate value")?;
+            k += 1;
+        }
+    } else {
+        let mut i = 0;
+        while i < index_dim {
+            let repr = reprs[i];
+            match repr.immediate_dwords() {
+                0 => {}
+                1 => data[i] = r.read("operand index")?,
+                _ => {
+                    data[3 + i] = r.read("64-bit operand index")?;
+                    data[i] = r.read("64-bit operand index")?;
+                }
+            }
+            if repr.has_relative() {
+                rel[i] = relative_operand(r, pool, depth)?;
+            }
+            i += 1;
+        }
+    }
+
+    let dest = match out {
+        Some(out) => out,
+        None => pool,
+    };
+    // Writing the fields into the slot (rather than pushing a struct assembled on the
+    // stack) avoids a wide reload of freshly written narrow stores.
+    dest.push(Operand::EMPTY);
+    let slot = dest.last_mut().expect("just pushed");
+    slot.set_parts(
+        ty,
+        components,
+        index_dim as u8,
+        reprs,
+        data,
+        rel,
+        token & !known,
+        ext_fields,
+    );
+    Ok(dest.len() as u32 - 1)
+}
+
+/// Reads the operand of a relative index into the pool; returns its position.
+#[inline(never)]
+fn relative_operand(r: &mut Reader, pool: &mut Vec<Operand>, depth: u32) -> Res<u32> {
+    if depth >= MAX_RELATIVE_DEPTH {
+        return Err(err(r.offset(r.pos), E::NestingTooDeep(MAX_RELATIVE_DEPTH)));
+    }
+    operand(r, pool, None, depth + 1)
+}
+
+/// The decoded controls of an executable instruction and the control bits they used.
+#[derive(Default)]
+struct Controls {
+    saturate: bool,
+    precise: u8,
+    control: OpControl,
+    used: u32,
+}
+
+/// Decodes saturate, precise and the opcode-specific controls of an executable instruction.
+#[inline]
+fn executable_control(info: &OpcodeInfo, control: u32, at: usize) -> Res<Controls> {
     const SATURATE: u32 = 1 << 13;
     const PRECISE: u32 = 0xf << 19;
-    inst.precise = ((control & PRECISE) >> 19) as u8;
-    let mut used = PRECISE;
+    let mut c = Controls {
+        precise: ((control & PRECISE) >> 19) as u8,
+        used: PRECISE,
+        ..Controls::default()
+    };
     if info.control != Control::Sync {
-        inst.saturate = control & SATURATE != 0;
-        used |= SATURATE;
+        c.saturate = control & SATURATE != 0;
+        c.used |= SATURATE;
     }
     match info.control {
         Control::Standard | Control::Decl => {}
         Control::Test => {
-            inst.control = OpControl::Test {
+            c.control = OpControl::Test {
                 nonzero: control & (1 << 18) != 0,
             };
-            used |= 1 << 18;
+            c.used |= 1 << 18;
         }
         Control::ResInfo => {
             let value = (control >> 11) & 3;
-            inst.control = OpControl::ResInfo(field(
+            c.control = OpControl::ResInfo(field(
                 value,
                 ResInfoReturnType::from_u32,
                 ResInfoReturnType::WHAT,
                 at,
             )?);
-            used |= 0x1800;
+            c.used |= 0x1800;
         }
         Control::SampleInfo => {
-            inst.control = OpControl::SampleInfo {
+            c.control = OpControl::SampleInfo {
                 uint: control & (1 << 11) != 0,
             };
-            used |= 1 << 11;
+            c.used |= 1 << 11;
         }
         Control::Sync => {
-            inst.control = OpControl::Sync((control >> 11) & 0xf);
-            used |= 0x7800;
+            c.control = OpControl::Sync((control >> 11) & 0xf);
+            c.used |= 0x7800;
         }
     }
-    Ok(used)
+    Ok(c)
 }
 
 fn uav_flags(token: u32, structured: bool) -> UavFlags {
@@ -785,7 +928,7 @@ fn uav_flags(token: u32, structured: bool) -> UavFlags {
 }
 
 /// Four 4-bit return types starting at bit `shift`.
-fn return_types(t: u32, shift: u32, at: usize) -> Result<[ReturnType; 4], DecodeError> {
+fn return_types(t: u32, shift: u32, at: usize) -> Res<[ReturnType; 4]> {
     let one = |i: u32| {
         field(
             (t >> (shift + 4 * i)) & 0xf,
@@ -795,39 +938,4 @@ fn return_types(t: u32, shift: u32, at: usize) -> Result<[ReturnType; 4], Decode
         )
     };
     Ok([one(0)?, one(1)?, one(2)?, one(3)?])
-}
-
-fn extended_opcode(t: u32, at: usize) -> Result<ExtOpcode, DecodeError> {
-    Ok(match t & 0x3f {
-        1 => {
-            let offset = |shift: u32| (((t >> shift) & 0xf) as i8) << 4 >> 4;
-            ExtOpcode::SampleControls {
-                offsets: [offset(9), offset(13), offset(17)],
-                reserved: t & 0x7fe0_01c0,
-            }
-        }
-        2 => ExtOpcode::ResourceDim {
-            dim: field(
-                (t >> 6) & 0x1f,
-                ResourceDimension::from_u32,
-                ResourceDimension::WHAT,
-                at,
-            )?,
-            stride: ((t >> 11) & 0xfff) as u16,
-            reserved: t & 0x7f80_0000,
-        },
-        3 => ExtOpcode::ReturnType {
-            types: return_types(t, 6, at)?,
-            reserved: t & 0x7fc0_0000,
-        },
-        other => {
-            return Err(DecodeError::new(
-                at,
-                E::BadValue {
-                    what: "extended opcode type",
-                    value: other,
-                },
-            ));
-        }
-    })
 }

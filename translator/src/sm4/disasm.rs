@@ -144,17 +144,14 @@ fn swizzle_letters(op: &Operand, role: Role) -> bool {
 /// rather than in brackets (`icb[5]`, `v[0][1]`, `vicp[2][0]`).
 fn inline_first_index(op: &Operand) -> bool {
     use OperandType as T;
-    let first_plain = op
-        .indices()
-        .first()
-        .is_some_and(|i| i.repr == IndexRepr::Imm32);
+    let first_plain = op.index(0).is_some_and(|i| i.repr == IndexRepr::Imm32);
     first_plain
         && match op.ty {
             T::ImmediateConstantBuffer
             | T::InputControlPoint
             | T::OutputControlPoint
             | T::ThisPointer => false,
-            T::Input | T::Output => op.index_dim < 2,
+            T::Input | T::Output => op.index_dim() < 2,
             _ => true,
         }
 }
@@ -185,11 +182,13 @@ impl Notes {
     }
 }
 
-struct Printer {
+struct Printer<'a> {
     version: Version,
+    /// The program's relative index operands.
+    relative: &'a [Operand],
 }
 
-impl Printer {
+impl Printer<'_> {
     fn register_prefix(&self, ty: OperandType) -> String {
         if self.version.is_sm51() && ty.is_descriptor() {
             ty.name().to_uppercase()
@@ -206,7 +205,7 @@ impl Printer {
             IndexRepr::Imm32PlusRelative if index.value == 0 => "u32",
             _ => "",
         };
-        match index.rel() {
+        match index.relative.and_then(|i| self.relative.get(i as usize)) {
             Some(rel) => {
                 self.operand(w, rel, Role::Src, DataType::Any)?;
                 write!(w, " + {}{suffix}", index.value)
@@ -257,7 +256,7 @@ impl Printer {
                 w.write_char(')')?;
             }
             _ if role == Role::Decl && self.is_range(op) => {
-                let [id, lo, hi] = [0, 1, 2].map(|i| op.indices[i].value as u32);
+                let [id, lo, hi] = [0, 1, 2].map(|i| op.index(i).map_or(0, |x| x.value as u32));
                 write!(w, "{}{id}[{lo}:", self.register_prefix(op.ty))?;
                 if hi == u32::MAX {
                     w.write_char('*')?;
@@ -268,16 +267,15 @@ impl Printer {
             }
             _ => {
                 w.write_str(&self.register_prefix(op.ty))?;
-                let indices = op.indices();
-                let mut rest = indices;
-                if inline_first_index(op) {
-                    write!(w, "{}", indices[0].value)?;
-                    rest = &indices[1..];
-                }
-                for index in rest {
-                    w.write_char('[')?;
-                    self.index(w, index)?;
-                    w.write_char(']')?;
+                let inline = inline_first_index(op);
+                for (i, index) in op.indices().enumerate() {
+                    if i == 0 && inline {
+                        write!(w, "{}", index.value)?;
+                    } else {
+                        w.write_char('[')?;
+                        self.index(w, &index)?;
+                        w.write_char(']')?;
+                    }
                 }
             }
         }
@@ -310,8 +308,8 @@ impl Printer {
     fn is_range(&self, op: &Operand) -> bool {
         self.version.is_sm51()
             && op.ty.is_descriptor()
-            && op.index_dim == 3
-            && op.indices().iter().all(|i| i.repr == IndexRepr::Imm32)
+            && op.index_dim() == 3
+            && op.indices().all(|i| i.repr == IndexRepr::Imm32)
     }
 
     fn components(
@@ -417,7 +415,7 @@ impl Printer {
         let mut order = String::new();
         let (mut aoff, mut dim, mut ret) = (None, None, None);
         for ext in inst.ext.iter() {
-            match *ext {
+            match ext {
                 ExtOpcode::SampleControls { offsets, reserved } => {
                     order.push('S');
                     aoff = Some(offsets);
@@ -761,6 +759,7 @@ impl Program {
         if let Some(inst) = self.get(i) {
             let _ = Printer {
                 version: self.version,
+                relative: &self.relative,
             }
             .instruction(&mut s, &inst, "");
         }
@@ -776,7 +775,10 @@ impl fmt::Display for Program {
             write!(f, " {{bits={:#x}}}", v.reserved)?;
         }
         f.write_char('\n')?;
-        let printer = Printer { version: v };
+        let printer = Printer {
+            version: v,
+            relative: &self.relative,
+        };
         let mut depth = 0usize;
         let mut line = String::new();
         for inst in self.iter() {

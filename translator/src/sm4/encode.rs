@@ -8,8 +8,8 @@
 //! silently mis-encoded.
 
 use super::decl::{Declaration, NameToken, ReturnTypeToken, UavFlags};
-use super::enums::{OperandType, ReturnType};
-use super::instruction::{ExtOpcode, InstData, Instruction, OpControl, Program, Version};
+use super::enums::ReturnType;
+use super::instruction::{InstData, Instruction, OpControl, Program, Version};
 use super::opcodes::{Control, DeclKind, Layout, Opcode};
 use super::operand::Operand;
 
@@ -29,13 +29,18 @@ pub fn encode(program: &Program) -> Result<Vec<u32>, EncodeError> {
     out.push(program.version.to_token());
     out.push(0);
     for (index, inst) in program.instructions.iter().enumerate() {
-        encode_instruction(program.version, inst, program.operands_of(inst), &mut out).map_err(
-            |what| EncodeError {
-                index,
-                opcode: inst.opcode.name(),
-                what,
-            },
-        )?;
+        encode_instruction(
+            program.version,
+            inst,
+            program.operands_of(inst),
+            &program.relative,
+            &mut out,
+        )
+        .map_err(|what| EncodeError {
+            index,
+            opcode: inst.opcode.name(),
+            what,
+        })?;
     }
     out[1] = out.len() as u32;
     Ok(out)
@@ -57,6 +62,7 @@ pub fn encode_instruction(
     version: Version,
     inst: &Instruction,
     operands: &[Operand],
+    relative: &[Operand],
     out: &mut Vec<u32>,
 ) -> Result<(), String> {
     let start = out.len();
@@ -80,9 +86,9 @@ pub fn encode_instruction(
         out.push(0);
     }
     let ext_count = inst.ext.len();
-    for (i, ext) in inst.ext.iter().enumerate() {
+    for (i, &token) in inst.ext.tokens().iter().enumerate() {
         let more = if i + 1 < ext_count { 0x8000_0000 } else { 0 };
-        out.push(ext_token(ext) | more);
+        out.push(token | more);
     }
 
     let control = match info.layout {
@@ -98,7 +104,7 @@ pub fn encode_instruction(
                 return Err("unexpected payload".into());
             }
             for op in operands {
-                encode_operand(op, out)?;
+                encode_operand(op, relative, out)?;
             }
             executable_control(info.control, inst)?
         }
@@ -110,7 +116,7 @@ pub fn encode_instruction(
                 return Err(format!("has {} operands, expected 1", operands.len()));
             };
             out.push(index);
-            encode_operand(op, out)?;
+            encode_operand(op, relative, out)?;
             executable_control(info.control, inst)?
         }
         Layout::Decl(kind) => {
@@ -120,7 +126,7 @@ pub fn encode_instruction(
             if inst.saturate || inst.precise != 0 || inst.control != OpControl::None {
                 return Err("declarations have no saturate, precise or test controls".into());
             }
-            encode_decl(kind, decl, version, operands, out)?
+            encode_decl(kind, decl, version, operands, relative, out)?
         }
         Layout::CustomData => unreachable!(),
     };
@@ -171,23 +177,6 @@ fn executable_control(control: Control, inst: &Instruction) -> Result<u32, Strin
     Ok(bits)
 }
 
-fn ext_token(ext: &ExtOpcode) -> u32 {
-    match *ext {
-        ExtOpcode::SampleControls { offsets, reserved } => {
-            1 | ((offsets[0] as u32 & 0xf) << 9)
-                | ((offsets[1] as u32 & 0xf) << 13)
-                | ((offsets[2] as u32 & 0xf) << 17)
-                | reserved
-        }
-        ExtOpcode::ResourceDim {
-            dim,
-            stride,
-            reserved,
-        } => 2 | dim.to_u32() << 6 | ((stride as u32 & 0xfff) << 11) | reserved,
-        ExtOpcode::ReturnType { types, reserved } => 3 | return_type_bits(types) << 6 | reserved,
-    }
-}
-
 fn return_type_bits(types: [ReturnType; 4]) -> u32 {
     types
         .iter()
@@ -195,20 +184,21 @@ fn return_type_bits(types: [ReturnType; 4]) -> u32 {
         .fold(0, |acc, (i, t)| acc | t.to_u32() << (4 * i))
 }
 
-/// Appends an operand's tokens (and its relative index operands').
-pub fn encode_operand(op: &Operand, out: &mut Vec<u32>) -> Result<(), String> {
-    if op.index_dim > 3 {
-        return Err("more than 3 indices".into());
-    }
+/// Appends an operand's tokens (and its relative index operands', taken from `relative`).
+pub fn encode_operand(
+    op: &Operand,
+    relative: &[Operand],
+    out: &mut Vec<u32>,
+) -> Result<(), String> {
     if op.has_ext_content() && !op.extended {
         return Err("operand modifiers need an extended operand token".into());
     }
     let mut token = op.components.to_bits()
         | op.ty.to_u32() << 12
-        | (op.index_dim as u32) << 20
+        | (op.index_dim() as u32) << 20
         | op.reserved
         | if op.extended { 0x8000_0000 } else { 0 };
-    for (i, index) in op.indices().iter().enumerate() {
+    for (i, index) in op.indices().enumerate() {
         token |= index.repr.to_u32() << (22 + 3 * i);
     }
     out.push(token);
@@ -229,15 +219,18 @@ pub fn encode_operand(op: &Operand, out: &mut Vec<u32>) -> Result<(), String> {
                 out.push(index.value as u32);
             }
         }
-        match (&index.relative, index.repr.has_relative()) {
-            (Some(rel), true) => encode_operand(rel, out)?,
+        match (index.relative, index.repr.has_relative()) {
+            (Some(i), true) => {
+                let rel = relative
+                    .get(i as usize)
+                    .ok_or("relative operand out of range")?;
+                encode_operand(rel, relative, out)?
+            }
             (None, false) => {}
             _ => return Err("relative index part does not match its representation".into()),
         }
     }
-    if matches!(op.ty, OperandType::Immediate32 | OperandType::Immediate64) {
-        out.extend_from_slice(&op.imm[..op.immediate_dwords()]);
-    }
+    out.extend_from_slice(op.immediate_words());
     Ok(())
 }
 
@@ -268,6 +261,7 @@ fn encode_decl(
     decl: &Declaration,
     version: Version,
     operands: &[Operand],
+    relative: &[Operand],
     out: &mut Vec<u32>,
 ) -> Result<u32, String> {
     use Declaration as D;
@@ -303,7 +297,7 @@ fn encode_decl(
         ));
     }
     for op in operands {
-        encode_operand(op, out)?;
+        encode_operand(op, relative, out)?;
     }
     let space = |space: &Option<u32>, out: &mut Vec<u32>| -> Result<(), String> {
         match (space, sm51) {

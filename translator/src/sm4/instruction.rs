@@ -11,7 +11,7 @@ use std::ops::{Deref, Range};
 use super::decl::{CustomData, Declaration};
 use super::enums::{ProgramType, ResInfoReturnType, ResourceDimension, ReturnType};
 use super::opcodes::{Opcode, OpcodeInfo};
-use super::operand::Operand;
+use super::operand::{Index, Operand};
 
 /// The version token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,62 +63,143 @@ pub enum ExtOpcode {
     },
 }
 
-/// The extended opcode tokens of an instruction, in token order (at most 3).
+impl ExtOpcode {
+    /// The token (without the "another token follows" bit 31).
+    pub fn to_token(self) -> u32 {
+        match self {
+            ExtOpcode::SampleControls { offsets, reserved } => {
+                1 | ((offsets[0] as u32 & 0xf) << 9)
+                    | ((offsets[1] as u32 & 0xf) << 13)
+                    | ((offsets[2] as u32 & 0xf) << 17)
+                    | (reserved & 0x7fe0_01c0)
+            }
+            ExtOpcode::ResourceDim {
+                dim,
+                stride,
+                reserved,
+            } => 2 | dim.to_u32() << 6 | ((stride as u32 & 0xfff) << 11) | (reserved & 0x7f80_0000),
+            ExtOpcode::ReturnType { types, reserved } => {
+                let bits = types
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (i, t)| acc | t.to_u32() << (4 * i));
+                3 | bits << 6 | (reserved & 0x7fc0_0000)
+            }
+        }
+    }
+
+    /// Decodes a token (bit 31 ignored); on failure, the field that is invalid and its value.
+    pub fn from_token(t: u32) -> Result<Self, (&'static str, u32)> {
+        let return_type = |shift: u32| {
+            let v = (t >> shift) & 0xf;
+            ReturnType::from_u32(v).ok_or((ReturnType::WHAT, v))
+        };
+        Ok(match t & 0x3f {
+            1 => {
+                let offset = |shift: u32| (((t >> shift) & 0xf) as i8) << 4 >> 4;
+                ExtOpcode::SampleControls {
+                    offsets: [offset(9), offset(13), offset(17)],
+                    reserved: t & 0x7fe0_01c0,
+                }
+            }
+            2 => {
+                let d = (t >> 6) & 0x1f;
+                ExtOpcode::ResourceDim {
+                    dim: ResourceDimension::from_u32(d).ok_or((ResourceDimension::WHAT, d))?,
+                    stride: ((t >> 11) & 0xfff) as u16,
+                    reserved: t & 0x7f80_0000,
+                }
+            }
+            3 => ExtOpcode::ReturnType {
+                types: [
+                    return_type(6)?,
+                    return_type(10)?,
+                    return_type(14)?,
+                    return_type(18)?,
+                ],
+                reserved: t & 0x7fc0_0000,
+            },
+            other => return Err(("extended opcode type", other)),
+        })
+    }
+
+    fn kind(t: u32) -> u32 {
+        t & 0x3f
+    }
+}
+
+/// The extended opcode tokens of an instruction, in token order (at most 3, one per kind),
+/// kept as their tokens (without bit 31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ExtOpcodes {
-    items: [Option<ExtOpcode>; 3],
+    tokens: [u32; 3],
+    len: u8,
 }
 
 impl ExtOpcodes {
-    /// Maximum number of extended opcode tokens kept (the format's
+    /// No extended opcode tokens.
+    pub const EMPTY: ExtOpcodes = ExtOpcodes {
+        tokens: [0; 3],
+        len: 0,
+    };
+
+    /// Maximum number of extended opcode tokens (one per defined kind; the format's
     /// `D3D11_SB_MAX_SIMULTANEOUS_EXTENDED_OPCODES`).
     pub const MAX: usize = 3;
 
-    /// Appends a token; false when full or when a token of the same kind is already there.
+    /// Appends a token; false when a token of the same kind is already there.
     pub fn push(&mut self, ext: ExtOpcode) -> bool {
-        if self
-            .iter()
-            .any(|e| std::mem::discriminant(e) == std::mem::discriminant(&ext))
+        self.push_token(ext.to_token())
+    }
+
+    /// Appends a validated token (see [`ExtOpcode::from_token`]).
+    pub(super) fn push_token(&mut self, token: u32) -> bool {
+        let token = token & 0x7fff_ffff;
+        if self.len as usize >= Self::MAX
+            || self
+                .tokens()
+                .iter()
+                .any(|&t| ExtOpcode::kind(t) == ExtOpcode::kind(token))
         {
             return false;
         }
-        match self.items.iter_mut().find(|i| i.is_none()) {
-            Some(slot) => {
-                *slot = Some(ext);
-                true
-            }
-            None => false,
-        }
+        self.tokens[self.len as usize] = token;
+        self.len += 1;
+        true
     }
 
-    /// The tokens in order.
-    pub fn iter(&self) -> impl Iterator<Item = &ExtOpcode> {
-        self.items.iter().map_while(Option::as_ref)
+    /// The tokens, in order, without bit 31.
+    pub fn tokens(&self) -> &[u32] {
+        &self.tokens[..self.len as usize]
+    }
+
+    /// The decoded tokens in order.
+    pub fn iter(&self) -> impl Iterator<Item = ExtOpcode> + '_ {
+        self.tokens()
+            .iter()
+            .filter_map(|&t| ExtOpcode::from_token(t).ok())
     }
 
     pub fn len(&self) -> usize {
-        self.iter().count()
+        self.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.items[0].is_none()
+        self.len == 0
     }
 }
 
 /// Opcode-specific control bits of an executable instruction (besides saturate/precise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OpControl {
+    #[default]
     None,
     /// Conditional instructions (`if`, `breakc`, `discard`, …): true = `_nz`, false = `_z`.
-    Test {
-        nonzero: bool,
-    },
+    Test { nonzero: bool },
     /// `resinfo` return type.
     ResInfo(ResInfoReturnType),
     /// `sampleinfo`: true = `_uint`.
-    SampleInfo {
-        uint: bool,
-    },
+    SampleInfo { uint: bool },
     /// `sync` flags (see [`super::enums::sync_flags`]).
     Sync(u32),
 }
@@ -155,12 +236,30 @@ pub struct Instruction {
     pub data: InstData,
     /// Dwords after the last operand that the instruction length still covers (fxc pads
     /// `samplepos` with one zero dword); normally empty.
-    pub padding: Vec<u32>,
+    pub padding: Box<[u32]>,
     /// This instruction's operands in [`Program::operands`].
     pub operand_range: Range<u32>,
 }
 
 impl Instruction {
+    /// An instruction with this opcode and offset and every other field empty/default.
+    #[inline(always)]
+    pub fn new(opcode: Opcode, offset: usize) -> Self {
+        Instruction {
+            opcode,
+            offset,
+            saturate: false,
+            precise: 0,
+            control: OpControl::None,
+            reserved_control: 0,
+            ext: ExtOpcodes::EMPTY,
+            long_length: false,
+            data: InstData::None,
+            padding: Box::default(),
+            operand_range: 0..0,
+        }
+    }
+
     /// This opcode's table entry.
     pub fn info(&self) -> &'static OpcodeInfo {
         self.opcode.info()
@@ -195,7 +294,7 @@ impl Instruction {
         self.ext
             .iter()
             .find_map(|e| match e {
-                ExtOpcode::SampleControls { offsets, .. } => Some(*offsets),
+                ExtOpcode::SampleControls { offsets, .. } => Some(offsets),
                 _ => None,
             })
             .unwrap_or([0; 3])
@@ -204,7 +303,7 @@ impl Instruction {
     /// Resource dimension and structure stride from an extended opcode token.
     pub fn resource_dim(&self) -> Option<(ResourceDimension, u16)> {
         self.ext.iter().find_map(|e| match e {
-            ExtOpcode::ResourceDim { dim, stride, .. } => Some((*dim, *stride)),
+            ExtOpcode::ResourceDim { dim, stride, .. } => Some((dim, stride)),
             _ => None,
         })
     }
@@ -212,7 +311,7 @@ impl Instruction {
     /// Resource return types from an extended opcode token.
     pub fn resource_return_type(&self) -> Option<[ReturnType; 4]> {
         self.ext.iter().find_map(|e| match e {
-            ExtOpcode::ReturnType { types, .. } => Some(*types),
+            ExtOpcode::ReturnType { types, .. } => Some(types),
             _ => None,
         })
     }
@@ -227,6 +326,9 @@ pub struct Program {
     pub instructions: Vec<Instruction>,
     /// All operands, in token order; each instruction owns `operand_range`.
     pub operands: Vec<Operand>,
+    /// Operands of relative indices (`r1.x` in `cb0[r1.x + 4]`), referred to by
+    /// [`Index::relative`](super::Index::relative).
+    pub relative: Vec<Operand>,
     /// Bytes of the chunk after the program's declared length (normally none).
     pub trailing: Vec<u8>,
 }
@@ -238,6 +340,8 @@ pub struct InstRef<'a> {
     /// Destinations first, then sources, in token order (for declarations: the declared
     /// register; for `fcall`: the interface operand).
     pub operands: &'a [Operand],
+    /// The program's relative index operands (see [`InstRef::rel`]).
+    pub relative: &'a [Operand],
 }
 
 impl Deref for InstRef<'_> {
@@ -247,7 +351,7 @@ impl Deref for InstRef<'_> {
     }
 }
 
-impl InstRef<'_> {
+impl<'a> InstRef<'a> {
     /// Destination operands of a fixed-layout instruction.
     pub fn dsts(&self) -> &[Operand] {
         &self.operands[..self.info().dsts().min(self.operands.len())]
@@ -256,6 +360,11 @@ impl InstRef<'_> {
     /// Source operands of a fixed-layout instruction.
     pub fn srcs(&self) -> &[Operand] {
         &self.operands[self.info().dsts().min(self.operands.len())..]
+    }
+
+    /// The operand of a relative index (`r1.x` of `cb0[r1.x + 4]`).
+    pub fn rel(&self, index: &Index) -> Option<&'a Operand> {
+        self.relative.get(index.relative? as usize)
     }
 }
 
@@ -270,6 +379,7 @@ impl Program {
         self.instructions.iter().map(|inst| InstRef {
             inst,
             operands: self.operands_of(inst),
+            relative: &self.relative,
         })
     }
 
@@ -279,7 +389,13 @@ impl Program {
         Some(InstRef {
             inst,
             operands: self.operands_of(inst),
+            relative: &self.relative,
         })
+    }
+
+    /// The operand of a relative index.
+    pub fn rel(&self, index: &Index) -> Option<&Operand> {
+        self.relative.get(index.relative? as usize)
     }
 
     /// The declarations (including custom data) in order.

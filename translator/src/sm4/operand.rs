@@ -3,7 +3,12 @@
 //! An [`Operand`] keeps every detail of its tokens (selection mode, index representations,
 //! whether an extended operand token was present, reserved bits) so that the encoder can
 //! rebuild the exact tokens, and offers the helpers a translator wants (`mask()`,
-//! `swizzle()`, `register()`, `immediates()`).
+//! `swizzle()`, `register()`, `immediates()`). Operands are plain `Copy` data: the operand
+//! of a relative index lives in the program's [`Program::relative`] pool and is referred
+//! to by position, so decoding allocates no memory per operand and dropping a program
+//! does not walk its operands.
+//!
+//! [`Program::relative`]: super::Program::relative
 
 use super::enums::{IndexRepr, MinPrecision, Modifier, OperandType};
 
@@ -63,8 +68,8 @@ impl Components {
     }
 }
 
-/// One index of an operand (`r5`, `cb0[r1.x + 4]`, …).
-#[derive(Debug, Clone, PartialEq)]
+/// One index of an operand (`r5`, `cb0[r1.x + 4]`, …), as a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Index {
     /// How the index was encoded.
     pub repr: IndexRepr,
@@ -72,17 +77,20 @@ pub struct Index {
     /// hold at most `u32::MAX`; 64-bit ones hold the value as (first dword << 32) | second
     /// dword, the format's HI:LO order.
     pub value: u64,
-    /// The relative part, a full operand, for the `*Relative` representations.
-    pub relative: Option<Box<Operand>>,
-}
-
-impl Default for Index {
-    fn default() -> Self {
-        Index::imm(0)
-    }
+    /// The relative part, for the `*Relative` representations: the position of a full
+    /// operand in [`Program::relative`](super::Program::relative) (use
+    /// [`InstRef::rel`](super::InstRef::rel) or [`Program::rel`](super::Program::rel)).
+    pub relative: Option<u32>,
 }
 
 impl Index {
+    /// The immediate 32-bit index 0.
+    pub const ZERO: Index = Index {
+        repr: IndexRepr::Imm32,
+        value: 0,
+        relative: None,
+    };
+
     /// An immediate 32-bit index.
     pub fn imm(value: u32) -> Self {
         Index {
@@ -97,27 +105,27 @@ impl Index {
         self.value as u32
     }
 
-    /// The relative part, if any.
-    pub fn rel(&self) -> Option<&Operand> {
-        self.relative.as_deref()
-    }
-
     /// The value when the index is purely immediate.
     pub fn as_immediate(&self) -> Option<u64> {
         (!self.repr.has_relative()).then_some(self.value)
     }
 }
 
-/// A decoded operand.
-#[derive(Debug, Clone, PartialEq)]
+/// Marks "no relative operand" in [`Operand`]'s compact index storage.
+const NO_RELATIVE: u32 = u32::MAX;
+
+/// A decoded operand (60 bytes, `Copy`).
+///
+/// Indices and immediate values share compact private storage; read them with
+/// [`Operand::index`]/[`Operand::indices`] and [`Operand::immediates`], build them with
+/// [`Operand::push_index`] and [`Operand::set_immediates`]. An operand has either indices
+/// (registers) or immediate values (`l(…)`, `d(…)`), never both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Operand {
     /// Register file.
     pub ty: OperandType,
     /// Component count and selection.
     pub components: Components,
-    /// Number of indices (0–3); `indices[..index_dim]` are meaningful.
-    pub index_dim: u8,
-    pub indices: [Index; 3],
     /// Source modifier (from the extended operand token).
     pub modifier: Modifier,
     /// Minimum precision (from the extended operand token).
@@ -128,44 +136,126 @@ pub struct Operand {
     /// any of `modifier`, `min_precision`, `non_uniform`, `ext_reserved` is non-default, and
     /// may also be present with all of them default.
     pub extended: bool,
+    index_dim: u8,
+    reprs: [IndexRepr; 3],
     /// Operand token bits that no field of this operand accounts for (normally 0): selection
     /// bits beyond the selection mode's field, index representation bits of absent indices.
     pub reserved: u32,
     /// Extended operand token bits 18–30 (reserved, normally 0).
     pub ext_reserved: u32,
-    /// Immediate dwords: `Immediate32` has 1 or 4 values, `Immediate64` 1 or 2 doubles
-    /// stored as 2 or 4 dwords (low dword first). Unused entries are 0.
-    pub imm: [u32; 4],
+    /// Immediate operands: the value dwords. Registers: the immediate index parts, low
+    /// dwords in 0..3 and high dwords (64-bit representations) in 3..6.
+    pub(super) data: [u32; 6],
+    /// Positions of relative index operands, `NO_RELATIVE` when none.
+    rel: [u32; 3],
 }
 
 impl Operand {
+    /// A `null` operand with no components, indices, modifiers or immediates.
+    pub const EMPTY: Operand = Operand {
+        ty: OperandType::Null,
+        components: Components::Zero,
+        modifier: Modifier::None,
+        min_precision: MinPrecision::Default,
+        non_uniform: false,
+        extended: false,
+        index_dim: 0,
+        reprs: [IndexRepr::Imm32; 3],
+        reserved: 0,
+        ext_reserved: 0,
+        data: [0; 6],
+        rel: [NO_RELATIVE; 3],
+    };
+
     /// A register operand with no indices yet (a building block for tests and assemblers).
     pub fn new(ty: OperandType, components: Components) -> Self {
         Operand {
             ty,
             components,
-            index_dim: 0,
-            indices: Default::default(),
-            modifier: Modifier::None,
-            min_precision: MinPrecision::Default,
-            non_uniform: false,
-            extended: false,
-            reserved: 0,
-            ext_reserved: 0,
-            imm: [0; 4],
+            ..Operand::EMPTY
         }
     }
 
-    /// The meaningful indices.
-    pub fn indices(&self) -> &[Index] {
-        &self.indices[..self.index_dim as usize]
+    /// Sets every field from decoded parts (the decoder writes each operand once, field
+    /// by field, where it will stay). `data` and `rel` follow the private layout described
+    /// on the fields.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn set_parts(
+        &mut self,
+        ty: OperandType,
+        components: Components,
+        index_dim: u8,
+        reprs: [IndexRepr; 3],
+        data: [u32; 6],
+        rel: [u32; 3],
+        reserved: u32,
+        ext: (bool, Modifier, MinPrecision, bool, u32),
+    ) {
+        let (extended, modifier, min_precision, non_uniform, ext_reserved) = ext;
+        self.ty = ty;
+        self.components = components;
+        self.modifier = modifier;
+        self.min_precision = min_precision;
+        self.non_uniform = non_uniform;
+        self.extended = extended;
+        self.index_dim = index_dim;
+        self.reprs = reprs;
+        self.reserved = reserved;
+        self.ext_reserved = ext_reserved;
+        self.data = data;
+        self.rel = rel;
+    }
+
+    /// Number of indices (0–3).
+    pub fn index_dim(&self) -> usize {
+        self.index_dim as usize
+    }
+
+    /// Index `i`, if the operand has that many.
+    pub fn index(&self, i: usize) -> Option<Index> {
+        if i >= self.index_dim as usize {
+            return None;
+        }
+        let repr = self.reprs[i];
+        let lo = self.data[i] as u64;
+        let value = if repr.immediate_dwords() == 2 {
+            (self.data[3 + i] as u64) << 32 | lo
+        } else {
+            lo
+        };
+        let relative = (self.rel[i] != NO_RELATIVE).then_some(self.rel[i]);
+        Some(Index {
+            repr,
+            value,
+            relative,
+        })
+    }
+
+    /// The indices in order.
+    pub fn indices(&self) -> impl ExactSizeIterator<Item = Index> + '_ {
+        (0..self.index_dim as usize).map(|i| self.index(i).expect("within index_dim"))
+    }
+
+    /// Appends an index; false when the operand already has 3 or is an immediate. The
+    /// relative part must agree with the representation (checked when encoding).
+    pub fn push_index(&mut self, index: Index) -> bool {
+        let i = self.index_dim as usize;
+        if i >= 3 || self.ty.is_immediate() {
+            return false;
+        }
+        self.reprs[i] = index.repr;
+        self.data[i] = index.value as u32;
+        self.data[3 + i] = (index.value >> 32) as u32;
+        self.rel[i] = index.relative.unwrap_or(NO_RELATIVE);
+        self.index_dim += 1;
+        true
     }
 
     /// The first index's immediate value when it is purely immediate (`r5` → 5, `cb2[7]`
     /// → 2, `v[3][1]` → 3). For SM5.1 descriptors this is the range ID.
     pub fn register(&self) -> Option<u32> {
-        let first = self.indices().first()?;
-        first.as_immediate().map(|v| v as u32)
+        self.index(0)?.as_immediate().map(|v| v as u32)
     }
 
     /// The write mask (bit 0 = x): the mask in mask mode, the selected components otherwise.
@@ -191,32 +281,46 @@ impl Operand {
         }
     }
 
-    /// Number of immediate dwords following the operand's tokens.
+    /// Number of immediate dwords following the operand's tokens (0 for registers).
     pub fn immediate_dwords(&self) -> usize {
         match (self.ty, self.components) {
             (OperandType::Immediate32, Components::One) => 1,
-            (OperandType::Immediate32, _) => 4,
             (OperandType::Immediate64, Components::One) => 2,
-            (OperandType::Immediate64, _) => 4,
+            (OperandType::Immediate32 | OperandType::Immediate64, _) => 4,
             _ => 0,
         }
+    }
+
+    /// The immediate dwords: `l(…)` values, or `d(…)` values as (low, high) dword pairs.
+    /// Empty for registers.
+    pub fn immediate_words(&self) -> &[u32] {
+        &self.data[..self.immediate_dwords()]
     }
 
     /// The 32-bit immediate values (`l(…)`), empty for other operands.
     pub fn immediates(&self) -> &[u32] {
         match self.ty {
-            OperandType::Immediate32 => &self.imm[..self.immediate_dwords()],
+            OperandType::Immediate32 => self.immediate_words(),
             _ => &[],
         }
     }
 
     /// The 64-bit immediate values (`d(…)`), as bit patterns.
     pub fn immediates64(&self) -> impl Iterator<Item = u64> + '_ {
-        let n = match self.ty {
-            OperandType::Immediate64 => self.immediate_dwords() / 2,
-            _ => 0,
+        let words = match self.ty {
+            OperandType::Immediate64 => self.immediate_words(),
+            _ => &[],
         };
-        (0..n).map(|i| self.imm[2 * i] as u64 | (self.imm[2 * i + 1] as u64) << 32)
+        words
+            .chunks_exact(2)
+            .map(|w| w[0] as u64 | (w[1] as u64) << 32)
+    }
+
+    /// Sets the immediate dwords of an `l(…)`/`d(…)` operand (at most 4; the component
+    /// count decides how many are encoded).
+    pub fn set_immediates(&mut self, words: &[u32]) {
+        let n = words.len().min(4);
+        self.data[..n].copy_from_slice(&words[..n]);
     }
 
     /// Whether this is an `l(…)`/`d(…)` immediate.
@@ -226,7 +330,9 @@ impl Operand {
 
     /// Whether any index has a relative part.
     pub fn is_relative(&self) -> bool {
-        self.indices().iter().any(|i| i.relative.is_some())
+        self.rel[..self.index_dim as usize]
+            .iter()
+            .any(|&r| r != NO_RELATIVE)
     }
 
     /// Whether the extended operand token carries anything besides its presence.

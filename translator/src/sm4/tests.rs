@@ -295,8 +295,8 @@ fn relative_indices() {
     ];
     let p = decode_ok(PS40, &body);
     let cb = &p.get(0).unwrap().operands[1];
-    assert_eq!(cb.indices()[1].repr, IndexRepr::Relative);
-    assert_eq!(cb.indices()[1].rel().unwrap().register(), Some(1));
+    assert_eq!(cb.index(1).unwrap().repr, IndexRepr::Relative);
+    assert_eq!(p.rel(&cb.index(1).unwrap()).unwrap().register(), Some(1));
     assert!(cb.is_relative());
     assert_eq!(cb.register(), Some(0));
     assert_eq!(
@@ -422,7 +422,7 @@ fn sm51_ranges_and_spaces() {
     }
     let t = &p.get(1).unwrap().operands[0];
     assert_eq!(
-        t.indices().iter().map(|i| i.value).collect::<Vec<_>>(),
+        t.indices().map(|i| i.value).collect::<Vec<_>>(),
         [1, 10, 0xffff_ffff]
     );
     assert_eq!(p.get(1).unwrap().decl().unwrap().space(), Some(2));
@@ -598,7 +598,7 @@ fn interfaces() {
             ..
         }) => {
             assert_eq!(
-                (*id, *table_length, *array_length, tables.as_slice()),
+                (*id, *table_length, *array_length, &tables[..]),
                 (0, 2, 1, &[0][..])
             );
         }
@@ -628,7 +628,7 @@ fn samplepos_padding_is_kept() {
         0,
     ];
     let p = decode_ok(PS50, &body);
-    assert_eq!(p.get(0).unwrap().padding, [0]);
+    assert_eq!(&p.get(0).unwrap().padding[..], [0]);
     assert_eq!(
         listing(PS50, &body),
         "samplepos {pad=0x0} r0.xy, t0.xyxx, l(0)\n"
