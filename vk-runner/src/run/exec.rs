@@ -3,7 +3,7 @@
 use super::FileState;
 use super::compare::compare_texel;
 use super::shaders::{QUAD_VS, Translator};
-use crate::parse::format::Format;
+use crate::parse::format::{DataKind, Format};
 use crate::parse::qualifier::{QualContext, ShaderModel};
 use crate::parse::{
     self, Dimensions, InputElement, Probe, Region, ResourceDecl, ResourceKind, ResourceRef,
@@ -347,11 +347,25 @@ pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
     let fmt = r.decl.format;
     match &r.obj {
         GpuObject::Image(img) => {
-            if img.samples != vk::SampleCountFlags::TYPE_1 {
-                return Err(RunError::Skip(
-                    "probing multisampled resources is not supported".into(),
-                ));
-            }
+            // Multisampled targets are resolved (averaged) first, as D3D's readback through
+            // ResolveSubresource would; integer and depth formats cannot be averaged.
+            let resolved;
+            let img = if img.samples != vk::SampleCountFlags::TYPE_1 {
+                if !matches!(
+                    fmt.kind,
+                    DataKind::Float | DataKind::Unorm | DataKind::Snorm
+                ) || fmt.is_depth()
+                {
+                    return Err(RunError::Skip(format!(
+                        "probing multisampled {} resources is not supported",
+                        fmt.name
+                    )));
+                }
+                resolved = gpu.resolve_image(img)?;
+                &resolved
+            } else {
+                img
+            };
             let layer = match p.region {
                 Region::Point { layer, .. } => layer,
                 _ => 0,

@@ -435,6 +435,43 @@ impl Gpu {
         Ok(v)
     }
 
+    /// A single-sample copy of a multisampled image (level 0, every layer), resolved by
+    /// averaging.
+    pub fn resolve_image(&self, img: &Image) -> Result<Image, String> {
+        let dst = self.create_image(
+            vk::ImageType::TYPE_2D,
+            img.format,
+            img.extent,
+            1,
+            img.layers,
+            1,
+            false,
+            vk::ImageUsageFlags::empty(),
+        )?;
+        let layers = vk::ImageSubresourceLayers {
+            aspect_mask: img.aspect,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: img.layers,
+        };
+        let region = [vk::ImageResolve::default()
+            .src_subresource(layers)
+            .dst_subresource(layers)
+            .extent(img.extent)];
+        // SAFETY: both images are valid, in GENERAL layout, and of the same format and size.
+        self.submit(|cb| unsafe {
+            self.device.cmd_resolve_image(
+                cb,
+                img.image,
+                vk::ImageLayout::GENERAL,
+                dst.image,
+                vk::ImageLayout::GENERAL,
+                &region,
+            )
+        })?;
+        Ok(dst)
+    }
+
     /// A view of `img`, created once and cached on the image.
     pub fn image_view(
         &self,
