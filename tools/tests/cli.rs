@@ -345,3 +345,45 @@ fn mutated_blobs_exit_0_or_1_with_one_line_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every corpus and bench blob disassembles under `--strict` (valid checksums, decodable).
+#[test]
+fn corpus_disassembles_strictly() {
+    let shared = repo().join("../shared");
+    if !shared.join("corpus/dxbc").is_dir() {
+        eprintln!("skipping: ../shared/corpus is absent");
+        return;
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![shared.join("corpus/dxbc"), shared.join("bench/dxbc")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 279);
+    let mut failures = Vec::new();
+    for f in &files {
+        let out = run(&["disasm", "--strict", f.to_str().unwrap()], None);
+        if out.status.code() != Some(0) {
+            failures.push(format!("{}: {}", f.display(), text(&out.stderr).trim()));
+        } else if !text(&out.stdout).contains("// Approximately ")
+            && !text(&out.stdout).contains("ret")
+        {
+            failures.push(format!("{}: listing has no ret", f.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
