@@ -29,7 +29,7 @@ use super::{Chunk, ContainerError, ContainerErrorKind, ShaderVersion};
 /// Deepest struct nesting accepted (HLSL sources nest a handful of levels).
 pub const MAX_TYPE_DEPTH: usize = 64;
 /// Most struct members all variables' types may expand to, in total.
-pub const MAX_EXPANDED_MEMBERS: u64 = 1 << 20;
+pub const MAX_EXPANDED_MEMBERS: u64 = 1 << 16;
 
 raw_enum! {
     /// `D3D_SHADER_VARIABLE_CLASS`.
