@@ -18,6 +18,9 @@ pub struct FnBuilder<'m> {
     pub m: &'m mut Module,
     pub f: Function,
     cur: BlockId,
+    /// Per variable: the block (id + 1) in which `var_values` holds its current value.
+    var_block: Vec<u32>,
+    var_values: Vec<Operand>,
 }
 
 impl<'m> FnBuilder<'m> {
@@ -26,7 +29,7 @@ impl<'m> FnBuilder<'m> {
         let mut f = Function::default();
         let entry = f.new_block();
         f.layout.push(entry);
-        FnBuilder { m, f, cur: entry }
+        FnBuilder { m, f, cur: entry, var_block: Vec::new(), var_values: Vec::new() }
     }
 
     /// The finished function.
@@ -282,13 +285,32 @@ impl<'m> FnBuilder<'m> {
 
     // ---- variables -----------------------------------------------------------------------------
 
+    /// The value of a promotable variable. Within one block the value last stored or loaded is
+    /// reused directly (local value numbering), so straight-line code makes no loads.
     pub fn load_var(&mut self, var: VarId) -> Operand {
-        let ty = self.f.vars[var.0 as usize].ty;
-        self.op(Op::Load, ty, &[Operand::Var(var)])
+        let i = var.0 as usize;
+        if self.var_block.get(i) == Some(&(self.cur.0 + 1)) {
+            return self.var_values[i];
+        }
+        let ty = self.f.vars[i].ty;
+        let v = self.op(Op::Load, ty, &[Operand::Var(var)]);
+        self.remember(var, v);
+        v
     }
 
     pub fn store_var(&mut self, var: VarId, value: Operand) {
         self.op_void(Op::Store, &[Operand::Var(var), value]);
+        self.remember(var, value);
+    }
+
+    fn remember(&mut self, var: VarId, value: Operand) {
+        let i = var.0 as usize;
+        if self.var_block.len() <= i {
+            self.var_block.resize(i + 1, 0);
+            self.var_values.resize(i + 1, Operand::Lit(0));
+        }
+        self.var_block[i] = self.cur.0 + 1;
+        self.var_values[i] = value;
     }
 
     pub fn load_global(&mut self, g: GlobalId) -> Operand {

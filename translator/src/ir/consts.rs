@@ -4,7 +4,7 @@
 //! and value, so that `l(1.0)` used fifty times is one `OpConstant`. Scalars are stored as raw
 //! bits; composites as their parts.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::types::{Scalar, TypeId, TypeTable};
 

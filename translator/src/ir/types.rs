@@ -8,7 +8,7 @@
 //! their `Offset` decorations cannot collide. Arrays carry their explicit stride (or none) in the
 //! key, because Vulkan forbids explicit layout on arrays in Private/Function storage.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::ConstId;
 
@@ -132,7 +132,7 @@ impl TypeTable {
     pub fn new() -> Self {
         let mut t = TypeTable {
             types: Vec::with_capacity(64),
-            map: HashMap::with_capacity(64),
+            map: HashMap::with_capacity_and_hasher(64, Default::default()),
             next_unique: 0,
         };
         t.intern(Type::Void);

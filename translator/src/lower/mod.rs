@@ -18,7 +18,7 @@ mod regs;
 mod resources;
 mod texture;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
@@ -194,7 +194,7 @@ pub fn lower<'p>(
         flow: flow::FlowState::default(),
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
-        builtins: HashMap::new(),
+        builtins: HashMap::default(),
     };
     l.init_stage();
     let n = prog.instructions.len();

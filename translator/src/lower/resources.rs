@@ -6,7 +6,7 @@
 //! The texture, buffer, UAV and atomic *instructions* live in [`super::texture`] and
 //! [`super::memory`]; this module owns what they look up: [`ResourceState`].
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use spirv::{Decoration, Dim, ImageFormat, Op, StorageClass};
 

@@ -8,7 +8,7 @@
 //! derivatives are only merged within a block (SPIR-V requires sampled images to be used in the
 //! block that makes them; derivatives must not move across control flow).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use smallvec::SmallVec;
 use spirv::{Op, StorageClass};
@@ -65,7 +65,7 @@ fn read_only(storage: StorageClass) -> bool {
 }
 
 /// Removes repeated pure computations from `f`.
-pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global]) {
+pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom: &DomTree) {
     // Globals that are written somewhere (their loads are not pure).
     let mut written = vec![false; globals.len()];
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
@@ -97,9 +97,8 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global]) {
         }
     };
 
-    let dom = DomTree::compute(f);
     let mut repl = Replacements::new(f.insts.len());
-    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::new();
+    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::default();
     let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::new();
     let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
@@ -163,5 +162,5 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global]) {
         }
     }
     // Phis name values from blocks visited later.
-    repl.apply(f);
+    repl.apply_to_phis(f);
 }

@@ -46,22 +46,24 @@ pub fn run(m: &mut Module) -> Result<(), TranslateError> {
                 let _ = crate::ir::display::write_function(&mut s, f);
                 eprintln!("=== function {i} after lowering\n{s}");
             }
-            structurize::structurize(f)?;
+            let dom = structurize::structurize(f)?;
             if dump {
                 let mut s = String::new();
                 let _ = crate::ir::display::write_function(&mut s, f);
                 eprintln!("=== function {i} after structurize\n{s}");
             }
             check(m, f, i, Stage::Structured, "structurize")?;
-            ssa::construct_ssa(f, &mut m.consts);
+            ssa::construct_ssa(f, &mut m.consts, &dom);
             check(m, f, i, Stage::Ssa, "ssa")?;
             simplify::simplify(f, &mut m.types, &mut m.consts);
             check(m, f, i, Stage::Ssa, "simplify")?;
+            dce::eliminate_dead_code(f);
             retype::retype_phis(f, &m.types, &mut m.consts);
             check(m, f, i, Stage::Ssa, "retype")?;
             simplify::simplify(f, &mut m.types, &mut m.consts);
             check(m, f, i, Stage::Ssa, "simplify")?;
-            cse::eliminate_common_subexpressions(f, &m.globals);
+            dce::eliminate_dead_code(f);
+            cse::eliminate_common_subexpressions(f, &m.globals, &dom);
             check(m, f, i, Stage::Ssa, "cse")?;
             dce::eliminate_dead_code(f);
             check(m, f, i, Stage::Ssa, "dce")?;

@@ -24,6 +24,23 @@ use crate::ir::{
     TypeTable, ValueId, flags,
 };
 
+const MAX_ARGS: usize = 8;
+
+/// A copy of an instruction's head and operands (cheap to take while the arena is mutated).
+#[derive(Clone, Copy)]
+struct Ins {
+    op: Op,
+    ty: TypeId,
+    n: u8,
+    buf: [Operand; MAX_ARGS],
+}
+
+impl Ins {
+    fn args(&self) -> &[Operand] {
+        &self.buf[..self.n as usize]
+    }
+}
+
 struct Ctx<'a> {
     types: &'a mut TypeTable,
     consts: &'a mut ConstTable,
@@ -129,8 +146,16 @@ impl Ctx<'_> {
 
     /// Tries to fold instruction `v`; returns the operand it is equal to, if any.
     fn fold(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
-        let inst = f.inst(v).clone();
-        let a = |i: usize| inst.args[i];
+        let inst = {
+            let i = f.inst(v);
+            if i.args.len() > MAX_ARGS {
+                return None;
+            }
+            let mut args = [Operand::Lit(0); MAX_ARGS];
+            args[..i.args.len()].copy_from_slice(&i.args);
+            Ins { op: i.op, ty: i.ty, n: i.args.len() as u8, buf: args }
+        };
+        let a = |i: usize| inst.args()[i];
         match inst.op {
             Op::Bitcast => {
                 let x = a(0);
@@ -151,7 +176,7 @@ impl Ctx<'_> {
                 }
                 None
             }
-            Op::CompositeExtract if inst.args.len() == 2 => {
+            Op::CompositeExtract if inst.args().len() == 2 => {
                 let x = a(0);
                 let idx = a(1).lit()? as u8;
                 match x {
@@ -198,11 +223,11 @@ impl Ctx<'_> {
             }
             Op::CompositeConstruct => {
                 let n = self.types.width(inst.ty) as usize;
-                if inst.args.len() != n {
+                if inst.args().len() != n {
                     return None;
                 }
-                if inst.args.iter().all(|p| matches!(p, Operand::Const(_))) {
-                    let parts = inst.args.iter().map(|p| p.konst().unwrap()).collect();
+                if inst.args().iter().all(|p| matches!(p, Operand::Const(_))) {
+                    let parts = inst.args().iter().map(|p| p.konst().unwrap()).collect();
                     return Some(Operand::Const(
                         self.consts.intern(Const::Composite { ty: inst.ty, parts }),
                     ));
@@ -210,7 +235,7 @@ impl Ctx<'_> {
                 // All components extracted from one vector.
                 let mut src = None;
                 let mut sels: SmallVec<[u32; 4]> = SmallVec::new();
-                for p in &inst.args {
+                for p in inst.args() {
                     let pv = p.value()?;
                     let pi = f.inst(pv);
                     if pi.op != Op::CompositeExtract || pi.args.len() != 2 {
@@ -237,7 +262,7 @@ impl Ctx<'_> {
             Op::VectorShuffle => {
                 let (x, y) = (a(0), a(1));
                 let nx = self.types.width(self.ty(f, x)) as u32;
-                let mut sels: SmallVec<[u32; 4]> = inst.args[2..]
+                let mut sels: SmallVec<[u32; 4]> = inst.args()[2..]
                     .iter()
                     .map(|s| s.lit().unwrap_or(0))
                     .collect();
@@ -427,8 +452,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn fold_bitwise(&mut self, f: &mut Function, v: ValueId, inst: &Inst) -> Option<Operand> {
-        let (x, y) = (inst.args[0], inst.args[1]);
+    fn fold_bitwise(&mut self, f: &mut Function, v: ValueId, inst: &Ins) -> Option<Operand> {
+        let (x, y) = (inst.args()[0], inst.args()[1]);
         let (x, y) = if matches!(x, Operand::Const(_)) {
             (y, x)
         } else {
@@ -508,12 +533,12 @@ impl Ctx<'_> {
     }
 
     /// Folds integer/bitwise operations whose operands are all constants.
-    fn fold_int_const(&mut self, f: &Function, inst: &Inst) -> Option<Operand> {
-        if !inst.args.iter().all(|a| matches!(a, Operand::Const(_))) {
+    fn fold_int_const(&mut self, f: &Function, inst: &Ins) -> Option<Operand> {
+        if !inst.args().iter().all(|a| matches!(a, Operand::Const(_))) {
             return None;
         }
         let args: SmallVec<[SmallVec<[u64; 4]>; 3]> = inst
-            .args
+            .args()
             .iter()
             .map(|a| self.const_bits(a.konst().unwrap()))
             .collect::<Option<_>>()?;
@@ -609,6 +634,6 @@ pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable
         }
         f.block_mut(b).term = term;
     }
-    // Phis (and anything defined later in layout order) may use folded values.
-    cx.repl.apply(f);
+    // Phis may use values folded later in layout order.
+    cx.repl.apply_to_phis(f);
 }

@@ -17,11 +17,12 @@ use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, Valu
 /// Replacement map for values, with path compression.
 pub struct Replacements {
     map: Vec<Option<Operand>>,
+    any: bool,
 }
 
 impl Replacements {
     pub fn new(n: usize) -> Self {
-        Replacements { map: vec![None; n] }
+        Replacements { map: vec![None; n], any: false }
     }
 
     pub fn set(&mut self, v: ValueId, to: Operand) {
@@ -29,10 +30,11 @@ impl Replacements {
             self.map.resize(v.0 as usize + 1, None);
         }
         self.map[v.0 as usize] = Some(to);
+        self.any = true;
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.iter().all(Option::is_none)
+        !self.any
     }
 
     /// The operand `o` stands for after all replacements.
@@ -62,6 +64,30 @@ impl Replacements {
             }
         }
         result
+    }
+
+    /// Rewrites the operands of the phis of `f` (the only instructions that can use a value
+    /// defined later in a dominator-order walk).
+    pub fn apply_to_phis(&mut self, f: &mut Function) {
+        if self.is_empty() {
+            return;
+        }
+        for bi in 0..f.layout.len() {
+            let b = f.layout[bi];
+            for k in 0..f.block(b).insts.len() {
+                let v = f.block(b).insts[k];
+                if f.inst(v).op != Op::Phi {
+                    break;
+                }
+                for i in (0..f.inst(v).args.len()).step_by(2) {
+                    let a = f.inst(v).args[i];
+                    if let Operand::Value(_) = a {
+                        let r = self.resolve(a);
+                        f.inst_mut(v).args[i] = r;
+                    }
+                }
+            }
+        }
     }
 
     /// Rewrites every operand of every placed instruction and terminator of `f`.
@@ -97,14 +123,13 @@ impl Replacements {
 }
 
 /// Promotes every register variable of `f` to SSA values.
-pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable) {
+pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     let nvars = f.vars.len();
     if nvars == 0 {
         return;
     }
     let nblocks = f.blocks.len();
     let preds = f.predecessors();
-    let dom = DomTree::compute(f);
     let df = dom.frontiers(f, &preds);
 
     // Stores per variable (blocks), and whether the variable is read before written in a block.
@@ -253,9 +278,6 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable) {
             stack.push((c, 0, false));
         }
     }
-    // Phis may name loads that were renamed after the phi argument was recorded (a value
-    // defined in a block visited later along a back edge is never a load, but be safe).
-    repl.apply(f);
     remove_trivial_phis(f);
     f.vars.clear();
 }

@@ -332,8 +332,9 @@ fn place_selection_merges(
     loops: &[Loop],
     region: &mut Vec<usize>,
     dom: &DomTree,
-) -> Result<(), TranslateError> {
+) -> Result<bool, TranslateError> {
     let n = f.blocks.len();
+    let mut redirected_any = false;
     let mut claimed = vec![false; n];
     for l in loops {
         claimed[l.merge.0 as usize] = true;
@@ -357,7 +358,7 @@ fn place_selection_merges(
         })
         .collect();
     if headers.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     // One post-dominator computation per region that has selection headers.
     let mut regions: Vec<usize> = headers.iter().map(|h| region[h.0 as usize]).collect();
@@ -455,11 +456,12 @@ fn place_selection_merges(
                 });
             }
             m = fwd;
+            redirected_any = true;
         }
         claimed[m.0 as usize] = true;
         f.block_mut(h).merge = Merge::Selection(m);
     }
-    Ok(())
+    Ok(redirected_any)
 }
 
 /// Orders each switch's cases so that fall-through targets directly follow their source.
@@ -583,24 +585,29 @@ fn structured_layout(f: &mut Function) {
     f.layout = post;
 }
 
-/// Structurizes `f` in place (see the module documentation).
-pub fn structurize(f: &mut Function) -> Result<(), TranslateError> {
+/// Structurizes `f` in place (see the module documentation); returns the final dominator
+/// tree, which the later passes reuse (they do not change the graph).
+pub fn structurize(f: &mut Function) -> Result<DomTree, TranslateError> {
     fold_trivial_branches(f);
     f.layout = reverse_post_order(f);
-    let dom = DomTree::compute(f);
+    let mut dom = DomTree::compute(f);
     let mut loops = find_loops(f, &dom)?;
-    let fresh = restructure_loops(f, &mut loops, &dom)?;
-    // New blocks: recompute order and dominators.
-    structured_layout(f);
-    let dom = DomTree::compute(f);
+    let mut fresh = Vec::new();
+    if !loops.is_empty() {
+        fresh = restructure_loops(f, &mut loops, &dom)?;
+        dom = DomTree::compute(f);
+    }
     let mut region = assign_regions(f, &loops, &dom, &fresh);
-    place_selection_merges(f, &loops, &mut region, &dom)?;
+    if place_selection_merges(f, &loops, &mut region, &dom)? {
+        dom = DomTree::compute(f);
+    }
     structured_layout(f);
-    let dom = DomTree::compute(f);
     order_switch_cases(f, &dom)?;
     structured_layout(f);
-    check_merges_dominated(f)?;
-    Ok(())
+    if cfg!(debug_assertions) {
+        check_merges_dominated(f)?;
+    }
+    Ok(dom)
 }
 
 /// Every header must dominate its merge (unless the merge is unreachable).
