@@ -90,6 +90,74 @@ fn every_shader_decodes_disassembles_and_round_trips() {
     );
 }
 
+/// Corrupted corpus programs (flipped bits, random bytes and dwords, truncations) decode to a
+/// program or an error, never a panic; whatever decodes disassembles and re-encodes to the
+/// corrupted bytes.
+#[test]
+fn corrupted_shaders_never_panic() {
+    let Some(shared) = shared_dir() else {
+        eprintln!("skipping: ../shared is absent (no corpus)");
+        return;
+    };
+    let mut files = dxbc_files(&shared.join("corpus/dxbc"));
+    files.extend(dxbc_files(&shared.join("bench/dxbc")));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut cases, mut decoded) = (0, 0);
+    let mut failures = Vec::new();
+    for path in &files {
+        let data = std::fs::read(path).unwrap();
+        let Ok((_, chunk)) = decode_file(&data) else {
+            continue;
+        };
+        for case in 0..60 {
+            let mut d = chunk.clone();
+            match case % 4 {
+                0 => d.truncate((next() as usize) % (d.len() + 1)),
+                1 => {
+                    let i = next() as usize % d.len();
+                    d[i] ^= 1 << (next() % 8);
+                }
+                2 => {
+                    let i = next() as usize % d.len();
+                    d[i] = next() as u8;
+                }
+                _ => {
+                    let i = (next() as usize % (d.len() / 4)) * 4;
+                    d[i..i + 4].copy_from_slice(&(next() as u32).to_le_bytes());
+                }
+            }
+            cases += 1;
+            let result = std::panic::catch_unwind(|| match sm4::decode(&d, 0) {
+                Ok(program) => {
+                    let _ = program.to_string();
+                    Some(sm4::encode_chunk(&program).ok() == Some(d.clone()))
+                }
+                Err(e) => {
+                    assert!(!e.to_string().contains('\n'));
+                    None
+                }
+            });
+            match result {
+                Err(_) => failures.push(format!("{}: case {case} panicked", path.display())),
+                Ok(Some(false)) => failures.push(format!(
+                    "{}: case {case} does not re-encode",
+                    path.display()
+                )),
+                Ok(Some(true)) => decoded += 1,
+                Ok(None) => {}
+            }
+        }
+    }
+    eprintln!("{cases} corrupted programs, {decoded} still decode");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// One instruction as compared: base mnemonic and (for executable instructions) operand count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {

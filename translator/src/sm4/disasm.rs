@@ -158,6 +158,10 @@ fn inline_first_index(op: &Operand) -> bool {
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// Printed (as `null`) in place of a declaration operand a hand-built program lacks; the
+/// encoder rejects such programs.
+const MISSING: Operand = Operand::EMPTY;
+
 fn mask_letters(m: u8) -> String {
     (0..4)
         .filter(|i| m & (1 << i) != 0)
@@ -383,7 +387,7 @@ impl Printer<'_> {
                     InstData::FunctionIndex(i) => i,
                     _ => 0,
                 };
-                self.operand_with_index(w, &inst.operands[0], Role::Src, DataType::Any, Some(index))
+                self.operand_with_index(w, inst.operands.first().unwrap_or(&MISSING), Role::Src, DataType::Any, Some(index))
             }
             _ => {
                 self.mnemonic(w, inst, &mut notes)?;
@@ -494,7 +498,7 @@ impl Printer<'_> {
     ) -> fmt::Result {
         use Declaration as D;
         let name = inst.info().name;
-        let op = inst.operands.first();
+        let op = inst.operands.first().unwrap_or(&MISSING);
         let name_note = |n: &NameToken, notes: &mut Notes| {
             if n.reserved != 0 {
                 notes.add(format!("namebits={:#x}", n.reserved));
@@ -524,7 +528,7 @@ impl Printer<'_> {
                 r.write_char(' ')?;
                 write_types(r, &return_type.types)?;
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write_space(r, *space)?;
             }
             D::ConstantBuffer {
@@ -533,7 +537,7 @@ impl Printer<'_> {
                 space,
             } => {
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 if let Some(size) = size {
                     write!(r, "[{size}]")?;
                 }
@@ -546,13 +550,13 @@ impl Printer<'_> {
             }
             D::Sampler { mode, space } => {
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write!(r, ", {}", mode.name())?;
                 write_space(r, *space)?;
             }
             D::IndexRange { count } => {
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
                 write!(r, " {count}")?;
             }
             D::GsOutputTopology(t) => write!(r, " {}", t.name())?,
@@ -564,12 +568,12 @@ impl Printer<'_> {
             | D::GsInstanceCount(n) => write!(r, " {n}")?,
             D::Input | D::Output | D::Stream => {
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
             }
             D::InputSgv(n) | D::InputSiv(n) | D::OutputSgv(n) | D::OutputSiv(n) => {
                 name_note(n, &mut notes);
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
                 write!(r, ", {}", n.name.name())?;
             }
             D::InputPs(mode) | D::InputPsSgv(mode, _) | D::InputPsSiv(mode, _) => {
@@ -577,7 +581,7 @@ impl Printer<'_> {
                     write!(r, " {}", mode.name())?;
                 }
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
                 if let D::InputPsSgv(_, n) | D::InputPsSiv(_, n) = decl {
                     name_note(n, &mut notes);
                     write!(r, ", {}", n.name.name())?;
@@ -638,13 +642,13 @@ impl Printer<'_> {
                 r.write_char(' ')?;
                 write_types(r, &return_type.types)?;
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write_space(r, *space)?;
             }
             D::UavRaw { flags, space } => {
                 uav_suffix(&mut head, flags);
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write_space(r, *space)?;
             }
             D::UavStructured {
@@ -654,28 +658,28 @@ impl Printer<'_> {
             } => {
                 uav_suffix(&mut head, flags);
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write!(r, ", {stride}")?;
                 write_space(r, *space)?;
             }
             D::TgsmRaw { byte_count } => {
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
                 write!(r, ", {byte_count}")?;
             }
             D::TgsmStructured { stride, count } => {
                 r.write_char(' ')?;
-                self.operand(r, op.unwrap(), Role::Decl, DataType::Any)?;
+                self.operand(r, op, Role::Decl, DataType::Any)?;
                 write!(r, ", {stride}, {count}")?;
             }
             D::ResourceRaw { space } => {
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write_space(r, *space)?;
             }
             D::ResourceStructured { stride, space } => {
                 r.write_char(' ')?;
-                self.decl_operand(r, op.unwrap())?;
+                self.decl_operand(r, op)?;
                 write!(r, ", {stride}")?;
                 write_space(r, *space)?;
             }

@@ -29,6 +29,14 @@ pub fn encode(program: &Program) -> Result<Vec<u32>, EncodeError> {
     out.push(program.version.to_token());
     out.push(0);
     for (index, inst) in program.instructions.iter().enumerate() {
+        let range = inst.operand_range.start as usize..inst.operand_range.end as usize;
+        if program.operands.get(range).is_none() {
+            return Err(EncodeError {
+                index,
+                opcode: inst.opcode.name(),
+                what: format!("operand range {:?} is outside the operand array", inst.operand_range),
+            });
+        }
         encode_instruction(
             program.version,
             inst,

@@ -370,8 +370,11 @@ impl<'a> InstRef<'a> {
 
 impl Program {
     /// The operands of one instruction.
+    /// (Empty when the range is out of bounds, which only a hand-built program can have;
+    /// the encoder reports that.)
     pub fn operands_of(&self, inst: &Instruction) -> &[Operand] {
-        &self.operands[inst.operand_range.start as usize..inst.operand_range.end as usize]
+        let range = inst.operand_range.start as usize..inst.operand_range.end as usize;
+        self.operands.get(range).unwrap_or(&[])
     }
 
     /// The instructions with their operands, in order.

@@ -1042,3 +1042,123 @@ fn encoder_rejects_inconsistent_programs() {
     let e = encode(&p).unwrap_err();
     assert_eq!((e.index, e.opcode), (last, "ret"));
 }
+
+#[test]
+fn geometry_shader_declarations_and_streams() {
+    let body = [
+        0x0100_185d, // dcl_inputprimitive triangle (3 << 11)
+        0x0300_008f, 0x0011_0000, 0, // dcl_stream m0 (stream register, no components)
+        0x0100_285c, // dcl_outputtopology trianglestrip (5 << 11)
+        0x0200_005e, 3, // dcl_maxout 3
+        0x0200_00ce, 2, // dcl_gsinstances 2
+        0x0300_0075, 0x0011_0000, 0, // emit_stream m0
+        0x0300_0076, 0x0011_0000, 0, // cut_stream m0
+    ];
+    let p = decode_ok(0x0002_0050, &body);
+    assert_eq!(p.get(0).unwrap().decl(), Some(&Declaration::GsInputPrimitive(Primitive::Triangle)));
+    assert_eq!(
+        listing(0x0002_0050, &body),
+        "dcl_inputprimitive triangle\n\
+         dcl_stream m0\n\
+         dcl_outputtopology trianglestrip\n\
+         dcl_maxout 3\n\
+         dcl_gsinstances 2\n\
+         emit_stream m0\n\
+         cut_stream m0\n"
+    );
+}
+
+#[test]
+fn double_immediates() {
+    // dmov r0.xy, d(1.0, -2.0): 4-component imm64 = two doubles, low dword first
+    let body = [0x0800_00c7, 0x0010_0032, 0, 0x0000_5002, 0, 0x3ff0_0000, 0, 0xc000_0000];
+    let p = decode_ok(PS50, &body);
+    let d: Vec<f64> = p.get(0).unwrap().operands[1].immediates64().map(f64::from_bits).collect();
+    assert_eq!(d, [1.0, -2.0]);
+    assert_eq!(listing(PS50, &body), "dmov r0.xy, d(1.0, -2.0)\n");
+}
+
+#[test]
+fn precise_resinfo_and_structured_loads() {
+    let body = [
+        // add [precise(xy)] r0.xy, r1.xyxx, r2.xyxx: precise mask xy at bits 19-22
+        0x0718_0000, 0x0010_0032, 0, 0x0010_0046, 1, 0x0010_0046, 2,
+        // resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw
+        0x8900_103d, 0x8000_00c2, 0x0015_5543, 0x0010_0032, 0, 0x0000_4001, 0, 0x0010_7e46, 0,
+        // ld_structured_indexable(structured_buffer, stride=16)(mixed x4) r0.x, v0.x, l(0), t0.xxxx
+        0x8b00_00a7, 0x8000_8302, 0x0019_9983, 0x0010_0012, 0, 0x0010_100a, 0, 0x0000_4001, 0, 0x0010_7006, 0,
+    ];
+    let p = decode_ok(PS50, &body);
+    assert_eq!(p.get(0).unwrap().precise, 0b0011);
+    assert_eq!(p.get(1).unwrap().control, OpControl::ResInfo(ResInfoReturnType::Uint));
+    assert_eq!(p.get(2).unwrap().resource_dim(), Some((ResourceDimension::StructuredBuffer, 16)));
+    assert_eq!(
+        listing(PS50, &body),
+        "add [precise(xy)] r0.xy, r1.xyxx, r2.xyxx\n\
+         resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw\n\
+         ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r0.x, v0.x, l(0), t0.xxxx\n"
+    );
+}
+
+#[test]
+fn operand_annotations() {
+    let body = [
+        // mov r0.x {min16f}, r1.x {min16f}: extended operand tokens with min precision 1
+        0x0700_0036, 0x8010_0012, 0x4001, 0, 0x8010_000a, 0x4001, 1,
+        // mov r0.xy, r1.xy {mask}: a source in mask mode
+        0x0500_0036, 0x0010_0032, 0, 0x0010_0032, 1,
+        // mov r0.x, t0[r1.x + 0].x {nonuniform} (5.0 program, so lower case)
+        0x0700_0036, 0x0010_0012, 0, 0x8090_700a, 0x0002_0001, 0x0010_000a, 1,
+        // dcl_resource_texture2d with a one-component t0
+        0x0400_1858, 0x0010_7001, 0, 0x5555,
+    ];
+    let p = decode_ok(PS50, &body);
+    let first = p.get(0).unwrap();
+    assert_eq!(first.operands[0].min_precision, MinPrecision::Float16);
+    let t = &p.get(2).unwrap().operands[1];
+    assert!(t.non_uniform);
+    let inst = p.get(2).unwrap();
+    assert_eq!(inst.rel(&t.index(0).unwrap()).unwrap().ty, OperandType::Temp);
+    assert_eq!(
+        listing(PS50, &body),
+        "mov r0.x {min16f}, r1.x {min16f}\n\
+         mov r0.xy, r1.xy {mask}\n\
+         mov r0.x, t[r1.x + 0].x {nonuniform}\n\
+         dcl_resource_texture2d (float,float,float,float) t0 {c1}\n"
+    );
+}
+
+/// An assembler builds programs from the public API; the encoder turns them into the
+/// tokens assembled by hand for `relative_indices`.
+#[test]
+fn programs_built_from_scratch_encode() {
+    let version = Version { program_type: ProgramType::Pixel, major: 4, minor: 0, reserved: 0 };
+    let mut dst = Operand::new(OperandType::Temp, Components::Mask(0b0001));
+    dst.push_index(Index::imm(0));
+    let mut src = Operand::new(OperandType::ConstantBuffer, Components::Select1(0));
+    src.push_index(Index::imm(0));
+    src.push_index(Index { repr: IndexRepr::Relative, value: 0, relative: Some(0) });
+    let mut rel = Operand::new(OperandType::Temp, Components::Select1(0));
+    rel.push_index(Index::imm(1));
+    let mut mov = Instruction::new(Opcode::Mov, 0);
+    mov.operand_range = 0..2;
+    let mut ret = Instruction::new(Opcode::Ret, 0);
+    ret.operand_range = 2..2;
+    let program = Program {
+        version,
+        base_offset: 0,
+        instructions: vec![mov, ret],
+        operands: vec![dst, src],
+        relative: vec![rel],
+        trailing: vec![],
+    };
+    assert_eq!(
+        encode(&program).unwrap(),
+        [PS40, 10, 0x0700_0036, 0x0010_0012, 0, 0x0420_800a, 0, 0x0010_000a, 1, 0x0100_003e]
+    );
+    assert_eq!(program.to_string(), "ps_4_0\nmov r0.x, cb0[r1.x + 0].x\nret\n");
+    // A relative index pointing nowhere is reported, not encoded.
+    let mut broken = program.clone();
+    broken.relative.clear();
+    assert!(encode(&broken).unwrap_err().what.contains("relative operand"));
+}
