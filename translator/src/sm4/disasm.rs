@@ -387,7 +387,13 @@ impl Printer<'_> {
                     InstData::FunctionIndex(i) => i,
                     _ => 0,
                 };
-                self.operand_with_index(w, inst.operands.first().unwrap_or(&MISSING), Role::Src, DataType::Any, Some(index))
+                self.operand_with_index(
+                    w,
+                    inst.operands.first().unwrap_or(&MISSING),
+                    Role::Src,
+                    DataType::Any,
+                    Some(index),
+                )
             }
             _ => {
                 self.mnemonic(w, inst, &mut notes)?;

@@ -34,7 +34,10 @@ pub fn encode(program: &Program) -> Result<Vec<u32>, EncodeError> {
             return Err(EncodeError {
                 index,
                 opcode: inst.opcode.name(),
-                what: format!("operand range {:?} is outside the operand array", inst.operand_range),
+                what: format!(
+                    "operand range {:?} is outside the operand array",
+                    inst.operand_range
+                ),
             });
         }
         encode_instruction(

@@ -1045,6 +1045,7 @@ fn encoder_rejects_inconsistent_programs() {
 
 #[test]
 fn geometry_shader_declarations_and_streams() {
+    #[rustfmt::skip]
     let body = [
         0x0100_185d, // dcl_inputprimitive triangle (3 << 11)
         0x0300_008f, 0x0011_0000, 0, // dcl_stream m0 (stream register, no components)
@@ -1055,7 +1056,10 @@ fn geometry_shader_declarations_and_streams() {
         0x0300_0076, 0x0011_0000, 0, // cut_stream m0
     ];
     let p = decode_ok(0x0002_0050, &body);
-    assert_eq!(p.get(0).unwrap().decl(), Some(&Declaration::GsInputPrimitive(Primitive::Triangle)));
+    assert_eq!(
+        p.get(0).unwrap().decl(),
+        Some(&Declaration::GsInputPrimitive(Primitive::Triangle))
+    );
     assert_eq!(
         listing(0x0002_0050, &body),
         "dcl_inputprimitive triangle\n\
@@ -1071,15 +1075,20 @@ fn geometry_shader_declarations_and_streams() {
 #[test]
 fn double_immediates() {
     // dmov r0.xy, d(1.0, -2.0): 4-component imm64 = two doubles, low dword first
+    #[rustfmt::skip]
     let body = [0x0800_00c7, 0x0010_0032, 0, 0x0000_5002, 0, 0x3ff0_0000, 0, 0xc000_0000];
     let p = decode_ok(PS50, &body);
-    let d: Vec<f64> = p.get(0).unwrap().operands[1].immediates64().map(f64::from_bits).collect();
+    let d: Vec<f64> = p.get(0).unwrap().operands[1]
+        .immediates64()
+        .map(f64::from_bits)
+        .collect();
     assert_eq!(d, [1.0, -2.0]);
     assert_eq!(listing(PS50, &body), "dmov r0.xy, d(1.0, -2.0)\n");
 }
 
 #[test]
 fn precise_resinfo_and_structured_loads() {
+    #[rustfmt::skip]
     let body = [
         // add [precise(xy)] r0.xy, r1.xyxx, r2.xyxx: precise mask xy at bits 19-22
         0x0718_0000, 0x0010_0032, 0, 0x0010_0046, 1, 0x0010_0046, 2,
@@ -1090,8 +1099,14 @@ fn precise_resinfo_and_structured_loads() {
     ];
     let p = decode_ok(PS50, &body);
     assert_eq!(p.get(0).unwrap().precise, 0b0011);
-    assert_eq!(p.get(1).unwrap().control, OpControl::ResInfo(ResInfoReturnType::Uint));
-    assert_eq!(p.get(2).unwrap().resource_dim(), Some((ResourceDimension::StructuredBuffer, 16)));
+    assert_eq!(
+        p.get(1).unwrap().control,
+        OpControl::ResInfo(ResInfoReturnType::Uint)
+    );
+    assert_eq!(
+        p.get(2).unwrap().resource_dim(),
+        Some((ResourceDimension::StructuredBuffer, 16))
+    );
     assert_eq!(
         listing(PS50, &body),
         "add [precise(xy)] r0.xy, r1.xyxx, r2.xyxx\n\
@@ -1102,6 +1117,7 @@ fn precise_resinfo_and_structured_loads() {
 
 #[test]
 fn operand_annotations() {
+    #[rustfmt::skip]
     let body = [
         // mov r0.x {min16f}, r1.x {min16f}: extended operand tokens with min precision 1
         0x0700_0036, 0x8010_0012, 0x4001, 0, 0x8010_000a, 0x4001, 1,
@@ -1118,7 +1134,10 @@ fn operand_annotations() {
     let t = &p.get(2).unwrap().operands[1];
     assert!(t.non_uniform);
     let inst = p.get(2).unwrap();
-    assert_eq!(inst.rel(&t.index(0).unwrap()).unwrap().ty, OperandType::Temp);
+    assert_eq!(
+        inst.rel(&t.index(0).unwrap()).unwrap().ty,
+        OperandType::Temp
+    );
     assert_eq!(
         listing(PS50, &body),
         "mov r0.x {min16f}, r1.x {min16f}\n\
@@ -1132,12 +1151,21 @@ fn operand_annotations() {
 /// tokens assembled by hand for `relative_indices`.
 #[test]
 fn programs_built_from_scratch_encode() {
-    let version = Version { program_type: ProgramType::Pixel, major: 4, minor: 0, reserved: 0 };
+    let version = Version {
+        program_type: ProgramType::Pixel,
+        major: 4,
+        minor: 0,
+        reserved: 0,
+    };
     let mut dst = Operand::new(OperandType::Temp, Components::Mask(0b0001));
     dst.push_index(Index::imm(0));
     let mut src = Operand::new(OperandType::ConstantBuffer, Components::Select1(0));
     src.push_index(Index::imm(0));
-    src.push_index(Index { repr: IndexRepr::Relative, value: 0, relative: Some(0) });
+    src.push_index(Index {
+        repr: IndexRepr::Relative,
+        value: 0,
+        relative: Some(0),
+    });
     let mut rel = Operand::new(OperandType::Temp, Components::Select1(0));
     rel.push_index(Index::imm(1));
     let mut mov = Instruction::new(Opcode::Mov, 0);
@@ -1154,11 +1182,30 @@ fn programs_built_from_scratch_encode() {
     };
     assert_eq!(
         encode(&program).unwrap(),
-        [PS40, 10, 0x0700_0036, 0x0010_0012, 0, 0x0420_800a, 0, 0x0010_000a, 1, 0x0100_003e]
+        [
+            PS40,
+            10,
+            0x0700_0036,
+            0x0010_0012,
+            0,
+            0x0420_800a,
+            0,
+            0x0010_000a,
+            1,
+            0x0100_003e
+        ]
     );
-    assert_eq!(program.to_string(), "ps_4_0\nmov r0.x, cb0[r1.x + 0].x\nret\n");
+    assert_eq!(
+        program.to_string(),
+        "ps_4_0\nmov r0.x, cb0[r1.x + 0].x\nret\n"
+    );
     // A relative index pointing nowhere is reported, not encoded.
     let mut broken = program.clone();
     broken.relative.clear();
-    assert!(encode(&broken).unwrap_err().what.contains("relative operand"));
+    assert!(
+        encode(&broken)
+            .unwrap_err()
+            .what
+            .contains("relative operand")
+    );
 }
