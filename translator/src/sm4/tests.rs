@@ -65,13 +65,9 @@ fn version_and_empty_program() {
 #[test]
 fn mov_operands_and_offsets() {
     // mov r0.xyzw, v1.xyzw: opcode 0x36, length 5.
+    #[rustfmt::skip]
     let body = [
-        0x0500_0036,
-        R0_XYZW_DST[0],
-        R0_XYZW_DST[1],
-        V1_XYZW[0],
-        V1_XYZW[1],
-        0x0100_003e,
+        0x0500_0036, R0_XYZW_DST[0], R0_XYZW_DST[1], V1_XYZW[0], V1_XYZW[1], 0x0100_003e,
     ];
     let p = decode_ok(PS40, &body);
     let mov = p.get(0).unwrap();
@@ -97,13 +93,13 @@ fn mov_operands_and_offsets() {
 #[test]
 fn saturate_and_source_modifiers() {
     // mov_sat r0.xy, -|v1.zwzz| (the example of the brief; swizzle zwzz = 2,3,2,2).
+    #[rustfmt::skip]
     let body = [
         0x0600_2036, // mov, saturate (bit 13), length 6
-        0x0010_0032, // r0, mask xy
-        0,
+        0x0010_0032, 0, // r0, mask xy
         0x8010_1ae6, // v1, swizzle zwzz, extended
         0x0000_00c1, // extended operand: modifier, absneg (3 << 6)
-        1,
+        1, // v1's index
     ];
     let p = decode_ok(PS40, &body);
     let inst = p.get(0).unwrap();
@@ -118,19 +114,12 @@ fn saturate_and_source_modifiers() {
 #[test]
 fn conditionals_and_indentation() {
     // if_nz r0.x / mov r0.x, l(1.0) / else / discard_z r0.y / endif
+    #[rustfmt::skip]
     let body = [
-        0x0304_001f,
-        0x0010_000a,
-        0, // if, test nonzero (bit 18); r0 select-1 x
-        0x0500_0036,
-        0x0010_0012,
-        0,
-        0x0000_4001,
-        0x3f80_0000, // mov r0.x, l(1.0)
+        0x0304_001f, 0x0010_000a, 0, // if, test nonzero (bit 18); r0 select-1 x
+        0x0500_0036, 0x0010_0012, 0, 0x0000_4001, 0x3f80_0000, // mov r0.x, l(1.0)
         0x0100_0012, // else
-        0x0300_000d,
-        0x0010_001a,
-        0,           // discard, test zero; r0.y
+        0x0300_000d, 0x0010_001a, 0, // discard, test zero; r0.y
         0x0100_0015, // endif
     ];
     let p = decode_ok(PS40, &body);
@@ -144,40 +133,16 @@ fn conditionals_and_indentation() {
 
 #[test]
 fn immediates_print_by_operand_type() {
+    #[rustfmt::skip]
     let body = [
         // mul r0.x, r0.x, l(0.5): float source
-        0x0700_0038,
-        0x0010_0012,
-        0,
-        0x0010_000a,
-        0,
-        0x0000_4001,
-        0x3f00_0000,
+        0x0700_0038, 0x0010_0012, 0, 0x0010_000a, 0, 0x0000_4001, 0x3f00_0000,
         // iadd r0.x, r0.x, l(-1): int source
-        0x0700_001e,
-        0x0010_0012,
-        0,
-        0x0010_000a,
-        0,
-        0x0000_4001,
-        0xffff_ffff,
+        0x0700_001e, 0x0010_0012, 0, 0x0010_000a, 0, 0x0000_4001, 0xffff_ffff,
         // and r0.x, r0.x, l(0x7fffffff): uint source, large value in hex
-        0x0700_0001,
-        0x0010_0012,
-        0,
-        0x0010_000a,
-        0,
-        0x0000_4001,
-        0x7fff_ffff,
+        0x0700_0001, 0x0010_0012, 0, 0x0010_000a, 0, 0x0000_4001, 0x7fff_ffff,
         // mov r0.xyzw, l(1.0, 0, -2.5, 3): untyped, 4 components (mask mode, empty mask)
-        0x0800_0036,
-        0x0010_00f2,
-        0,
-        0x0000_4002,
-        0x3f80_0000,
-        0,
-        0xc020_0000,
-        3,
+        0x0800_0036, 0x0010_00f2, 0, 0x0000_4002, 0x3f80_0000, 0, 0xc020_0000, 3,
     ];
     assert_eq!(
         listing(PS40, &body),
@@ -226,17 +191,14 @@ fn floats_round_trip_bit_exactly() {
 #[test]
 fn sample_with_extended_opcode_tokens() {
     // sample_indexable(texture2d)(float,float,float,float) r0.xyzw, v1.xyxx, t0.xyzw, s0
+    #[rustfmt::skip]
     let body = [
         0x8b00_0045, // sample, extended, length 11
         0x8000_00c2, // resource dim: texture2d (3 << 6), another extended token follows
         0x0015_5543, // return type: float (5) x4 at bits 6..21
-        R0_XYZW_DST[0],
-        R0_XYZW_DST[1],
-        0x0010_1046, // v1.xyxx
-        1,
-        0x0010_7e46, // t0.xyzw
-        0,
-        0x0010_6000, // s0: no components
+        R0_XYZW_DST[0], R0_XYZW_DST[1], 0x0010_1046, // v1.xyxx
+        1, 0x0010_7e46, // t0.xyzw
+        0, 0x0010_6000, // s0: no components
         0,
     ];
     let p = decode_ok(PS50, &body);
@@ -254,15 +216,9 @@ fn sample_with_extended_opcode_tokens() {
 fn aoffimmi_offsets_are_signed() {
     // ld_aoffimmi(-1,2,0) r0.xyzw, r1.xyzw, t0.xyzw
     // sample controls: type 1, u = -1 (0xf << 9), v = 2 (2 << 13)
+    #[rustfmt::skip]
     let body = [
-        0x8800_002d,
-        0x0000_5e01,
-        R0_XYZW_DST[0],
-        R0_XYZW_DST[1],
-        0x0010_0e46,
-        1,
-        0x0010_7e46,
-        0,
+        0x8800_002d, 0x0000_5e01, R0_XYZW_DST[0], R0_XYZW_DST[1], 0x0010_0e46, 1, 0x0010_7e46, 0,
     ];
     let p = decode_ok(PS40, &body);
     assert_eq!(p.get(0).unwrap().texel_offsets(), [-1, 2, 0]);
@@ -276,22 +232,9 @@ fn aoffimmi_offsets_are_signed() {
 fn relative_indices() {
     // mov r0.x, cb0[r1.x + 0].x: cb operand 2D, index 0 imm32, index 1 relative (repr 2)
     // mov r0.x, x0[r1.y + 3].x: indexable temp, index 1 imm32 + relative (repr 3)
+    #[rustfmt::skip]
     let body = [
-        0x0700_0036,
-        0x0010_0012,
-        0,
-        0x0420_800a,
-        0,
-        0x0010_000a,
-        1,
-        0x0800_0036,
-        0x0010_0012,
-        0,
-        0x0620_300a,
-        0,
-        3,
-        0x0010_001a,
-        1,
+        0x0700_0036, 0x0010_0012, 0, 0x0420_800a, 0, 0x0010_000a, 1, 0x0800_0036, 0x0010_0012, 0, 0x0620_300a, 0, 3, 0x0010_001a, 1,
     ];
     let p = decode_ok(PS40, &body);
     let cb = &p.get(0).unwrap().operands[1];
@@ -307,32 +250,16 @@ fn relative_indices() {
 
 #[test]
 fn sm40_declarations() {
+    #[rustfmt::skip]
     let body = [
         0x0100_086a, // dcl_globalFlags refactoringAllowed (bit 11)
-        0x0400_0059,
-        0x0020_8e46,
-        0,
-        4, // dcl_constantbuffer cb0[4], immediateIndexed
-        0x0300_005a,
-        0x0010_6000,
-        0, // dcl_sampler s0, mode_default
-        0x0400_1858,
-        0x0010_7000,
-        1,
-        0x5555, // dcl_resource_texture2d (float x4) t1
-        0x0300_1062,
-        0x0010_1032,
-        1, // dcl_input_ps linear v1.xy
-        0x0400_0067,
-        0x0010_20f2,
-        0,
-        1, // dcl_output_siv o0.xyzw, position
-        0x0200_0068,
-        8, // dcl_temps 8
-        0x0400_0069,
-        0,
-        4,
-        4, // dcl_indexableTemp x0[4], 4 (3 dwords: reg, size, components)
+        0x0400_0059, 0x0020_8e46, 0, 4, // dcl_constantbuffer cb0[4], immediateIndexed
+        0x0300_005a, 0x0010_6000, 0, // dcl_sampler s0, mode_default
+        0x0400_1858, 0x0010_7000, 1, 0x5555, // dcl_resource_texture2d (float x4) t1
+        0x0300_1062, 0x0010_1032, 1, // dcl_input_ps linear v1.xy
+        0x0400_0067, 0x0010_20f2, 0, 1, // dcl_output_siv o0.xyzw, position
+        0x0200_0068, 8, // dcl_temps 8
+        0x0400_0069, 0, 4, 4, // dcl_indexableTemp x0[4], 4 (3 dwords: reg, size, components)
     ];
     let p = decode_ok(PS40, &body);
     assert_eq!(
@@ -375,43 +302,16 @@ fn sm40_declarations() {
 
 #[test]
 fn sm51_ranges_and_spaces() {
+    #[rustfmt::skip]
     let body = [
         // dcl_constantbuffer CB0[0:0][4], immediateIndexed, space=0
-        0x0700_0059,
-        0x0030_8e46,
-        0,
-        0,
-        0,
-        4,
-        0,
+        0x0700_0059, 0x0030_8e46, 0, 0, 0, 4, 0,
         // dcl_resource_texture2d (float,float,float,float) T1[10:*], space=2
-        0x0700_1858,
-        0x0030_7000,
-        1,
-        10,
-        0xffff_ffff,
-        0x5555,
-        2,
+        0x0700_1858, 0x0030_7000, 1, 10, 0xffff_ffff, 0x5555, 2,
         // dcl_sampler S0[5:5], mode_comparison, space=0
-        0x0600_085a,
-        0x0030_6000,
-        0,
-        5,
-        5,
-        0,
+        0x0600_085a, 0x0030_6000, 0, 5, 5, 0,
         // sample r1.xyzw, r0.xyxx, T1[r1.x + 0].xyzw, S0[5]
-        0x0c00_0045,
-        0x0010_00f2,
-        1,
-        0x0010_0046,
-        0,
-        0x0420_7e46,
-        1,
-        0x0010_000a,
-        1,
-        0x0020_6000,
-        0,
-        5,
+        0x0c00_0045, 0x0010_00f2, 1, 0x0010_0046, 0, 0x0420_7e46, 1, 0x0010_000a, 1, 0x0020_6000, 0, 5,
     ];
     let p = decode_ok(PS51, &body);
     match p.get(0).unwrap().decl() {
@@ -437,6 +337,7 @@ fn sm51_ranges_and_spaces() {
 
 #[test]
 fn hull_shader_phases() {
+    #[rustfmt::skip]
     let body = [
         0x0100_0071, // hs_decls
         0x0100_1893, // dcl_input_control_point_count 3 (3 << 11)
@@ -444,17 +345,13 @@ fn hull_shader_phases() {
         0x0100_1095, // dcl_tessellator_domain domain_tri (2 << 11)
         0x0100_1896, // dcl_tessellator_partitioning partitioning_fractional_odd (3)
         0x0100_1897, // dcl_tessellator_output_primitive output_triangle_cw (3)
-        0x0200_0098,
-        0x4280_0000, // dcl_hs_max_tessfactor l(64.0)
+        0x0200_0098, 0x4280_0000, // dcl_hs_max_tessfactor l(64.0)
         0x0100_0072, // hs_control_point_phase
         0x0100_003e, // ret
         0x0100_0073, // hs_fork_phase
-        0x0200_0099,
-        3, // dcl_hs_fork_phase_instance_count 3
-        0x0200_005f,
-        0x0001_7000, // dcl_input vForkInstanceID
-        0x0100_003e,
-        0x0100_0074, // hs_join_phase
+        0x0200_0099, 3, // dcl_hs_fork_phase_instance_count 3
+        0x0200_005f, 0x0001_7000, // dcl_input vForkInstanceID
+        0x0100_003e, 0x0100_0074, // hs_join_phase
         0x0100_003e,
     ];
     let p = decode_ok(HS50, &body);
@@ -484,30 +381,14 @@ fn hull_shader_phases() {
 
 #[test]
 fn compute_declarations_sync_and_atomics() {
+    #[rustfmt::skip]
     let body = [
-        0x0400_009b,
-        8,
-        8,
-        1, // dcl_thread_group 8, 8, 1
-        0x0400_009e,
-        0x0011_e000,
-        0,
-        16, // dcl_uav_structured u0, 16
-        0x0400_009f,
-        0x0011_f000,
-        0,
-        1024,        // dcl_tgsm_raw g0, 1024
+        0x0400_009b, 8, 8, 1, // dcl_thread_group 8, 8, 1
+        0x0400_009e, 0x0011_e000, 0, 16, // dcl_uav_structured u0, 16
+        0x0400_009f, 0x0011_f000, 0, 1024, // dcl_tgsm_raw g0, 1024
         0x0100_18be, // sync_g_t: flags tgsm (bit 12) | threads (bit 11)
         // imm_atomic_iadd r0.x, u0, r1.x, l(1)
-        0x0900_00b4,
-        0x0010_0012,
-        0,
-        0x0011_e000,
-        0,
-        0x0010_000a,
-        1,
-        0x0000_4001,
-        1,
+        0x0900_00b4, 0x0010_0012, 0, 0x0011_e000, 0, 0x0010_000a, 1, 0x0000_4001, 1,
     ];
     let p = decode_ok(CS50, &body);
     assert_eq!(
@@ -540,19 +421,14 @@ fn immediate_constant_buffer() {
 
 #[test]
 fn encoding_details_are_annotated() {
+    #[rustfmt::skip]
     let body = [
         // mov r0.x, r1.x with an extended operand token that carries nothing
-        0x0600_0036,
-        0x0010_0012,
-        0,
-        0x8010_000a,
-        0x0000_0001,
-        1,
+        0x0600_0036, 0x0010_0012, 0, 0x8010_000a, 0x0000_0001, 1,
         // ret with a reserved control bit (bit 20 is not defined for ret... use bit 12)
         0x0100_103e,
         // nop in the long-length form: length field 0, length dword 2
-        0x0000_003a,
-        2,
+        0x0000_003a, 2,
     ];
     let p = decode_ok(PS40, &body);
     assert!(p.get(0).unwrap().operands[1].extended);
@@ -566,27 +442,14 @@ fn encoding_details_are_annotated() {
 
 #[test]
 fn interfaces() {
+    #[rustfmt::skip]
     let body = [
-        0x0200_0090,
-        0, // dcl_function_body fb0
-        0x0200_0090,
-        1, // dcl_function_body fb1
-        0x0500_0091,
-        0,
-        2,
-        0,
-        1, // dcl_function_table ft0 = {fb0, fb1}
-        0x0500_0092,
-        0,
-        2,
-        0x0001_0001,
-        0, // dcl_interface fp0[1][2] = {ft0}
+        0x0200_0090, 0, // dcl_function_body fb0
+        0x0200_0090, 1, // dcl_function_body fb1
+        0x0500_0091, 0, 2, 0, 1, // dcl_function_table ft0 = {fb0, fb1}
+        0x0500_0092, 0, 2, 0x0001_0001, 0, // dcl_interface fp0[1][2] = {ft0}
         // fcall fp0[0][1]: function index 1, then the fp operand (2D: interface 0, element 0)
-        0x0500_0078,
-        1,
-        0x0020_0000 | 19 << 12,
-        0,
-        0,
+        0x0500_0078, 1, 0x0020_0000 | 19 << 12, 0, 0,
     ];
     let p = decode_ok(PS50, &body);
     match p.get(3).unwrap().decl() {
@@ -617,15 +480,9 @@ fn interfaces() {
 #[test]
 fn samplepos_padding_is_kept() {
     // fxc pads samplepos with a zero dword inside the instruction length.
+    #[rustfmt::skip]
     let body = [
-        0x0800_006e,
-        0x0010_0032,
-        0,
-        0x0010_7046,
-        0,
-        0x0000_4001,
-        0,
-        0,
+        0x0800_006e, 0x0010_0032, 0, 0x0010_7046, 0, 0x0000_4001, 0, 0,
     ];
     let p = decode_ok(PS50, &body);
     assert_eq!(&p.get(0).unwrap().padding[..], [0]);
@@ -929,68 +786,25 @@ fn errors_display_one_line() {
 
 /// A hand-written program exercising many instruction forms.
 fn sample_program() -> Vec<u8> {
-    program(
-        PS50,
-        &[
-            0x0100_086a,
-            0x0400_0059,
-            0x0020_8e46,
-            0,
-            4,
-            0x0300_005a,
-            0x0010_6000,
-            0,
-            0x0400_1858,
-            0x0010_7000,
-            0,
-            0x5555,
-            0x0300_1062,
-            0x0010_1032,
-            1,
-            0x0300_0065,
-            0x0010_20f2,
-            0,
-            0x0200_0068,
-            2,
-            0x8b00_0045,
-            0x8000_00c2,
-            0x0015_5543,
-            0x0010_00f2,
-            0,
-            0x0010_1046,
-            1,
-            0x0010_7e46,
-            0,
-            0x0010_6000,
-            0,
-            0x0304_001f,
-            0x0010_000a,
-            0,
-            0x0600_2036,
-            0x0010_0032,
-            0,
-            0x8010_1ae6,
-            0x0000_00c1,
-            1,
-            0x0100_0015,
-            0x0700_0036,
-            0x0010_0012,
-            1,
-            0x0420_800a,
-            0,
-            0x0010_000a,
-            0,
-            0x0800_0036,
-            0x0010_00f2,
-            1,
-            0x0000_4002,
-            0x3f80_0000,
-            0,
-            0xc020_0000,
-            3,
-            0x0100_003e,
-        ],
-    )
+    #[rustfmt::skip]
+    let body = [
+        0x0100_086a, // dcl_globalFlags refactoringAllowed
+        0x0400_0059, 0x0020_8e46, 0, 4, // dcl_constantbuffer cb0[4], immediateIndexed
+        0x0300_005a, 0x0010_6000, 0, // dcl_sampler s0, mode_default
+        0x0400_1858, 0x0010_7000, 0, 0x5555, // dcl_resource_texture2d (float x4) t0
+        0x0300_1062, 0x0010_1032, 1, // dcl_input_ps linear v1.xy
+        0x0300_0065, 0x0010_20f2, 0, // dcl_output o0.xyzw
+        0x0200_0068, 2, // dcl_temps 2
+        // sample_indexable(texture2d)(float x4) r0.xyzw, v1.xyxx, t0.xyzw, s0
+        0x8b00_0045, 0x8000_00c2, 0x0015_5543, 0x0010_00f2, 0, 0x0010_1046, 1, 0x0010_7e46, 0, 0x0010_6000, 0,
+        0x0304_001f, 0x0010_000a, 0, // if_nz r0.x
+        0x0600_2036, 0x0010_0032, 0, 0x8010_1ae6, 0x0000_00c1, 1, // mov_sat r0.xy, -|v1.zwzz|
+        0x0100_0015, // endif
+        0x0700_0036, 0x0010_0012, 1, 0x0420_800a, 0, 0x0010_000a, 0, // mov r1.x, cb0[r0.x + 0].x
+        0x0800_0036, 0x0010_00f2, 1, 0x0000_4002, 0x3f80_0000, 0, 0xc020_0000, 3, // mov r1.xyzw, l(…)
+        0x0100_003e, // ret
+    ];
+    program(PS50, &body)
 }
 
 #[test]
