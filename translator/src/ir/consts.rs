@@ -41,6 +41,8 @@ impl Const {
 pub struct ConstTable {
     consts: Vec<Const>,
     map: HashMap<Const, ConstId>,
+    /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
+    scalars: HashMap<(u32, u64), ConstId>,
 }
 
 impl ConstTable {
@@ -103,7 +105,12 @@ impl ConstTable {
 
     /// A scalar of type `ty` holding `bits` (low 32 bits for 32-bit types).
     pub fn scalar(&mut self, ty: TypeId, bits: u64) -> ConstId {
-        self.intern(Const::Scalar { ty, bits })
+        if let Some(&c) = self.scalars.get(&(ty.0, bits)) {
+            return c;
+        }
+        let c = self.intern(Const::Scalar { ty, bits });
+        self.scalars.insert((ty.0, bits), c);
+        c
     }
 
     /// A splat or per-component vector of the given scalar bits (`n` = 1 gives a scalar).

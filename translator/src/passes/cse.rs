@@ -10,7 +10,6 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use smallvec::SmallVec;
 use spirv::{Op, StorageClass};
 
 use super::cfg::DomTree;
@@ -18,11 +17,32 @@ use super::dce::has_side_effects;
 use super::ssa::Replacements;
 use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Key {
-    op: Op,
-    ty: TypeId,
-    args: SmallVec<[Operand; 4]>,
+/// An instruction packed into words: opcode, result type and up to six operands, each operand
+/// tagged in its top three bits. Instructions that do not fit are never merged.
+type Key = [u32; 8];
+
+fn pack(op: Op, ty: TypeId, args: &[Operand]) -> Option<Key> {
+    if args.len() > 6 {
+        return None;
+    }
+    let mut k = [u32::MAX; 8];
+    k[0] = op as u32;
+    k[1] = ty.0;
+    for (i, a) in args.iter().enumerate() {
+        let (tag, x) = match *a {
+            Operand::Value(v) => (0, v.0),
+            Operand::Const(c) => (1, c.0),
+            Operand::Global(g) => (2, g.0),
+            Operand::Block(b) => (3, b.0),
+            Operand::Lit(l) => (4, l),
+            Operand::Var(_) => return None,
+        };
+        if x >= 1 << 29 {
+            return None;
+        }
+        k[2 + i] = (tag << 29) | x;
+    }
+    Some(k)
 }
 
 fn block_local(op: Op) -> bool {
@@ -98,7 +118,7 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
     };
 
     let mut repl = Replacements::new(f.insts.len());
-    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::default();
+    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::with_capacity_and_hasher(f.insts.len() / 2, Default::default());
     let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::new();
     let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
@@ -136,14 +156,18 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
                 kept.push(v);
                 continue;
             }
-            let key = Key { op: inst.op, ty: inst.ty, args: inst.args.iter().copied().collect() };
+            let Some(key) = pack(inst.op, inst.ty, &inst.args) else {
+                kept.push(v);
+                continue;
+            };
             let flags = inst.flags;
+            let local = block_local(inst.op);
             match table.get(&key) {
-                Some(&(prev, pb)) if (!block_local(key.op) || pb == b) && f.inst(prev).flags == flags => {
+                Some(&(prev, pb)) if (!local || pb == b) && f.inst(prev).flags == flags => {
                     repl.set(v, Operand::Value(prev));
                 }
                 _ => {
-                    let old = table.insert(key.clone(), (v, b));
+                    let old = table.insert(key, (v, b));
                     undo.push((key, old));
                     kept.push(v);
                 }

@@ -55,9 +55,6 @@ pub fn run(m: &mut Module) -> Result<(), TranslateError> {
             check(m, f, i, Stage::Structured, "structurize")?;
             ssa::construct_ssa(f, &mut m.consts, &dom);
             check(m, f, i, Stage::Ssa, "ssa")?;
-            simplify::simplify(f, &mut m.types, &mut m.consts);
-            check(m, f, i, Stage::Ssa, "simplify")?;
-            dce::eliminate_dead_code(f);
             retype::retype_phis(f, &m.types, &mut m.consts);
             check(m, f, i, Stage::Ssa, "retype")?;
             simplify::simplify(f, &mut m.types, &mut m.consts);
