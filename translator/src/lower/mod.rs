@@ -183,7 +183,7 @@ pub fn lower<'p>(
     }
     let mut module = Module::new(stage);
     let mut l = Lowerer {
-        b: FnBuilder::new(&mut module),
+        b: FnBuilder::new(&mut module, prog.instructions.len() * 8 + 64),
         prog,
         sigs,
         opts,
