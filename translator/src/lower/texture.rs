@@ -45,8 +45,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// The view an SRV (`t#`) or UAV (`u#`) operand names.
     pub fn view_info(&self, op: &Sm4Operand) -> R<ViewInfo> {
         let id = op
-            .indices()
-            .first()
+            .index(0)
             .map(|i| i.imm32())
             .ok_or_else(|| self.invalid("resource operand without a register"))?;
         let map = match op.ty {
@@ -72,7 +71,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Ok(Operand::Global(global));
         }
         let index = if self.prog.version.is_sm51() {
-            op.indices().get(1).cloned()
+            op.index(1)
         } else {
             None
         };
@@ -122,8 +121,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn sampled_image(&mut self, t: &Sm4Operand, s: &Sm4Operand) -> R<(Operand, ViewInfo)> {
         let (img, info) = self.load_image(t)?;
         let id = s
-            .indices()
-            .first()
+            .index(0)
             .map(|i| i.imm32())
             .ok_or_else(|| self.invalid("sampler operand without a register"))?;
         let sinfo = self
