@@ -12,8 +12,11 @@
 //! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`].
 
 mod alu;
+mod eval;
 mod flow;
 mod io;
+mod memory;
+mod query;
 mod regs;
 mod resources;
 mod texture;

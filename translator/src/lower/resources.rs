@@ -113,6 +113,10 @@ pub(crate) struct ResourceState {
     pub tgsm: HashMap<u32, TgsmInfo>,
     pub indexable: HashMap<u32, IndexableInfo>,
     pub icb: Option<(GlobalId, u32)>,
+    /// `{ u32 residency code, T texel }` result structs of sparse image ops, by `T`.
+    pub sparse_structs: HashMap<TypeId, TypeId>,
+    /// Private table of the standard sample positions (`samplepos`), once used.
+    pub sample_positions: Option<GlobalId>,
 }
 
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {

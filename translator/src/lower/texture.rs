@@ -1,15 +1,23 @@
-//! Texture instructions: sampling, fetching and queries on SRVs (and typed UAV loads/stores).
+//! Texture instructions on SRVs: sampling (`sample*`, with `_cl` LOD clamps), gathers
+//! (`gather4*`, with programmable offsets), texel fetches (`ld`, `ld2dms`), and the sparse
+//! feedback forms of all of them (`*_s`, `check_access_fully_mapped`).
 //!
 //! D3D keeps textures and samplers apart; SPIR-V samples through an `OpSampledImage` made next
 //! to each use. The result of every texture instruction is a 4-component vector that D3D then
-//! swizzles by the resource operand's swizzle before the destination mask applies.
+//! swizzles by the resource operand's swizzle before the destination mask applies
+//! ([`Lowerer::write_texture_result`]). Depth comparisons sample through a sampled-image type
+//! whose image has `Depth = 1`: SPIR-V says the comparison is a property of the opcode, but
+//! drivers have long keyed shadow sampling on the type (KhronosGroup/VK-GL-CTS#88), so the
+//! translator makes both agree, as DXC and DXVK do. Queries live in [`super::query`], UAV and
+//! shared-memory access in [`super::memory`], `eval_*` in [`super::eval`].
 
 use smallvec::SmallVec;
-use spirv::{Dim, ImageOperands, Op, StorageClass};
+use spirv::{ImageOperands, Op, StorageClass};
 
 use super::resources::{ViewInfo, ViewKind};
 use super::{Lowerer, R};
-use crate::ir::{Operand, Scalar, Type, TypeId, TypeTable};
+use crate::ir::{ImageType, Operand, Scalar, Type, TypeId, TypeTable};
+use crate::reflect::ShaderStage;
 use crate::sm4::{InstRef, Opcode, Operand as Sm4Operand, OperandType, ResourceDimension};
 
 /// Number of coordinate components of a dimension (array layer included).
@@ -38,6 +46,110 @@ pub(crate) fn offset_count(dim: ResourceDimension) -> u8 {
         | ResourceDimension::TextureCube
         | ResourceDimension::TextureCubeArray => 3,
         _ => 2,
+    }
+}
+
+fn is_cube(dim: ResourceDimension) -> bool {
+    matches!(
+        dim,
+        ResourceDimension::TextureCube | ResourceDimension::TextureCubeArray
+    )
+}
+
+/// Whether `op` is one of the sparse-feedback (`*_s`) opcodes, whose second destination
+/// receives the residency code.
+pub(crate) fn has_feedback(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Gather4S
+            | Opcode::Gather4CS
+            | Opcode::Gather4PoS
+            | Opcode::Gather4PoCS
+            | Opcode::LdS
+            | Opcode::LdMsS
+            | Opcode::LdUavTypedS
+            | Opcode::LdRawS
+            | Opcode::LdStructuredS
+            | Opcode::SampleLS
+            | Opcode::SampleCLzS
+            | Opcode::SampleClampS
+            | Opcode::SampleBClampS
+            | Opcode::SampleDClampS
+            | Opcode::SampleCClampS
+    )
+}
+
+/// The sparse variant of an image opcode.
+fn sparse_op(op: Op) -> Op {
+    match op {
+        Op::ImageSampleImplicitLod => Op::ImageSparseSampleImplicitLod,
+        Op::ImageSampleExplicitLod => Op::ImageSparseSampleExplicitLod,
+        Op::ImageSampleDrefImplicitLod => Op::ImageSparseSampleDrefImplicitLod,
+        Op::ImageSampleDrefExplicitLod => Op::ImageSparseSampleDrefExplicitLod,
+        Op::ImageFetch => Op::ImageSparseFetch,
+        Op::ImageGather => Op::ImageSparseGather,
+        Op::ImageDrefGather => Op::ImageSparseDrefGather,
+        Op::ImageRead => Op::ImageSparseRead,
+        other => other,
+    }
+}
+
+/// The operands of an instruction with the feedback destination taken out: `[dst, srcs…]`,
+/// and the feedback destination when it is not `null`.
+pub(crate) type Split<'a> = (SmallVec<[Sm4Operand; 8]>, Option<&'a Sm4Operand>);
+
+/// Image operands in the order SPIR-V requires (by mask bit).
+#[derive(Default)]
+pub(crate) struct ImageArgs {
+    pub bias: Option<Operand>,
+    pub lod: Option<Operand>,
+    pub grad: Option<(Operand, Operand)>,
+    pub const_offset: Option<Operand>,
+    pub offset: Option<Operand>,
+    pub sample: Option<Operand>,
+    pub min_lod: Option<Operand>,
+}
+
+impl ImageArgs {
+    /// Appends the mask and the operands to `args`.
+    pub fn append<const N: usize>(&self, args: &mut SmallVec<[Operand; N]>) {
+        let mut mask = ImageOperands::NONE;
+        let start = args.len();
+        args.push(Operand::Lit(0));
+        if let Some(b) = self.bias {
+            mask |= ImageOperands::BIAS;
+            args.push(b);
+        }
+        if let Some(l) = self.lod {
+            mask |= ImageOperands::LOD;
+            args.push(l);
+        }
+        if let Some((x, y)) = self.grad {
+            mask |= ImageOperands::GRAD;
+            args.push(x);
+            args.push(y);
+        }
+        if let Some(o) = self.const_offset {
+            mask |= ImageOperands::CONST_OFFSET;
+            args.push(o);
+        }
+        if let Some(o) = self.offset {
+            mask |= ImageOperands::OFFSET;
+            args.push(o);
+        }
+        if let Some(s) = self.sample {
+            mask |= ImageOperands::SAMPLE;
+            args.push(s);
+        }
+        if let Some(m) = self.min_lod {
+            mask |= ImageOperands::MIN_LOD;
+            args.push(m);
+        }
+        if mask.is_empty() {
+            args.truncate(start);
+        } else {
+            args[start] = Operand::Lit(mask.bits());
+        }
     }
 }
 
@@ -70,12 +182,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if !range.is_array() {
             return Ok(Operand::Global(global));
         }
-        let index = if self.prog.version.is_sm51() {
-            op.index(1)
-        } else {
-            None
-        };
-        let el = self.descriptor_index(range, index.as_ref())?;
+        let el = self.descriptor_element(op, range)?;
         let ptr = self.b.m.types.pointer(storage, elem);
         let p = self
             .b
@@ -84,6 +191,20 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.mark_non_uniform(p);
         }
         Ok(p)
+    }
+
+    /// The element of its descriptor range an operand selects (SM5.1 second index).
+    pub fn descriptor_element(
+        &mut self,
+        op: &Sm4Operand,
+        range: &super::resources::Range,
+    ) -> R<Operand> {
+        let index = if self.prog.version.is_sm51() {
+            op.index(1)
+        } else {
+            None
+        };
+        self.descriptor_index(range, index.as_ref())
     }
 
     /// Marks a value `NonUniform` (SM5.1 `NonUniformResourceIndex`).
@@ -117,13 +238,22 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok((img, info))
     }
 
-    /// A sampled image made from a texture and a sampler operand.
-    fn sampled_image(&mut self, t: &Sm4Operand, s: &Sm4Operand) -> R<(Operand, ViewInfo)> {
+    /// A sampled image made from a texture and a sampler operand; `dref` gives it an image
+    /// type with `Depth = 1` for depth-comparison opcodes.
+    pub fn sampled_image(
+        &mut self,
+        t: &Sm4Operand,
+        s: &Sm4Operand,
+        dref: bool,
+    ) -> R<(Operand, ViewInfo)> {
         let (img, info) = self.load_image(t)?;
         let id = s
             .index(0)
             .map(|i| i.imm32())
             .ok_or_else(|| self.invalid("sampler operand without a register"))?;
+        if s.ty != OperandType::Sampler {
+            return Err(self.invalid("expected an s# operand"));
+        }
         let sinfo = self
             .res
             .samplers
@@ -142,9 +272,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if s.non_uniform {
             self.mark_non_uniform(smp);
         }
-        let ViewKind::Typed { image, .. } = info.kind else {
+        let ViewKind::Typed { mut image, .. } = info.kind else {
             unreachable!("checked by load_image")
         };
+        if dref && let Type::Image(it) = self.b.m.types.get(image).clone() {
+            image = self
+                .b
+                .m
+                .types
+                .intern(Type::Image(ImageType { depth: 1, ..it }));
+        }
         let sity = self.b.m.types.intern(Type::SampledImage(image));
         let si = self.b.op(Op::SampledImage, sity, &[img, smp]);
         if t.non_uniform || s.non_uniform {
@@ -162,6 +299,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         s: Scalar,
         sat: bool,
     ) -> R<()> {
+        if dst.ty == OperandType::Null {
+            return Ok(());
+        }
         let mask = match dst.components {
             crate::sm4::Components::One | crate::sm4::Components::Zero => 1,
             _ => dst.mask(),
@@ -176,147 +316,355 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.write(dst, v, s, sat)
     }
 
-    /// Immediate texel offsets as an `ivecN` constant, if any is non-zero.
+    /// The operands without the feedback destination of a `*_s` opcode (see [`Split`]).
+    pub fn split_feedback<'a>(&self, inst: &'a InstRef<'p>, min: usize) -> R<Split<'a>> {
+        let ops = inst.operands;
+        let (rest, status): (SmallVec<[Sm4Operand; 8]>, _) = if has_feedback(inst.opcode) {
+            if ops.len() < 2 {
+                return Err(self.invalid("sparse-feedback instruction without a status operand"));
+            }
+            let status = (ops[1].ty != OperandType::Null).then_some(&ops[1]);
+            (
+                std::iter::once(ops[0])
+                    .chain(ops[2..].iter().copied())
+                    .collect(),
+                status,
+            )
+        } else {
+            (ops.iter().copied().collect(), None)
+        };
+        if rest.len() < min {
+            return Err(self.invalid(format!(
+                "{} with {} operands (expected {min})",
+                inst.opcode.info().name,
+                rest.len()
+            )));
+        }
+        Ok((rest, status))
+    }
+
+    /// Emits an image instruction returning `rty`; with `status`, its sparse form, whose
+    /// residency code is written to `status`.
+    pub fn image_op(
+        &mut self,
+        op: Op,
+        rty: TypeId,
+        args: &[Operand],
+        status: Option<&Sm4Operand>,
+    ) -> R<Operand> {
+        let Some(status) = status else {
+            return Ok(self.b.op(op, rty, args));
+        };
+        self.b.m.capability(spirv::Capability::SparseResidency);
+        self.need_feature("shaderResourceResidency");
+        let st = match self.res.sparse_structs.get(&rty) {
+            Some(&t) => t,
+            None => {
+                let t = self.b.m.types.new_struct(vec![TypeId::U32, rty]);
+                self.res.sparse_structs.insert(rty, t);
+                t
+            }
+        };
+        let r = self.b.op(sparse_op(op), st, args);
+        let code = self
+            .b
+            .op(Op::CompositeExtract, TypeId::U32, &[r, Operand::Lit(0)]);
+        self.write(status, code, Scalar::U32, false)?;
+        Ok(self.b.op(Op::CompositeExtract, rty, &[r, Operand::Lit(1)]))
+    }
+
+    /// Immediate texel offsets (`_aoffimmi`) as an `ivecN` constant, if any is non-zero and
+    /// the dimension takes offsets.
     fn const_offsets(&mut self, inst: &InstRef<'p>, dim: ResourceDimension) -> Option<Operand> {
         let o = inst.texel_offsets();
-        if o == [0; 3] {
+        if o == [0; 3] || is_cube(dim) || dim == ResourceDimension::Buffer {
             return None;
         }
         let n = offset_count(dim) as usize;
-        let bits: Vec<u64> = o[..n].iter().map(|&x| x as i32 as u32 as u64).collect();
+        let bits: SmallVec<[u64; 3]> = o[..n].iter().map(|&x| x as i32 as u32 as u64).collect();
         Some(Operand::Const(self.b.m.consts.vector(Scalar::I32, &bits)))
     }
 
-    /// The `sample*` family.
-    fn sample(&mut self, inst: &InstRef<'p>) -> R<()> {
-        let ops = inst.operands;
-        // dst, coord, t, s, [extra...]
-        let (dst, coord_op, t, s) = (&ops[0], &ops[1], &ops[2], &ops[3]);
-        let (si, info) = self.sampled_image(t, s)?;
-        let ViewKind::Typed { scalar, dim, .. } = info.kind else {
-            unreachable!()
-        };
-        let nc = coord_count(dim);
-        let coord = self.read_n(coord_op, nc, Scalar::F32)?;
-        let mut mask = ImageOperands::NONE;
-        let mut extra: SmallVec<[Operand; 4]> = SmallVec::new();
-        let mut dref = None;
-        let op = match inst.opcode {
-            Opcode::Sample => Op::ImageSampleImplicitLod,
-            Opcode::SampleB => {
-                mask |= ImageOperands::BIAS;
-                extra.push(self.read_scalar(&ops[4], Scalar::F32)?);
-                Op::ImageSampleImplicitLod
-            }
-            Opcode::SampleL => {
-                mask |= ImageOperands::LOD;
-                extra.push(self.read_scalar(&ops[4], Scalar::F32)?);
-                Op::ImageSampleExplicitLod
-            }
-            Opcode::SampleD => {
-                mask |= ImageOperands::GRAD;
-                let n = offset_count(dim);
-                extra.push(self.read_n(&ops[4], n, Scalar::F32)?);
-                extra.push(self.read_n(&ops[5], n, Scalar::F32)?);
-                Op::ImageSampleExplicitLod
-            }
-            Opcode::SampleC => {
-                dref = Some(self.read_scalar(&ops[4], Scalar::F32)?);
-                Op::ImageSampleDrefImplicitLod
-            }
-            Opcode::SampleCLz => {
-                dref = Some(self.read_scalar(&ops[4], Scalar::F32)?);
-                mask |= ImageOperands::LOD;
-                extra.push(self.b.f32c(0.0));
-                Op::ImageSampleDrefExplicitLod
-            }
-            _ => unreachable!("sample family"),
-        };
-        let implicit = matches!(
-            op,
-            Op::ImageSampleImplicitLod | Op::ImageSampleDrefImplicitLod
-        );
-        if implicit && self.stage != crate::reflect::ShaderStage::Pixel {
+    fn require_pixel(&self, inst: &InstRef<'p>) -> R<()> {
+        if self.stage != ShaderStage::Pixel {
             return Err(self.invalid(format!(
-                "{} outside a pixel shader",
+                "{} (implicit derivatives) outside a pixel shader",
                 inst.opcode.info().name
             )));
         }
-        if let Some(off) = self.const_offsets(inst, dim) {
-            mask |= ImageOperands::CONST_OFFSET;
-            extra.push(off);
+        Ok(())
+    }
+
+    /// A `_cl` LOD clamp operand, or `None` when it is the constant 0 (no clamp).
+    fn min_lod(&mut self, op: &Sm4Operand) -> R<Option<Operand>> {
+        let v = self.read_scalar(op, Scalar::F32)?;
+        if let Operand::Const(c) = v
+            && self.b.m.consts.scalar_bits(c) == Some(0)
+        {
+            return Ok(None);
         }
-        let vty = TypeTable::vec(scalar, 4);
+        self.b.m.capability(spirv::Capability::MinLod);
+        self.need_feature("shaderResourceMinLod");
+        Ok(Some(v))
+    }
+
+    /// The `sample*` family, with `_cl` clamps and `_s` feedback.
+    fn sample(&mut self, inst: &InstRef<'p>) -> R<()> {
+        use Opcode as O;
+        let min = match inst.opcode {
+            O::Sample => 4,
+            O::SampleB | O::SampleL | O::SampleC | O::SampleCLz => 5,
+            O::SampleLS | O::SampleCLzS | O::SampleClampS => 5,
+            O::SampleD | O::SampleBClampS | O::SampleCClampS => 6,
+            O::SampleDClampS => 7,
+            _ => unreachable!("sample family"),
+        };
+        let (ops, status) = self.split_feedback(inst, min)?;
+        let (dst, coord_op, t, s) = (&ops[0], &ops[1], &ops[2], &ops[3]);
+        let dref = matches!(
+            inst.opcode,
+            O::SampleC | O::SampleCLz | O::SampleCLzS | O::SampleCClampS
+        );
+        let (si, info) = self.sampled_image(t, s, dref)?;
+        let ViewKind::Typed { scalar, dim, .. } = info.kind else {
+            unreachable!()
+        };
+        if dim == ResourceDimension::Buffer || dim.is_multisampled() {
+            return Err(self.invalid("sampling a buffer or multisampled texture"));
+        }
+        let coord = self.read_n(coord_op, coord_count(dim), Scalar::F32)?;
+        let mut ia = ImageArgs::default();
+        let mut dref_v = None;
+        let explicit = match inst.opcode {
+            O::Sample => false,
+            O::SampleB => {
+                ia.bias = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                false
+            }
+            O::SampleBClampS => {
+                ia.bias = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                ia.min_lod = self.min_lod(&ops[5])?;
+                false
+            }
+            O::SampleClampS => {
+                ia.min_lod = self.min_lod(&ops[4])?;
+                false
+            }
+            O::SampleL | O::SampleLS => {
+                ia.lod = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                true
+            }
+            O::SampleD | O::SampleDClampS => {
+                let n = offset_count(dim);
+                ia.grad = Some((
+                    self.read_n(&ops[4], n, Scalar::F32)?,
+                    self.read_n(&ops[5], n, Scalar::F32)?,
+                ));
+                if inst.opcode == O::SampleDClampS {
+                    ia.min_lod = self.min_lod(&ops[6])?;
+                }
+                true
+            }
+            O::SampleC => {
+                dref_v = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                false
+            }
+            O::SampleCClampS => {
+                dref_v = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                ia.min_lod = self.min_lod(&ops[5])?;
+                false
+            }
+            O::SampleCLz | O::SampleCLzS => {
+                dref_v = Some(self.read_scalar(&ops[4], Scalar::F32)?);
+                ia.lod = Some(self.b.f32c(0.0));
+                true
+            }
+            _ => unreachable!(),
+        };
+        if !explicit {
+            self.require_pixel(inst)?;
+        }
+        ia.const_offset = self.const_offsets(inst, dim);
+        let op = match (dref_v.is_some(), explicit) {
+            (false, false) => Op::ImageSampleImplicitLod,
+            (false, true) => Op::ImageSampleExplicitLod,
+            (true, false) => Op::ImageSampleDrefImplicitLod,
+            (true, true) => Op::ImageSampleDrefExplicitLod,
+        };
         let mut args: SmallVec<[Operand; 8]> = smallvec::smallvec![si, coord];
-        if let Some(d) = dref {
+        if let Some(d) = dref_v {
             args.push(d);
         }
-        if !mask.is_empty() {
-            args.push(Operand::Lit(mask.bits()));
-            args.extend(extra);
-        }
-        let rty = if dref.is_some() {
+        ia.append(&mut args);
+        let rty = if dref_v.is_some() {
             TypeTable::vec(scalar, 1)
         } else {
-            vty
+            TypeTable::vec(scalar, 4)
         };
-        let r = self.b.op(op, rty, &args);
+        let r = self.image_op(op, rty, &args, status)?;
         self.write_texture_result(dst, r, t, scalar, inst.saturate)
     }
 
-    /// `ld`/`ldms`: fetch a texel by integer coordinates.
+    /// Sign-extends the low 6 bits of each component (`gather4_po` offsets).
+    fn sext6(&mut self, v: Operand) -> Operand {
+        let ty = self.b.type_of(v);
+        let n = self.b.m.types.width(ty);
+        let k = self.b.splat(Scalar::U32, n, 26);
+        let sh = self.b.op(Op::ShiftLeftLogical, ty, &[v, k]);
+        self.b.op(Op::ShiftRightArithmetic, ty, &[sh, k])
+    }
+
+    /// The `gather4*` family: the sampler operand's selected component picks the channel.
+    fn gather(&mut self, inst: &InstRef<'p>) -> R<()> {
+        use Opcode as O;
+        let (po, cmp) = match inst.opcode {
+            O::Gather4 | O::Gather4S => (false, false),
+            O::Gather4C | O::Gather4CS => (false, true),
+            O::Gather4Po | O::Gather4PoS => (true, false),
+            O::Gather4PoC | O::Gather4PoCS => (true, true),
+            _ => unreachable!("gather family"),
+        };
+        let min = 4 + po as usize + cmp as usize;
+        let (ops, status) = self.split_feedback(inst, min)?;
+        let base = 2 + po as usize;
+        let (dst, coord_op, t, s) = (&ops[0], &ops[1], &ops[base], &ops[base + 1]);
+        let (si, info) = self.sampled_image(t, s, cmp)?;
+        let ViewKind::Typed { scalar, dim, .. } = info.kind else {
+            unreachable!()
+        };
+        if !matches!(
+            dim,
+            ResourceDimension::Texture2D
+                | ResourceDimension::Texture2DArray
+                | ResourceDimension::TextureCube
+                | ResourceDimension::TextureCubeArray
+        ) {
+            return Err(self.invalid("gather on a texture that is not 2D or cube"));
+        }
+        let coord = self.read_n(coord_op, coord_count(dim), Scalar::F32)?;
+        let mut ia = ImageArgs::default();
+        if po {
+            if is_cube(dim) {
+                return Err(self.invalid("gather4_po on a cube texture"));
+            }
+            let off = self.read_n(&ops[2], 2, Scalar::I32)?;
+            let off = self.sext6(off);
+            if matches!(off, Operand::Const(_)) {
+                ia.const_offset = Some(off);
+            } else {
+                self.b.m.capability(spirv::Capability::ImageGatherExtended);
+                self.need_feature("shaderImageGatherExtended");
+                ia.offset = Some(off);
+            }
+        } else {
+            ia.const_offset = self.const_offsets(inst, dim);
+        }
+        let mut args: SmallVec<[Operand; 8]> = smallvec::smallvec![si, coord];
+        let op = if cmp {
+            let d = self.read_scalar(&ops[base + 2], Scalar::F32)?;
+            args.push(d);
+            Op::ImageDrefGather
+        } else {
+            let comp = s.swizzle()[0] as u32;
+            args.push(self.b.u32c(comp));
+            Op::ImageGather
+        };
+        ia.append(&mut args);
+        let r = self.image_op(op, TypeTable::vec(scalar, 4), &args, status)?;
+        self.write_texture_result(dst, r, t, scalar, inst.saturate)
+    }
+
+    /// `ld`/`ld2dms` (and `_s`): fetch a texel by integer coordinates.
     fn load_texel(&mut self, inst: &InstRef<'p>) -> R<()> {
-        let ops = inst.operands;
+        let ms_op = matches!(inst.opcode, Opcode::LdMs | Opcode::LdMsS);
+        let (ops, status) = self.split_feedback(inst, 3 + ms_op as usize)?;
         let (dst, coord_op, t) = (&ops[0], &ops[1], &ops[2]);
         let (img, info) = self.load_image(t)?;
         let ViewKind::Typed { scalar, dim, .. } = info.kind else {
             unreachable!()
         };
-        let nc = coord_count(dim);
-        let coord = self.read_n(coord_op, nc, Scalar::I32)?;
-        let mut mask = ImageOperands::NONE;
-        let mut extra: SmallVec<[Operand; 3]> = SmallVec::new();
-        let ms = matches!(
-            dim,
-            ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray
-        );
-        if ms {
-            mask |= ImageOperands::SAMPLE;
-            extra.push(self.read_scalar(&ops[3], Scalar::I32)?);
+        if is_cube(dim) {
+            return Err(self.invalid("ld on a cube texture"));
+        }
+        let coord = self.read_n(coord_op, coord_count(dim), Scalar::I32)?;
+        let mut ia = ImageArgs::default();
+        if dim.is_multisampled() {
+            if !ms_op {
+                return Err(self.invalid("ld on a multisampled texture (needs ld2dms)"));
+            }
+            ia.sample = Some(self.read_scalar(&ops[3], Scalar::I32)?);
         } else if dim != ResourceDimension::Buffer {
-            mask |= ImageOperands::LOD;
             let w = self.read_comps(coord_op, &[coord_op.swizzle()[3]], Scalar::I32)?;
-            extra.push(w);
+            ia.lod = Some(w);
         }
-        if dim != ResourceDimension::Buffer
-            && let Some(off) = self.const_offsets(inst, dim)
-        {
-            mask |= ImageOperands::CONST_OFFSET;
-            extra.push(off);
-        }
-        let vty = TypeTable::vec(scalar, 4);
+        ia.const_offset = self.const_offsets(inst, dim);
         let mut args: SmallVec<[Operand; 6]> = smallvec::smallvec![img, coord];
-        if !mask.is_empty() {
-            args.push(Operand::Lit(mask.bits()));
-            args.extend(extra);
-        }
-        let r = self.b.op(Op::ImageFetch, vty, &args);
+        ia.append(&mut args);
+        let r = self.image_op(Op::ImageFetch, TypeTable::vec(scalar, 4), &args, status)?;
         self.write_texture_result(dst, r, t, scalar, inst.saturate)
+    }
+
+    /// `check_access_fully_mapped`: ~0 where the residency code says all texels were resident.
+    fn check_access(&mut self, inst: &InstRef<'p>) -> R<()> {
+        let ops = inst.operands;
+        if ops.len() < 2 {
+            return Err(self.invalid("check_access_fully_mapped without operands"));
+        }
+        let mask = match ops[0].components {
+            crate::sm4::Components::One | crate::sm4::Components::Zero => 1,
+            _ => ops[0].mask(),
+        };
+        let codes = super::regs::src_components(&ops[1], mask);
+        self.b.m.capability(spirv::Capability::SparseResidency);
+        self.need_feature("shaderResourceResidency");
+        let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
+        let t = self.b.u32c(!0);
+        let f = self.b.u32c(0);
+        for c in codes {
+            let code = self.read_comps(&ops[1], &[c], Scalar::U32)?;
+            let r = self
+                .b
+                .op(Op::ImageSparseTexelsResident, TypeId::BOOL, &[code]);
+            parts.push(self.b.op(Op::Select, TypeId::U32, &[r, t, f]));
+        }
+        let v = self.b.construct(&parts);
+        self.write(&ops[0], v, Scalar::U32, false)
     }
 
     /// Lowers a texture/resource instruction; false when `inst` is not one.
     pub fn resource_op(&mut self, inst: InstRef<'p>) -> R<bool> {
+        use Opcode as O;
         match inst.opcode {
-            Opcode::Sample
-            | Opcode::SampleB
-            | Opcode::SampleL
-            | Opcode::SampleD
-            | Opcode::SampleC
-            | Opcode::SampleCLz => self.sample(&inst)?,
-            Opcode::Ld | Opcode::LdMs => self.load_texel(&inst)?,
-            _ => return Ok(false),
+            O::Sample
+            | O::SampleB
+            | O::SampleL
+            | O::SampleD
+            | O::SampleC
+            | O::SampleCLz
+            | O::SampleLS
+            | O::SampleCLzS
+            | O::SampleClampS
+            | O::SampleBClampS
+            | O::SampleDClampS
+            | O::SampleCClampS => self.sample(&inst)?,
+            O::Gather4
+            | O::Gather4C
+            | O::Gather4Po
+            | O::Gather4PoC
+            | O::Gather4S
+            | O::Gather4CS
+            | O::Gather4PoS
+            | O::Gather4PoCS => self.gather(&inst)?,
+            O::Ld | O::LdMs | O::LdS | O::LdMsS => self.load_texel(&inst)?,
+            O::CheckAccessFullyMapped => self.check_access(&inst)?,
+            O::ResInfo => self.resinfo(&inst)?,
+            O::SampleInfo => self.sampleinfo(&inst)?,
+            O::SamplePos => self.samplepos(&inst)?,
+            O::BufInfo => self.bufinfo(&inst)?,
+            O::Lod => self.lod(&inst)?,
+            O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => self.eval(&inst)?,
+            _ => return self.memory_op(inst),
         }
-        let _ = Dim::Dim2D;
         Ok(true)
     }
 }
