@@ -1,40 +1,79 @@
-//! Arithmetic, logic and conversion instructions, with D3D's semantics where SPIR-V's differ
-//! (see `docs/semantics.md` and `../shared/notes/semantics-traps.md`):
+//! Arithmetic, logic and move instructions, with D3D's semantics where SPIR-V's differ.
 //!
-//! - `min`/`max` use NMin/NMax (one NaN operand yields the other); `_sat` uses NClamp (NaN → 0);
-//! - comparisons produce `0xffffffff`/`0` and are ordered except `ne` (unordered);
-//! - `ftoi`/`ftou` round toward zero, clamp to the integer range and map NaN to 0;
-//! - `udiv`/`urem` by zero give `0xffffffff`; shift counts use their low 5 bits;
-//! - `movc` tests all bits of the condition, not its float value.
+//! Every ALU opcode of SM4.0–5.0 is lowered here or in the topic modules beside this one:
+//! [`super::alu_bits`] (shifts, bit fields, bit scans, `msad`), [`super::alu_convert`]
+//! (float/int/half conversions) and [`super::alu_double`] (double precision). This module holds
+//! the dispatch, the shared helpers and the float/integer arithmetic. Each instruction works on
+//! whole vectors across its destination mask, so one D3D instruction is usually one SPIR-V
+//! instruction. The decisions are documented in `docs/semantics.md`, by D3D11.3 functional
+//! spec section:
+//!
+//! - `min`/`max` use NMin/NMax (one NaN operand yields the other, §22.10.10-11); `_sat` uses
+//!   NClamp (NaN → 0, §22.19.1);
+//! - comparisons produce `0xffffffff`/`0` and are ordered except `ne` (unordered, §22.6);
+//! - `movc`/`swapc` test all bits of the condition and move bits unchanged (§22.9.2);
+//! - `udiv` by zero gives `0xffffffff` for both results (§22.12.9);
+//! - multi-destination instructions compute every result before writing any, since a
+//!   destination may alias a source (`imul`, `umul`, `udiv`, `uaddc`, `usubb`, `sincos`,
+//!   `swapc`);
+//! - `sincos` reduces its argument to [-π, π] first: Vulkan bounds the error of Sin/Cos only
+//!   there, D3D on [-100π, 100π] (§22.10.20).
 
 use smallvec::SmallVec;
 use spirv::{GlslStd450Op as Glsl, Op};
 
 use super::{Lowerer, R};
-use crate::ir::{Operand, Scalar, TypeTable};
-use crate::sm4::{InstRef, Opcode, Operand as Sm4Operand};
+use crate::ir::{Operand, Scalar, Type, TypeId, TypeTable};
+use crate::sm4::{Components, InstRef, Modifier, Opcode, Operand as Sm4Operand, OperandType};
 
 /// How a simple instruction maps to SPIR-V.
 #[derive(Clone, Copy)]
-enum Map {
+pub(super) enum Map {
     Op(Op),
     Glsl(Glsl),
 }
 
-impl<'p, 'm> Lowerer<'p, 'm> {
-    fn dst_mask(dst: &Sm4Operand) -> u8 {
-        match dst.components {
-            crate::sm4::Components::One | crate::sm4::Components::Zero => 1,
-            _ => dst.mask(),
-        }
+/// The write mask of a destination (scalar operands write one component).
+pub(super) fn dst_mask(dst: &Sm4Operand) -> u8 {
+    match dst.components {
+        Components::One | Components::Zero => 1,
+        _ => dst.mask(),
     }
+}
 
-    fn dst_width(dst: &Sm4Operand) -> u8 {
-        Self::dst_mask(dst).count_ones().max(1) as u8
+/// The number of components a destination writes (at least 1).
+pub(super) fn dst_width(dst: &Sm4Operand) -> u8 {
+    dst_mask(dst).count_ones().max(1) as u8
+}
+
+/// Whether an operand is `null` (an unused destination).
+pub(super) fn is_null(op: &Sm4Operand) -> bool {
+    op.ty == OperandType::Null
+}
+
+/// `op` without its source modifier (for reading raw bits).
+pub(super) fn without_modifier(op: &Sm4Operand) -> Sm4Operand {
+    let mut o = *op;
+    o.modifier = Modifier::None;
+    o
+}
+
+/// Results of a multi-destination instruction, written only after all are computed.
+pub(super) type Pending = SmallVec<[(usize, Operand, Scalar); 2]>;
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// A struct of two `ty` members: the result type of the extended arithmetic instructions.
+    /// Such structs carry no decorations, so one type serves every use (`unique` 0 is never
+    /// handed out by `new_struct`).
+    pub(super) fn pair_struct(&mut self, ty: TypeId) -> TypeId {
+        self.b.m.types.intern(Type::Struct {
+            members: vec![ty, ty],
+            unique: 0,
+        })
     }
 
     /// Emits a mapped operation on `args` with result type `ty`.
-    fn apply_map(&mut self, map: Map, ty: crate::ir::TypeId, args: &[Operand]) -> Operand {
+    pub(super) fn apply_map(&mut self, map: Map, ty: TypeId, args: &[Operand]) -> Operand {
         match map {
             Map::Op(op) => self.b.op(op, ty, args),
             Map::Glsl(g) => self.b.glsl(g, ty, args),
@@ -42,12 +81,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// dst = op(srcs...), component-wise, all operands of scalar kind `s`.
-    fn simple(&mut self, inst: &InstRef<'p>, s: Scalar, map: Map, nsrc: usize) -> R<()> {
+    pub(super) fn simple(&mut self, inst: &InstRef<'p>, s: Scalar, map: Map, nsrc: usize) -> R<()> {
         self.simple_to(inst, s, s, map, nsrc)
     }
 
     /// dst = op(srcs...) with sources of kind `s` and a result of kind `rs`.
-    fn simple_to(
+    pub(super) fn simple_to(
         &mut self,
         inst: &InstRef<'p>,
         s: Scalar,
@@ -56,9 +95,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         nsrc: usize,
     ) -> R<()> {
         let dst = &inst.operands[0];
-        let mask = Self::dst_mask(dst);
-        let n = Self::dst_width(dst);
-        let ty = TypeTable::vec(rs, n);
+        let mask = dst_mask(dst);
+        let ty = TypeTable::vec(rs, dst_width(dst));
         let mut args: SmallVec<[Operand; 3]> = SmallVec::new();
         for i in 0..nsrc {
             args.push(self.read(&inst.operands[1 + i], mask, s)?);
@@ -67,11 +105,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.write(dst, r, rs, inst.saturate)
     }
 
+    /// Writes the results of a multi-destination instruction (after all were computed).
+    pub(super) fn write_pending(&mut self, inst: &InstRef<'p>, results: Pending) -> R<()> {
+        for (k, r, s) in results {
+            self.write(&inst.operands[k], r, s, inst.saturate && s == Scalar::F32)?;
+        }
+        Ok(())
+    }
+
     /// A comparison: dst = cmp(a, b) ? 0xffffffff : 0.
     fn compare(&mut self, inst: &InstRef<'p>, s: Scalar, op: Op) -> R<()> {
         let dst = &inst.operands[0];
-        let mask = Self::dst_mask(dst);
-        let n = Self::dst_width(dst);
+        let mask = dst_mask(dst);
+        let n = dst_width(dst);
         let a = self.read(&inst.operands[1], mask, s)?;
         let b = self.read(&inst.operands[2], mask, s)?;
         let c = self.b.op(op, TypeTable::vec(Scalar::Bool, n), &[a, b]);
@@ -94,164 +140,280 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             .op(Op::INotEqual, TypeTable::vec(Scalar::Bool, n), &[x, zero])
     }
 
-    /// Dot product of the first `k` components.
+    /// Dot product of the first `k` components; `_sat` applies to the scalar, which is then
+    /// replicated across the mask (§22.10.3-5).
     fn dot(&mut self, inst: &InstRef<'p>, k: u8) -> R<()> {
         let a = self.read_n(&inst.operands[1], k, Scalar::F32)?;
         let b = self.read_n(&inst.operands[2], k, Scalar::F32)?;
-        let r = self.b.op(Op::Dot, crate::ir::TypeId::F32, &[a, b]);
+        let r = self.b.op(Op::Dot, TypeId::F32, &[a, b]);
         self.write(&inst.operands[0], r, Scalar::F32, inst.saturate)
     }
 
-    /// `ftoi`/`ftou`: round toward zero, saturate to the integer range, NaN → 0.
-    fn float_to_int(&mut self, inst: &InstRef<'p>, signed: bool) -> R<()> {
-        let dst = &inst.operands[0];
-        let mask = Self::dst_mask(dst);
-        let n = Self::dst_width(dst);
-        let fty = TypeTable::vec(Scalar::F32, n);
-        let x = self.read(&inst.operands[1], mask, Scalar::F32)?;
-        let bty = TypeTable::vec(Scalar::Bool, n);
-        let r = if signed {
-            let ity = TypeTable::vec(Scalar::I32, n);
-            let lo = self
-                .b
-                .splat(Scalar::F32, n, (-2147483648.0f32).to_bits() as u64);
-            let hi = self
-                .b
-                .splat(Scalar::F32, n, 2147483520.0f32.to_bits() as u64);
-            let clamped = self.b.glsl(Glsl::NClamp, fty, &[x, lo, hi]);
-            let conv = self.b.op(Op::ConvertFToS, ity, &[clamped]);
-            let limit = self
-                .b
-                .splat(Scalar::F32, n, 2147483648.0f32.to_bits() as u64);
-            let over = self.b.op(Op::FOrdGreaterThanEqual, bty, &[x, limit]);
-            let max = self.b.splat(Scalar::I32, n, 0x7fff_ffff);
-            let sat = self.b.op(Op::Select, ity, &[over, max, conv]);
-            let nan = self.b.op(Op::IsNan, bty, &[x]);
-            let zero = self.b.splat(Scalar::I32, n, 0);
-            self.b.op(Op::Select, ity, &[nan, zero, sat])
-        } else {
-            let uty = TypeTable::vec(Scalar::U32, n);
-            let lo = self.b.splat(Scalar::F32, n, 0);
-            let hi = self
-                .b
-                .splat(Scalar::F32, n, 4294967040.0f32.to_bits() as u64);
-            // NClamp maps NaN to the lower bound, 0.
-            let clamped = self.b.glsl(Glsl::NClamp, fty, &[x, lo, hi]);
-            let conv = self.b.op(Op::ConvertFToU, uty, &[clamped]);
-            let limit = self
-                .b
-                .splat(Scalar::F32, n, 4294967296.0f32.to_bits() as u64);
-            let over = self.b.op(Op::FOrdGreaterThanEqual, bty, &[x, limit]);
-            let max = self.b.splat(Scalar::U32, n, 0xffff_ffff);
-            self.b.op(Op::Select, uty, &[over, max, conv])
-        };
-        self.write(
-            dst,
-            r,
-            if signed { Scalar::I32 } else { Scalar::U32 },
-            false,
-        )
-    }
-
-    /// Shifts: the count uses its low 5 bits.
-    fn shift(&mut self, inst: &InstRef<'p>, s: Scalar, op: Op) -> R<()> {
-        let dst = &inst.operands[0];
-        let mask = Self::dst_mask(dst);
-        let n = Self::dst_width(dst);
-        let ty = TypeTable::vec(s, n);
-        let a = self.read(&inst.operands[1], mask, s)?;
-        let c = self.read(&inst.operands[2], mask, Scalar::U32)?;
-        let m = self.b.splat(Scalar::U32, n, 31);
-        let c = self
-            .b
-            .op(Op::BitwiseAnd, TypeTable::vec(Scalar::U32, n), &[c, m]);
-        let r = self.b.op(op, ty, &[a, c]);
-        self.write(dst, r, s, false)
-    }
-
-    /// `movc`/`swapc` condition: all bits of the condition, not its float value.
+    /// `movc`: the condition is "any bit set", never a float test (§22.9.2).
     fn movc(&mut self, inst: &InstRef<'p>) -> R<()> {
         let dst = &inst.operands[0];
-        let mask = Self::dst_mask(dst);
-        let n = Self::dst_width(dst);
+        let mask = dst_mask(dst);
+        let n = dst_width(dst);
         let c = self.read(&inst.operands[1], mask, Scalar::U32)?;
         let cond = self.nonzero(c, n);
-        let s = self.move_type(&inst.operands[2..4]);
+        let s = self.move_type(&inst.operands[2..4], inst.saturate);
         let a = self.read(&inst.operands[2], mask, s)?;
         let b = self.read(&inst.operands[3], mask, s)?;
         let r = self.b.op(Op::Select, TypeTable::vec(s, n), &[cond, a, b]);
         self.write(dst, r, s, inst.saturate)
     }
 
-    /// The type a move reads its sources as: float when a source modifier needs it (or
-    /// `_sat` applies), raw bits otherwise.
-    fn move_type(&self, srcs: &[Sm4Operand]) -> Scalar {
-        if srcs
-            .iter()
-            .any(|o| o.modifier != crate::sm4::Modifier::None)
-        {
+    /// `swapc dst0, dst1, c, a, b`: dst0 = c ? b : a, dst1 = c ? a : b, from the old values.
+    fn swapc(&mut self, inst: &InstRef<'p>) -> R<()> {
+        let s = self.move_type(&inst.operands[3..5], inst.saturate);
+        let mut results = Pending::new();
+        for k in 0..2usize {
+            let dst = &inst.operands[k];
+            if is_null(dst) {
+                continue;
+            }
+            let mask = dst_mask(dst);
+            let n = dst_width(dst);
+            let c = self.read(&inst.operands[2], mask, Scalar::U32)?;
+            let a = self.read(&inst.operands[3], mask, s)?;
+            let b = self.read(&inst.operands[4], mask, s)?;
+            let cond = self.nonzero(c, n);
+            let (t, f) = if k == 0 { (b, a) } else { (a, b) };
+            let r = self.b.op(Op::Select, TypeTable::vec(s, n), &[cond, t, f]);
+            results.push((k, r, s));
+        }
+        self.write_pending(inst, results)
+    }
+
+    /// The type a move reads its sources as: float when a source modifier or `_sat` needs
+    /// it, raw bits otherwise (plain moves are bit-exact, §3.1.3.2).
+    fn move_type(&self, srcs: &[Sm4Operand], sat: bool) -> Scalar {
+        if sat || srcs.iter().any(|o| o.modifier != Modifier::None) {
             Scalar::F32
         } else {
             Scalar::U32
         }
     }
 
+    /// `sincos dstSin, dstCos, src` (§22.10.20). Either destination may be null. The argument
+    /// is reduced to [-π, π] (x - 2π·round(x / 2π)) because Vulkan bounds the error of Sin and
+    /// Cos only there; ±inf and NaN stay NaN through the reduction, as D3D wants.
+    fn sincos(&mut self, inst: &InstRef<'p>) -> R<()> {
+        let mut results = Pending::new();
+        let mut reduced: Option<(u8, Operand)> = None;
+        for (k, func) in [(0usize, Glsl::Sin), (1, Glsl::Cos)] {
+            let dst = &inst.operands[k];
+            if is_null(dst) {
+                continue;
+            }
+            let mask = dst_mask(dst);
+            let n = dst_width(dst);
+            let ty = TypeTable::vec(Scalar::F32, n);
+            let x = match reduced {
+                Some((m, x)) if m == mask => x,
+                _ => {
+                    let x = self.read(&inst.operands[2], mask, Scalar::F32)?;
+                    let inv_2pi = self.b.splat(
+                        Scalar::F32,
+                        n,
+                        (0.5 * std::f32::consts::FRAC_1_PI).to_bits() as u64,
+                    );
+                    let neg_2pi =
+                        self.b
+                            .splat(Scalar::F32, n, (-std::f32::consts::TAU).to_bits() as u64);
+                    let turns = self.b.op(Op::FMul, ty, &[x, inv_2pi]);
+                    let k = self.b.glsl(Glsl::RoundEven, ty, &[turns]);
+                    let r = self.b.glsl(Glsl::Fma, ty, &[k, neg_2pi, x]);
+                    reduced = Some((mask, r));
+                    r
+                }
+            };
+            let r = self.b.glsl(func, ty, &[x]);
+            results.push((k, r, Scalar::F32));
+        }
+        self.write_pending(inst, results)
+    }
+
+    /// `imul`/`umul destHi, destLo, a, b` (§22.12.6, §22.12.13): one extended multiply gives
+    /// both halves; a lone low half is a plain IMul.
+    fn mul_extended(&mut self, inst: &InstRef<'p>, s: Scalar) -> R<()> {
+        let (hi, lo) = (&inst.operands[0], &inst.operands[1]);
+        let mut results = Pending::new();
+        let same = !is_null(hi) && !is_null(lo) && dst_mask(hi) == dst_mask(lo);
+        for (k, dst) in [(0usize, hi), (1, lo)] {
+            if is_null(dst) || (same && k == 1) {
+                continue;
+            }
+            let mask = dst_mask(dst);
+            let ty = TypeTable::vec(s, dst_width(dst));
+            let a = self.read(&inst.operands[2], mask, s)?;
+            let b = self.read(&inst.operands[3], mask, s)?;
+            if k == 1 {
+                results.push((1, self.b.op(Op::IMul, ty, &[a, b]), s));
+                continue;
+            }
+            let st = self.pair_struct(ty);
+            let op = if s == Scalar::I32 {
+                Op::SMulExtended
+            } else {
+                Op::UMulExtended
+            };
+            let both = self.b.op(op, st, &[a, b]);
+            let h = self
+                .b
+                .op(Op::CompositeExtract, ty, &[both, Operand::Lit(1)]);
+            results.push((0, h, s));
+            if same {
+                let l = self
+                    .b
+                    .op(Op::CompositeExtract, ty, &[both, Operand::Lit(0)]);
+                results.push((1, l, s));
+            }
+        }
+        self.write_pending(inst, results)
+    }
+
+    /// `udiv destQuot, destRem, a, b` (§22.12.9): division by zero gives 0xffffffff for both.
+    /// SPIR-V's UDiv/UMod by zero is undefined behaviour, so the divisor is made safe first.
+    fn udiv(&mut self, inst: &InstRef<'p>) -> R<()> {
+        let u = Scalar::U32;
+        let mut results = Pending::new();
+        let mut shared: Option<(u8, Operand, Operand, Operand)> = None;
+        for k in 0..2usize {
+            let dst = &inst.operands[k];
+            if is_null(dst) {
+                continue;
+            }
+            let mask = dst_mask(dst);
+            let n = dst_width(dst);
+            let ty = TypeTable::vec(u, n);
+            let (a, safe, is_zero) = match shared {
+                Some((m, a, safe, z)) if m == mask => (a, safe, z),
+                _ => {
+                    let a = self.read(&inst.operands[2], mask, u)?;
+                    let b = self.read(&inst.operands[3], mask, u)?;
+                    let zero = self.b.splat(u, n, 0);
+                    let z = self
+                        .b
+                        .op(Op::IEqual, TypeTable::vec(Scalar::Bool, n), &[b, zero]);
+                    let one = self.b.splat(u, n, 1);
+                    let safe = self.b.op(Op::Select, ty, &[z, one, b]);
+                    shared = Some((mask, a, safe, z));
+                    (a, safe, z)
+                }
+            };
+            let op = if k == 0 { Op::UDiv } else { Op::UMod };
+            let q = self.b.op(op, ty, &[a, safe]);
+            let all = self.b.splat(u, n, 0xffff_ffff);
+            results.push((k, self.b.op(Op::Select, ty, &[is_zero, all, q]), u));
+        }
+        self.write_pending(inst, results)
+    }
+
+    /// `uaddc dst, carry, a, b` / `usubb dst, borrow, a, b` (§22.12.8, §22.12.14): the carry
+    /// (borrow) is 1 or 0; IAddCarry/ISubBorrow compute exactly that (borrow = a < b).
+    fn add_carry(&mut self, inst: &InstRef<'p>, op: Op) -> R<()> {
+        let u = Scalar::U32;
+        let mut results = Pending::new();
+        let mut shared: Option<(u8, Operand)> = None;
+        for k in 0..2usize {
+            let dst = &inst.operands[k];
+            if is_null(dst) {
+                continue;
+            }
+            let mask = dst_mask(dst);
+            let ty = TypeTable::vec(u, dst_width(dst));
+            let both = match shared {
+                Some((m, both)) if m == mask => both,
+                _ => {
+                    let a = self.read(&inst.operands[2], mask, u)?;
+                    let b = self.read(&inst.operands[3], mask, u)?;
+                    let st = self.pair_struct(ty);
+                    let both = self.b.op(op, st, &[a, b]);
+                    shared = Some((mask, both));
+                    both
+                }
+            };
+            let r = self
+                .b
+                .op(Op::CompositeExtract, ty, &[both, Operand::Lit(k as u32)]);
+            results.push((k, r, u));
+        }
+        self.write_pending(inst, results)
+    }
+
+    /// `mad`/`imad`/`umad`: a multiply then an add (fusion is the driver's choice, §22.10.9;
+    /// `precise` forbids it through NoContraction).
+    fn mad(&mut self, inst: &InstRef<'p>, s: Scalar) -> R<()> {
+        let dst = &inst.operands[0];
+        let mask = dst_mask(dst);
+        let ty = TypeTable::vec(s, dst_width(dst));
+        let a = self.read(&inst.operands[1], mask, s)?;
+        let b = self.read(&inst.operands[2], mask, s)?;
+        let c = self.read(&inst.operands[3], mask, s)?;
+        let (mul, add) = if s == Scalar::F32 {
+            (Op::FMul, Op::FAdd)
+        } else {
+            (Op::IMul, Op::IAdd)
+        };
+        let p = self.b.op(mul, ty, &[a, b]);
+        let r = self.b.op(add, ty, &[p, c]);
+        self.write(dst, r, s, inst.saturate && s == Scalar::F32)
+    }
+
+    /// `rcp` (§22.10.18): 1/x. ±0 → ±inf and ±inf → ±0 as IEEE division gives them.
+    fn rcp(&mut self, inst: &InstRef<'p>) -> R<()> {
+        let dst = &inst.operands[0];
+        let mask = dst_mask(dst);
+        let n = dst_width(dst);
+        let x = self.read(&inst.operands[1], mask, Scalar::F32)?;
+        let one = self.b.splat(Scalar::F32, n, 1.0f32.to_bits() as u64);
+        let r = self
+            .b
+            .op(Op::FDiv, TypeTable::vec(Scalar::F32, n), &[one, x]);
+        self.write(dst, r, Scalar::F32, inst.saturate)
+    }
+
+    /// Derivatives (pixel shaders only).
+    fn derivative(&mut self, inst: &InstRef<'p>) -> R<()> {
+        if self.stage != crate::reflect::ShaderStage::Pixel {
+            return Err(self.invalid("derivatives outside a pixel shader"));
+        }
+        let op = match inst.opcode {
+            Opcode::DerivRtx => Op::DPdx,
+            Opcode::DerivRty => Op::DPdy,
+            Opcode::DerivRtxCoarse => Op::DPdxCoarse,
+            Opcode::DerivRtyCoarse => Op::DPdyCoarse,
+            Opcode::DerivRtxFine => Op::DPdxFine,
+            _ => Op::DPdyFine,
+        };
+        if !matches!(op, Op::DPdx | Op::DPdy) {
+            self.b.m.capability(spirv::Capability::DerivativeControl);
+        }
+        self.simple(inst, Scalar::F32, Map::Op(op), 1)
+    }
+
     /// Lowers an ALU instruction; false when `inst` is not one.
     pub fn alu(&mut self, inst: InstRef<'p>) -> R<bool> {
         use Scalar::*;
-        let f = |o: Op| Map::Op(o);
-        let g = |o: Glsl| Map::Glsl(o);
+        if self.alu_bits(&inst)? || self.alu_convert(&inst)? || self.alu_double(&inst)? {
+            return Ok(true);
+        }
+        let f = Map::Op;
+        let g = Map::Glsl;
         match inst.opcode {
             Opcode::Mov => {
                 let dst = &inst.operands[0];
-                let mask = Self::dst_mask(dst);
-                let s = if inst.saturate {
-                    F32
-                } else {
-                    self.move_type(&inst.operands[1..2])
-                };
-                let v = self.read(&inst.operands[1], mask, s)?;
+                let s = self.move_type(&inst.operands[1..2], inst.saturate);
+                let v = self.read(&inst.operands[1], dst_mask(dst), s)?;
                 self.write(dst, v, s, inst.saturate)?;
             }
             Opcode::Movc => self.movc(&inst)?,
-            Opcode::Swapc => {
-                // dst0 = cond ? src2 : src1; dst1 = cond ? src1 : src2 (both from the old values).
-                let (d0, d1) = (&inst.operands[0], &inst.operands[1]);
-                let m0 = Self::dst_mask(d0);
-                let m1 = Self::dst_mask(d1);
-                let c0 = self.read(&inst.operands[2], m0, U32)?;
-                let a0 = self.read(&inst.operands[3], m0, U32)?;
-                let b0 = self.read(&inst.operands[4], m0, U32)?;
-                let c1 = self.read(&inst.operands[2], m1, U32)?;
-                let a1 = self.read(&inst.operands[3], m1, U32)?;
-                let b1 = self.read(&inst.operands[4], m1, U32)?;
-                let n0 = Self::dst_width(d0);
-                let n1 = Self::dst_width(d1);
-                let k0 = self.nonzero(c0, n0);
-                let k1 = self.nonzero(c1, n1);
-                let r0 = self
-                    .b
-                    .op(Op::Select, TypeTable::vec(U32, n0), &[k0, b0, a0]);
-                let r1 = self
-                    .b
-                    .op(Op::Select, TypeTable::vec(U32, n1), &[k1, a1, b1]);
-                self.write(d0, r0, U32, false)?;
-                self.write(d1, r1, U32, false)?;
-            }
+            Opcode::Swapc => self.swapc(&inst)?,
             Opcode::Add => self.simple(&inst, F32, f(Op::FAdd), 2)?,
             Opcode::Mul => self.simple(&inst, F32, f(Op::FMul), 2)?,
             Opcode::Div => self.simple(&inst, F32, f(Op::FDiv), 2)?,
-            Opcode::Mad => {
-                let dst = &inst.operands[0];
-                let mask = Self::dst_mask(dst);
-                let ty = TypeTable::vec(F32, Self::dst_width(dst));
-                let a = self.read(&inst.operands[1], mask, F32)?;
-                let b = self.read(&inst.operands[2], mask, F32)?;
-                let c = self.read(&inst.operands[3], mask, F32)?;
-                let p = self.b.op(Op::FMul, ty, &[a, b]);
-                let r = self.b.op(Op::FAdd, ty, &[p, c]);
-                self.write(dst, r, F32, inst.saturate)?;
-            }
+            Opcode::Mad => self.mad(&inst, F32)?,
             Opcode::Min => self.simple(&inst, F32, g(Glsl::NMin), 2)?,
             Opcode::Max => self.simple(&inst, F32, g(Glsl::NMax), 2)?,
             Opcode::Sqrt => self.simple(&inst, F32, g(Glsl::Sqrt), 1)?,
@@ -263,28 +425,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Opcode::RoundNi => self.simple(&inst, F32, g(Glsl::Floor), 1)?,
             Opcode::RoundPi => self.simple(&inst, F32, g(Glsl::Ceil), 1)?,
             Opcode::RoundZ => self.simple(&inst, F32, g(Glsl::Trunc), 1)?,
-            Opcode::Rcp => {
-                let dst = &inst.operands[0];
-                let mask = Self::dst_mask(dst);
-                let n = Self::dst_width(dst);
-                let x = self.read(&inst.operands[1], mask, F32)?;
-                let one = self.b.splat(F32, n, 1.0f32.to_bits() as u64);
-                let r = self.b.op(Op::FDiv, TypeTable::vec(F32, n), &[one, x]);
-                self.write(dst, r, F32, inst.saturate)?;
-            }
-            Opcode::SinCos => {
-                for (i, func) in [(0usize, Glsl::Sin), (1, Glsl::Cos)] {
-                    let dst = &inst.operands[i];
-                    if dst.ty == crate::sm4::OperandType::Null {
-                        continue;
-                    }
-                    let mask = Self::dst_mask(dst);
-                    let ty = TypeTable::vec(F32, Self::dst_width(dst));
-                    let x = self.read(&inst.operands[2], mask, F32)?;
-                    let r = self.b.glsl(func, ty, &[x]);
-                    self.write(dst, r, F32, inst.saturate)?;
-                }
-            }
+            Opcode::Rcp => self.rcp(&inst)?,
+            Opcode::SinCos => self.sincos(&inst)?,
             Opcode::Dp2 => self.dot(&inst, 2)?,
             Opcode::Dp3 => self.dot(&inst, 3)?,
             Opcode::Dp4 => self.dot(&inst, 4)?,
@@ -298,10 +440,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Opcode::IGe => self.compare(&inst, I32, Op::SGreaterThanEqual)?,
             Opcode::ULt => self.compare(&inst, U32, Op::ULessThan)?,
             Opcode::UGe => self.compare(&inst, U32, Op::UGreaterThanEqual)?,
-            Opcode::FtoI => self.float_to_int(&inst, true)?,
-            Opcode::FtoU => self.float_to_int(&inst, false)?,
-            Opcode::ItoF => self.simple_to(&inst, I32, F32, f(Op::ConvertSToF), 1)?,
-            Opcode::UtoF => self.simple_to(&inst, U32, F32, f(Op::ConvertUToF), 1)?,
             Opcode::IAdd => self.simple(&inst, I32, f(Op::IAdd), 2)?,
             Opcode::INeg => self.simple(&inst, I32, f(Op::SNegate), 1)?,
             Opcode::IMin => self.simple(&inst, I32, g(Glsl::SMin), 2)?,
@@ -312,140 +450,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Opcode::Or => self.simple(&inst, U32, f(Op::BitwiseOr), 2)?,
             Opcode::Xor => self.simple(&inst, U32, f(Op::BitwiseXor), 2)?,
             Opcode::Not => self.simple(&inst, U32, f(Op::Not), 1)?,
-            Opcode::IShl => self.shift(&inst, U32, Op::ShiftLeftLogical)?,
-            Opcode::IShr => self.shift(&inst, I32, Op::ShiftRightArithmetic)?,
-            Opcode::UShr => self.shift(&inst, U32, Op::ShiftRightLogical)?,
-            Opcode::IMad | Opcode::UMad => {
-                let s = if inst.opcode == Opcode::IMad {
-                    I32
-                } else {
-                    U32
-                };
-                let dst = &inst.operands[0];
-                let mask = Self::dst_mask(dst);
-                let ty = TypeTable::vec(s, Self::dst_width(dst));
-                let a = self.read(&inst.operands[1], mask, s)?;
-                let b = self.read(&inst.operands[2], mask, s)?;
-                let c = self.read(&inst.operands[3], mask, s)?;
-                let p = self.b.op(Op::IMul, ty, &[a, b]);
-                let r = self.b.op(Op::IAdd, ty, &[p, c]);
-                self.write(dst, r, s, false)?;
-            }
-            Opcode::IMul | Opcode::UMul => {
-                // dst_hi, dst_lo = a * b (either may be null).
-                let s = if inst.opcode == Opcode::IMul {
-                    I32
-                } else {
-                    U32
-                };
-                let (hi, lo) = (&inst.operands[0], &inst.operands[1]);
-                let null = crate::sm4::OperandType::Null;
-                let mut results: SmallVec<[(usize, Operand); 2]> = SmallVec::new();
-                for (k, dst) in [(0usize, hi), (1, lo)] {
-                    if dst.ty == null {
-                        continue;
-                    }
-                    let mask = Self::dst_mask(dst);
-                    let n = Self::dst_width(dst);
-                    let ty = TypeTable::vec(s, n);
-                    let a = self.read(&inst.operands[2], mask, s)?;
-                    let b = self.read(&inst.operands[3], mask, s)?;
-                    let r = if k == 1 {
-                        self.b.op(Op::IMul, ty, &[a, b])
-                    } else {
-                        let st = self.b.m.types.new_struct(vec![ty, ty]);
-                        let op = if s == I32 {
-                            Op::SMulExtended
-                        } else {
-                            Op::UMulExtended
-                        };
-                        let both = self.b.op(op, st, &[a, b]);
-                        self.b
-                            .op(Op::CompositeExtract, ty, &[both, Operand::Lit(1)])
-                    };
-                    results.push((k, r));
-                }
-                // Write after computing both: a destination may alias a source.
-                for (k, r) in results {
-                    self.write(&inst.operands[k], r, s, false)?;
-                }
-            }
-            Opcode::UDiv => {
-                // dst_quot, dst_rem = a / b, a % b; division by zero gives 0xffffffff.
-                let mut results: SmallVec<[(usize, Operand); 2]> = SmallVec::new();
-                for k in 0..2usize {
-                    let dst = &inst.operands[k];
-                    if dst.ty == crate::sm4::OperandType::Null {
-                        continue;
-                    }
-                    let mask = Self::dst_mask(dst);
-                    let n = Self::dst_width(dst);
-                    let ty = TypeTable::vec(U32, n);
-                    let a = self.read(&inst.operands[2], mask, U32)?;
-                    let b = self.read(&inst.operands[3], mask, U32)?;
-                    let zero = self.b.splat(U32, n, 0);
-                    let is_zero =
-                        self.b
-                            .op(Op::IEqual, TypeTable::vec(Scalar::Bool, n), &[b, zero]);
-                    let one = self.b.splat(U32, n, 1);
-                    let safe = self.b.op(Op::Select, ty, &[is_zero, one, b]);
-                    let q = self
-                        .b
-                        .op(if k == 0 { Op::UDiv } else { Op::UMod }, ty, &[a, safe]);
-                    let all = self.b.splat(U32, n, 0xffff_ffff);
-                    results.push((k, self.b.op(Op::Select, ty, &[is_zero, all, q])));
-                }
-                for (k, r) in results {
-                    self.write(&inst.operands[k], r, U32, false)?;
-                }
-            }
+            Opcode::IMad => self.mad(&inst, I32)?,
+            Opcode::UMad => self.mad(&inst, U32)?,
+            Opcode::IMul => self.mul_extended(&inst, I32)?,
+            Opcode::UMul => self.mul_extended(&inst, U32)?,
+            Opcode::UDiv => self.udiv(&inst)?,
+            Opcode::UAddc => self.add_carry(&inst, Op::IAddCarry)?,
+            Opcode::USubb => self.add_carry(&inst, Op::ISubBorrow)?,
             Opcode::DerivRtx
             | Opcode::DerivRtxCoarse
             | Opcode::DerivRtxFine
             | Opcode::DerivRty
             | Opcode::DerivRtyCoarse
-            | Opcode::DerivRtyFine => {
-                if self.stage != crate::reflect::ShaderStage::Pixel {
-                    return Err(self.invalid("derivatives outside a pixel shader"));
-                }
-                let op = match inst.opcode {
-                    Opcode::DerivRtx => Op::DPdx,
-                    Opcode::DerivRty => Op::DPdy,
-                    Opcode::DerivRtxCoarse => Op::DPdxCoarse,
-                    Opcode::DerivRtyCoarse => Op::DPdyCoarse,
-                    Opcode::DerivRtxFine => Op::DPdxFine,
-                    _ => Op::DPdyFine,
-                };
-                if !matches!(op, Op::DPdx | Op::DPdy) {
-                    self.b.m.capability(spirv::Capability::DerivativeControl);
-                }
-                self.simple(&inst, F32, f(op), 1)?;
-            }
-            Opcode::CountBits => self.simple(&inst, U32, f(Op::BitCount), 1)?,
-            Opcode::BfRev => self.simple(&inst, U32, f(Op::BitReverse), 1)?,
-            Opcode::FirstBitLo => self.simple(&inst, U32, g(Glsl::FindILsb), 1)?,
-            Opcode::FirstBitHi | Opcode::FirstBitShi => {
-                // D3D counts from the most significant bit; SPIR-V from the least. None → ~0.
-                let dst = &inst.operands[0];
-                let mask = Self::dst_mask(dst);
-                let n = Self::dst_width(dst);
-                let (s, func) = if inst.opcode == Opcode::FirstBitHi {
-                    (U32, Glsl::FindUMsb)
-                } else {
-                    (I32, Glsl::FindSMsb)
-                };
-                let x = self.read(&inst.operands[1], mask, s)?;
-                let uty = TypeTable::vec(U32, n);
-                let m = self.b.glsl(func, uty, &[x]);
-                let none = self.b.splat(U32, n, 0xffff_ffff);
-                let is_none = self
-                    .b
-                    .op(Op::IEqual, TypeTable::vec(Scalar::Bool, n), &[m, none]);
-                let k31 = self.b.splat(U32, n, 31);
-                let flipped = self.b.op(Op::ISub, uty, &[k31, m]);
-                let r = self.b.op(Op::Select, uty, &[is_none, none, flipped]);
-                self.write(dst, r, U32, false)?;
-            }
+            | Opcode::DerivRtyFine => self.derivative(&inst)?,
             _ => return Ok(false),
         }
         Ok(true)

@@ -12,6 +12,9 @@
 //! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`].
 
 mod alu;
+mod alu_bits;
+mod alu_convert;
+mod alu_double;
 mod eval;
 mod flow;
 mod io;
