@@ -538,14 +538,20 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         ImageFormat::R32f
                     }
                 } else {
-                    self.b
-                        .m
-                        .capability(spirv::Capability::StorageImageReadWithoutFormat);
-                    self.b
-                        .m
-                        .capability(spirv::Capability::StorageImageWriteWithoutFormat);
-                    self.need_feature("shaderStorageImageReadWithoutFormat");
-                    self.need_feature("shaderStorageImageWriteWithoutFormat");
+                    // Only what the program does to the view needs a format-less access.
+                    use crate::sm4::Opcode as O;
+                    if self.uav_used_by(id, |o| matches!(o, O::LdUavTyped | O::LdUavTypedS)) {
+                        self.b
+                            .m
+                            .capability(spirv::Capability::StorageImageReadWithoutFormat);
+                        self.need_feature("shaderStorageImageReadWithoutFormat");
+                    }
+                    if self.uav_used_by(id, |o| o == O::StoreUavTyped) {
+                        self.b
+                            .m
+                            .capability(spirv::Capability::StorageImageWriteWithoutFormat);
+                        self.need_feature("shaderStorageImageWriteWithoutFormat");
+                    }
                     ImageFormat::Unknown
                 };
                 let image = self.b.m.types.intern(Type::Image(ImageType {
@@ -805,6 +811,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     | O::ImmAtomicUMin
             );
             atomic
+                && i.operands.iter().any(|o| {
+                    o.ty == OperandType::UnorderedAccessView
+                        && o.index(0).map(|x| x.imm32()) == Some(id)
+                })
+        })
+    }
+
+    /// Whether an instruction whose opcode satisfies `pred` names UAV `id`.
+    fn uav_used_by(&self, id: u32, pred: impl Fn(crate::sm4::Opcode) -> bool) -> bool {
+        self.prog.iter().any(|i| {
+            pred(i.opcode)
                 && i.operands.iter().any(|o| {
                     o.ty == OperandType::UnorderedAccessView
                         && o.index(0).map(|x| x.imm32()) == Some(id)
