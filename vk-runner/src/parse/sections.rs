@@ -364,6 +364,10 @@ pub enum Directive {
         topology: Topology,
         vertices: u32,
         instances: u32,
+        /// D3D's StartVertexLocation / StartInstanceLocation (`start vertex N`,
+        /// `start instance N`; Vulkan's firstVertex / firstInstance).
+        start_vertex: u32,
+        start_instance: u32,
     },
     Probe(Probe),
     /// Writes 32-bit words into a constant buffer at a word offset (`uniform`, `write cbv-N`).

@@ -128,11 +128,29 @@ fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
         }
     };
     let vertices = c.u32()?;
-    let instances = if c.is_empty() { 1 } else { c.u32()? };
+    let instances = if c.is_empty() || c.peek().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+        1
+    } else {
+        c.u32()?
+    };
+    // Not in vkd3d's syntax: D3D's StartVertexLocation / StartInstanceLocation, which
+    // SV_VertexID / SV_InstanceID must not include.
+    let (mut start_vertex, mut start_instance) = (0, 0);
+    while !c.is_empty() {
+        if c.eat_words("start vertex") {
+            start_vertex = c.u32()?;
+        } else if c.eat_words("start instance") {
+            start_instance = c.u32()?;
+        } else {
+            return Err(format!("unexpected '{}' after the draw counts", c.rest()));
+        }
+    }
     Ok(Directive::Draw {
         topology,
         vertices,
         instances,
+        start_vertex,
+        start_instance,
     })
 }
 
@@ -559,15 +577,40 @@ mod tests {
             Directive::Draw {
                 topology: Topology::TriangleStrip,
                 vertices: 4,
-                instances: 1
+                instances: 1,
+                start_vertex: 0,
+                start_instance: 0,
             }
         );
+        assert_eq!(
+            d("draw triangle list 3 2 start vertex 6 start instance 3"),
+            Directive::Draw {
+                topology: Topology::TriangleList,
+                vertices: 3,
+                instances: 2,
+                start_vertex: 6,
+                start_instance: 3,
+            }
+        );
+        assert_eq!(
+            d("draw point list 4 start instance 1"),
+            Directive::Draw {
+                topology: Topology::PointList,
+                vertices: 4,
+                instances: 1,
+                start_vertex: 0,
+                start_instance: 1,
+            }
+        );
+        assert!(test_line(1, "draw point list 4 start 1").is_err());
         assert_eq!(
             d("draw 3 control point patch list 3 2"),
             Directive::Draw {
                 topology: Topology::PatchList(3),
                 vertices: 3,
-                instances: 2
+                instances: 2,
+                start_vertex: 0,
+                start_instance: 0,
             }
         );
         assert_eq!(

@@ -113,14 +113,18 @@ fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Topology, vertex count, instance count, input layout, vertex buffers by slot.
-type DrawInputs<'a> = (
-    Topology,
-    u32,
-    u32,
-    &'a [InputElement],
-    Vec<(u32, &'a Buffer)>,
-);
+/// What an explicit `draw` line asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawCounts {
+    pub topology: Topology,
+    pub vertices: u32,
+    pub instances: u32,
+    /// First vertex and first instance.
+    pub start: [u32; 2],
+}
+
+/// The draw's counts, input layout and vertex buffers by slot.
+type DrawInputs<'a> = (DrawCounts, &'a [InputElement], Vec<(u32, &'a Buffer)>);
 
 pub fn draw(
     gpu: &Gpu,
@@ -128,7 +132,7 @@ pub fn draw(
     t: &Translator<'_>,
     model: ShaderModel,
     ctx: &dyn QualContext,
-    explicit: Option<(Topology, u32, u32)>,
+    explicit: Option<DrawCounts>,
 ) -> Result<(), RunError> {
     if st.shader(Stage::Hull).is_some() != st.shader(Stage::Domain).is_some() {
         return Err(RunError::Fail(
@@ -194,7 +198,7 @@ pub fn draw(
     let result = (|| {
         let quad_vb;
         let quad_layout;
-        let (topology, vertices, instances, layout, mut vbs): DrawInputs<'_> = match explicit {
+        let (counts, layout, mut vbs): DrawInputs<'_> = match explicit {
             None => {
                 let data: Vec<u8> = [-2.0f32, -2.0, -2.0, 4.0, 4.0, -2.0]
                     .iter()
@@ -212,14 +216,17 @@ pub fn draw(
                     index: 0,
                 }];
                 (
-                    Topology::TriangleList,
-                    3,
-                    1,
+                    DrawCounts {
+                        topology: Topology::TriangleList,
+                        vertices: 3,
+                        instances: 1,
+                        start: [0, 0],
+                    },
                     &quad_layout[..],
                     vec![(0, &quad_vb)],
                 )
             }
-            Some((top, v, i)) => (top, v, i, &st.layout[..], Vec::new()),
+            Some(c) => (c, &st.layout[..], Vec::new()),
         };
         if !quad {
             for ((kind, slot), r) in &st.resources {
@@ -251,9 +258,10 @@ pub fn draw(
             None => None,
         };
         let mut state = DrawState {
-            topology,
-            vertices,
-            instances,
+            topology: counts.topology,
+            vertices: counts.vertices,
+            instances: counts.instances,
+            start: counts.start,
             layout,
             vertex_buffers: vbs,
             colors,

@@ -358,13 +358,20 @@ impl<'a> Runner<'a> {
                     topology,
                     vertices,
                     instances,
+                    start_vertex,
+                    start_instance,
                 } => exec::draw(
                     gpu,
                     st,
                     &translator,
                     model,
                     &ctx,
-                    Some((*topology, *vertices, *instances)),
+                    Some(exec::DrawCounts {
+                        topology: *topology,
+                        vertices: *vertices,
+                        instances: *instances,
+                        start: [*start_vertex, *start_instance],
+                    }),
                 ),
                 Directive::Probe(p) => {
                     if let Some((line, why)) = &st.last_failure {

@@ -126,6 +126,8 @@ pub struct DrawState<'a> {
     pub topology: Topology,
     pub vertices: u32,
     pub instances: u32,
+    /// First vertex and first instance (D3D's StartVertexLocation, StartInstanceLocation).
+    pub start: [u32; 2],
     pub layout: &'a [InputElement],
     /// Vertex buffers by slot.
     pub vertex_buffers: Vec<(u32, &'a Buffer)>,
@@ -418,7 +420,8 @@ pub fn draw(
                             .cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
                     }
                 }
-                gpu.device.cmd_draw(cmd, st.vertices, st.instances, 0, 0);
+                gpu.device
+                    .cmd_draw(cmd, st.vertices, st.instances, st.start[0], st.start[1]);
                 gpu.device.cmd_end_rendering(cmd);
             }
         })?;
