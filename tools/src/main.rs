@@ -6,10 +6,13 @@
 //! 0 on success, 1 on bad input (one `dxbc: error: ...` line on stderr), 2 on usage errors
 //! (clap's own status).
 
+mod bench;
+mod cfg;
 mod cli_error;
 mod disasm;
 mod info;
 mod input;
+mod translate;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -33,6 +36,14 @@ enum Command {
     Info(info::Args),
     /// Disassemble the program, with fxc's comment header.
     Disasm(disasm::Args),
+    /// Translate to SPIR-V (binary, or text with --text).
+    Translate(translate::Args),
+    /// Print the reflection of the translation as JSON (descriptors, I/O, push constants).
+    Reflect(translate::ReflectArgs),
+    /// Print the control-flow graph before and after structurizing (Graphviz).
+    Cfg(cfg::Args),
+    /// Time in-process translation of many files (same output form as vkd3d-bench).
+    Bench(bench::Args),
 }
 
 /// What a subcommand produced: text for stdout and warnings for stderr.
@@ -46,6 +57,24 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info(args) => info::run(&args),
         Command::Disasm(args) => disasm::run(&args),
+        Command::Translate(args) => match translate::run(&args) {
+            Ok((output, binary)) => {
+                if !binary.is_empty() {
+                    let mut stdout = std::io::stdout().lock();
+                    if let Err(e) = stdout.write_all(&binary).and_then(|()| stdout.flush())
+                        && e.kind() != std::io::ErrorKind::BrokenPipe
+                    {
+                        eprintln!("dxbc: error: writing output: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+                Ok(output)
+            }
+            Err(e) => Err(e),
+        },
+        Command::Reflect(args) => translate::reflect(&args),
+        Command::Cfg(args) => cfg::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(output) => {

@@ -13,6 +13,7 @@
 
 pub mod binding;
 pub mod container;
+pub mod debug;
 pub mod emit;
 pub mod ir;
 mod lower;

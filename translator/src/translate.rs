@@ -69,14 +69,32 @@ pub enum TranslateError {
 
 /// Translates a DXBC container to SPIR-V.
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
+    let (mut module, reflection) = lower_container_with_reflection(dxbc, options)?;
+    crate::passes::run(&mut module)?;
+    let spirv = crate::emit::emit(
+        &module,
+        crate::emit::EmitOptions {
+            version: options.target_env.spirv_version(),
+            debug_names: options.debug_names,
+        },
+    )?;
+    Ok(Translation { spirv, reflection })
+}
+
+/// Parses, decodes and lowers a container to IR (no passes run).
+pub(crate) fn lower_container(dxbc: &[u8], options: &Options) -> Result<crate::ir::Module, crate::Error> {
+    Ok(lower_container_with_reflection(dxbc, options)?.0)
+}
+
+fn lower_container_with_reflection(
+    dxbc: &[u8],
+    options: &Options,
+) -> Result<(crate::ir::Module, Reflection), crate::Error> {
     use crate::container::signature::Signature;
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container
         .shader_chunk()
-        .ok_or_else(|| TranslateError::Invalid {
-            what: "no SHDR or SHEX chunk".into(),
-            offset: 0,
-        })?;
+        .ok_or_else(|| TranslateError::Invalid { what: "no SHDR or SHEX chunk".into(), offset: 0 })?;
     let program = crate::sm4::decode(chunk.data, chunk.offset)?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
@@ -87,19 +105,6 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
     let input = sig(&[b"ISG1", b"ISGN"])?;
     let output = sig(&[b"OSG1", b"OSG5", b"OSGN"])?;
     let patch = sig(&[b"PSG1", b"PCSG"])?;
-    let sigs = crate::lower::Signatures {
-        input: input.as_ref(),
-        output: output.as_ref(),
-        patch: patch.as_ref(),
-    };
-    let (mut module, reflection) = crate::lower::lower(&program, sigs, options)?;
-    crate::passes::run(&mut module)?;
-    let spirv = crate::emit::emit(
-        &module,
-        crate::emit::EmitOptions {
-            version: options.target_env.spirv_version(),
-            debug_names: options.debug_names,
-        },
-    )?;
-    Ok(Translation { spirv, reflection })
+    let sigs = crate::lower::Signatures { input: input.as_ref(), output: output.as_ref(), patch: patch.as_ref() };
+    Ok(crate::lower::lower(&program, sigs, options)?)
 }

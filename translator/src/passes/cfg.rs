@@ -206,3 +206,42 @@ impl DomTree {
         df
     }
 }
+
+/// The function's control-flow graph in Graphviz form: one node per live block labelled with
+/// its id, instruction count and merge annotation; edges in terminator order.
+pub fn to_dot(f: &Function) -> String {
+    use crate::ir::{Merge, Terminator};
+    use petgraph::dot::{Config, Dot};
+    let mut g: DiGraph<String, &'static str> = DiGraph::new();
+    let mut node = vec![None; f.blocks.len()];
+    for &b in &f.layout {
+        let blk = f.block(b);
+        let merge = match blk.merge {
+            Merge::None => String::new(),
+            Merge::Selection(m) => format!("\nselection merge B{}", m.0),
+            Merge::Loop { merge, continue_target } => format!("\nloop merge B{} continue B{}", merge.0, continue_target.0),
+        };
+        let term = match blk.term {
+            Terminator::Return => "\nret",
+            Terminator::Kill => "\nkill",
+            Terminator::Unreachable => "\nunreachable",
+            _ => "",
+        };
+        node[b.0 as usize] = Some(g.add_node(format!("B{} ({} insts){merge}{term}", b.0, blk.insts.len())));
+    }
+    for &b in &f.layout {
+        let Some(from) = node[b.0 as usize] else { continue };
+        let term = &f.block(b).term;
+        let labels: &[&'static str] = match term {
+            Terminator::CondBranch { .. } => &["true", "false"],
+            Terminator::Switch { .. } => &["default"],
+            _ => &[""],
+        };
+        for (i, s) in term.successors().into_iter().enumerate() {
+            if let Some(to) = node[s.0 as usize] {
+                g.add_edge(from, to, labels.get(i).copied().unwrap_or("case"));
+            }
+        }
+    }
+    format!("{}", Dot::with_config(&g, &[Config::GraphContentOnly]))
+}

@@ -1,0 +1,74 @@
+//! `dxbc bench`: in-process translation throughput, printed in the form of
+//! `../shared/tools/vkd3d-bench` so that a script can put the two side by side.
+//!
+//! Like vkd3d-bench: one untimed warm-up pass, then timed passes over the in-memory files until
+//! both the minimum pass count and the time budget are reached; `mean` is the elapsed time over
+//! all translations (failed ones included).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::Output;
+use crate::cli_error::CliError;
+use crate::translate::TranslateOptions;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Seconds to run for (at least).
+    #[arg(short = 't', default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Minimum number of passes over all files.
+    #[arg(short = 'n', default_value_t = 3)]
+    pub min_passes: u64,
+    /// Also print the mean time of each file.
+    #[arg(short = 'v')]
+    pub per_file: bool,
+    /// DXBC files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub opts: TranslateOptions,
+}
+
+pub fn run(args: &Args) -> Result<Output, CliError> {
+    let opts = args.opts.options();
+    let mut files = Vec::with_capacity(args.files.len());
+    for f in &args.files {
+        let data = std::fs::read(f).map_err(|e| CliError::input(&f.display().to_string(), e))?;
+        files.push(data);
+    }
+    let mut failed = 0;
+    let mut out_bytes = 0;
+    for data in &files {
+        match translator::translate(data, &opts) {
+            Ok(t) => out_bytes += t.spirv.len() * 4,
+            Err(_) => failed += 1,
+        }
+    }
+    let mut per_file = vec![0f64; files.len()];
+    let mut passes = 0u64;
+    let start = Instant::now();
+    let mut elapsed = 0.0;
+    while passes < args.min_passes || elapsed < args.seconds {
+        for (i, data) in files.iter().enumerate() {
+            let t0 = Instant::now();
+            let _ = std::hint::black_box(translator::translate(std::hint::black_box(data), &opts));
+            per_file[i] += t0.elapsed().as_secs_f64();
+        }
+        passes += 1;
+        elapsed = start.elapsed().as_secs_f64();
+    }
+    let n = passes as f64 * files.len() as f64;
+    let mut stdout = format!(
+        "dxbc: files={} failed={failed} passes={passes} elapsed={elapsed:.3}s throughput={:.1} shaders/s mean={:.2} us/shader out_bytes={out_bytes}\n",
+        files.len(),
+        n / elapsed,
+        elapsed * 1e6 / n
+    );
+    if args.per_file {
+        for (f, t) in args.files.iter().zip(&per_file) {
+            stdout.push_str(&format!("  {:<48} {:9.2} us\n", f.display(), t / passes as f64 * 1e6));
+        }
+    }
+    Ok(Output { stdout, warnings: Vec::new() })
+}
