@@ -189,9 +189,26 @@ pub fn bind(
         }
         counts.push(((set, binding), count));
         if d.origin.uav_counter {
-            return Err(RunError::Skip(
-                "UAV counters are not supported by the runner yet".into(),
-            ));
+            // The hidden counter of each UAV: a zeroed 32-bit word (every draw or dispatch
+            // starts its UAV counters at 0).
+            if d.descriptor_type != DescriptorType::StorageBuffer {
+                return Err(RunError::Fail(format!(
+                    "counter of u{} reflected as {:?}",
+                    d.origin.lower, d.descriptor_type
+                )));
+            }
+            for i in 0..count {
+                let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
+                let info = vk::DescriptorBufferInfo {
+                    buffer: buf.buffer,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                };
+                cb_buffers.push(buf);
+                let ty = vk_type(d.descriptor_type);
+                writes.push(((set, binding), i, ty, Write::Buffer(info)));
+            }
+            continue;
         }
         if d.origin.space != 0 {
             return Err(RunError::Fail(format!(
