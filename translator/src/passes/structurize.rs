@@ -229,7 +229,18 @@ fn restructure_loops(
                 "a loop with exits to several places outside it",
             ));
         } else if let Some(&m) = outside.first() {
-            m
+            // The merge must be dominated by the header: exit through a block of its own.
+            let fwd = f.new_block();
+            f.block_mut(fwd).term = Terminator::Branch(m);
+            f.layout.push(fwd);
+            for bi in 0..f.blocks.len() {
+                let b = BlockId(bi as u32);
+                if b != fwd && dom.dominates(header, b) {
+                    f.block_mut(b).term.replace_successor(m, fwd);
+                }
+            }
+            fresh_merges.push((fwd, loops[li].parent));
+            fwd
         } else if let Some(best) = exits
             .iter()
             .max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0)))
