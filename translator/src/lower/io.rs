@@ -79,8 +79,19 @@ pub(crate) struct SpecialIo {
     pub var: Option<VarId>,
 }
 
+/// A `dcl_indexrange`: registers `first..first + count` may be indexed dynamically.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexRange {
+    pub first: u32,
+    pub count: u32,
+    /// Function-local copy of the input registers (inputs), made on first dynamic read.
+    pub array: Option<GlobalId>,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct IoState {
+    pub input_ranges: Vec<IndexRange>,
+    pub output_ranges: Vec<IndexRange>,
     pub inputs: Vec<IoReg>,
     pub outputs: Vec<IoReg>,
     pub special: Vec<SpecialIo>,
@@ -109,6 +120,23 @@ impl IoState {
         let Some(decl) = inst.decl() else {
             return Ok(false);
         };
+        if let Declaration::IndexRange { count } = decl {
+            let Some(op) = inst.operands.first() else {
+                return Err(TranslateErrorExt::invalid(inst.offset, "dcl_indexrange without a register"));
+            };
+            let Some(reg) = op.register() else {
+                return Err(TranslateErrorExt::unsupported(inst.offset, "dcl_indexrange of a multi-dimensional register"));
+            };
+            if *count == 0 || *count > 32 {
+                return Err(TranslateErrorExt::invalid(inst.offset, format!("index range of {count} registers")));
+            }
+            match op.ty {
+                OperandType::Input => self.input_ranges.push(IndexRange { first: reg, count: *count, array: None }),
+                OperandType::Output => self.output_ranges.push(IndexRange { first: reg, count: *count, array: None }),
+                _ => return Err(TranslateErrorExt::unsupported(inst.offset, "dcl_indexrange of this register file")),
+            }
+            return Ok(true);
+        }
         let is_input = matches!(
             decl,
             Declaration::Input
@@ -974,6 +1002,95 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         };
         let x = self.b.extract(value, c - part.first);
         Ok((x, scalar))
+    }
+
+    /// Component `c` of input register `base + index` (index dynamic), read through a
+    /// function-local copy of the `dcl_indexrange` holding `base`; out-of-range indices read 0.
+    pub fn read_input_dynamic(&mut self, base: u32, index: Operand, c: u8) -> R<Operand> {
+        let Some(ri) = self.io.input_ranges.iter().position(|r| base >= r.first && base < r.first + r.count) else {
+            return Err(self.invalid(format!("v[... + {base}] is not inside a dcl_indexrange")));
+        };
+        let range = self.io.input_ranges[ri].clone();
+        let arr = match range.array {
+            Some(a) => a,
+            None => {
+                let len = self.b.m.consts.u32(range.count);
+                let aty = self.b.m.types.intern(Type::Array { elem: TypeId::UVEC4, len, stride: None });
+                let g = self.b.m.add_global(aty, StorageClass::Function, None);
+                let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::UVEC4);
+                for i in 0..range.count {
+                    let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
+                    for comp in 0..4u8 {
+                        let v = self.input_component_in_entry(range.first + i, comp)?;
+                        comps.push(self.entry_bitcast_u32(v));
+                    }
+                    let row = self.entry_op(Op::CompositeConstruct, TypeId::UVEC4, &comps);
+                    let idx = self.b.u32c(i);
+                    let p = self.entry_op(Op::AccessChain, ptr, &[Operand::Global(g), idx]);
+                    let entry = self.b.f.entry();
+                    let st = self.b.f.add_inst(crate::ir::Inst::new(Op::Store, TypeId::VOID, smallvec::smallvec![p, row]));
+                    self.b.f.block_mut(entry).insts.push(st);
+                }
+                self.io.input_ranges[ri].array = Some(g);
+                g
+            }
+        };
+        let offset = base - range.first;
+        let idx = if offset == 0 {
+            index
+        } else {
+            let k = self.b.u32c(offset);
+            self.b.op(Op::IAdd, TypeId::U32, &[index, k])
+        };
+        let last = self.b.u32c(range.count - 1);
+        let clamped = self.b.glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[idx, last]);
+        let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::U32);
+        let comp = self.b.u32c(c as u32);
+        let p = self.b.op(Op::AccessChain, ptr, &[Operand::Global(arr), clamped, comp]);
+        let v = self.b.op(Op::Load, TypeId::U32, &[p]);
+        let n = self.b.u32c(range.count);
+        let inb = self.b.op(Op::ULessThan, TypeId::BOOL, &[idx, n]);
+        let zero = self.b.u32c(0);
+        Ok(self.b.op(Op::Select, TypeId::U32, &[inb, v, zero]))
+    }
+
+    /// Component `c` of input register `reg`, computed in the entry block (zero when no part
+    /// covers it).
+    fn input_component_in_entry(&mut self, reg: u32, c: u8) -> R<Operand> {
+        let Some(slot) = self.io.inputs.get(reg as usize) else {
+            return Err(self.invalid(format!("input register v{reg} is not declared")));
+        };
+        let Some(pi) = slot.parts.iter().position(|p| c >= p.first && c < p.first + p.count) else {
+            return Ok(self.b.u32c(0));
+        };
+        let part = slot.parts[pi].clone();
+        let value = match part.loaded {
+            Some(v) => v,
+            None => {
+                let v = self.load_part(&part);
+                self.io.inputs[reg as usize].parts[pi].loaded = Some(v);
+                v
+            }
+        };
+        if part.count == 1 {
+            return Ok(value);
+        }
+        let sty = TypeTable::vec(if part.kind == PartKind::FrontFacing { Scalar::U32 } else { part.scalar }, 1);
+        Ok(self.entry_op(Op::CompositeExtract, sty, &[value, Operand::Lit((c - part.first) as u32)]))
+    }
+
+    /// `v` as `u32`, computed in the entry block.
+    fn entry_bitcast_u32(&mut self, v: Operand) -> Operand {
+        let ty = self.b.type_of(v);
+        if ty == TypeId::U32 {
+            return v;
+        }
+        if let Operand::Const(c) = v
+            && let Some(k) = crate::ir::builder::recast_const(&mut self.b.m.consts, &self.b.m.types, c, TypeId::U32)
+        {
+            return Operand::Const(k);
+        }
+        self.entry_op(Op::Bitcast, TypeId::U32, &[v])
     }
 
     /// The variable holding component `c` of output register `reg`.

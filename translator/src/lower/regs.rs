@@ -158,10 +158,24 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 if op.index_dim() != 1 {
                     return Err(self.unsupported("multi-dimensional input operands"));
                 }
-                let reg = self.imm_register(op)?;
-                for &c in comps {
-                    let (v, _) = self.read_input(reg, c)?;
-                    out.push(self.b.bitcast(sty, v));
+                let index = op.index(0).expect("one index");
+                match self.index_value(&index)? {
+                    Idx::Imm(reg) => {
+                        for &c in comps {
+                            let (v, _) = self.read_input(reg, c)?;
+                            out.push(self.b.bitcast(sty, v));
+                        }
+                    }
+                    Idx::Dyn(_) => {
+                        // v[r + base]: the dynamic part, relative to `base`.
+                        let prog = self.prog;
+                        let rel = prog.rel(&index).expect("relative index");
+                        let dynamic = self.read_scalar(rel, Scalar::U32)?;
+                        for &c in comps {
+                            let v = self.read_input_dynamic(index.imm32(), dynamic, c)?;
+                            out.push(self.b.bitcast(sty, v));
+                        }
+                    }
                 }
             }
             OperandType::Output => {

@@ -232,6 +232,10 @@ impl Ctx<'_> {
                         self.consts.intern(Const::Composite { ty: inst.ty, parts }),
                     ));
                 }
+                // Bitcasts of a vector's components, in order: one bitcast of the vector.
+                if let Some(src) = self.bitcast_of_components(f, inst.args(), n) {
+                    return Some(self.emit(f, Op::Bitcast, inst.ty, &[src]));
+                }
                 // All components extracted from one vector.
                 let mut src = None;
                 let mut sels: SmallVec<[u32; 4]> = SmallVec::new();
@@ -450,6 +454,27 @@ impl Ctx<'_> {
             }
             _ => None,
         }
+    }
+
+    /// If `parts` are `bitcast(extract(v, i))` for i = 0..n of one n-component vector `v`, `v`.
+    fn bitcast_of_components(&self, f: &Function, parts: &[Operand], n: usize) -> Option<Operand> {
+        let mut src = None;
+        for (i, p) in parts.iter().enumerate() {
+            let b = f.inst(p.value()?);
+            if b.op != Op::Bitcast {
+                return None;
+            }
+            let e = f.inst(b.args[0].value()?);
+            if e.op != Op::CompositeExtract || e.args.len() != 2 || e.args[1].lit()? != i as u32 {
+                return None;
+            }
+            if src.is_some_and(|s| s != e.args[0]) {
+                return None;
+            }
+            src = Some(e.args[0]);
+        }
+        let src = src?;
+        (self.types.width(self.ty(f, src)) as usize == n).then_some(src)
     }
 
     fn fold_bitwise(&mut self, f: &mut Function, v: ValueId, inst: &Ins) -> Option<Operand> {
