@@ -164,7 +164,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .into_iter()
                     .chain((0..n as u32).map(Operand::Lit))
                     .collect();
-                self.b.op(Op::VectorShuffle, TypeTable::vec(Scalar::F32, n), &sel)
+                self.b
+                    .op(Op::VectorShuffle, TypeTable::vec(Scalar::F32, n), &sel)
             }
         };
         self.write(dst, r, Scalar::F32, inst.saturate)
