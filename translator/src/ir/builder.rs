@@ -117,8 +117,8 @@ impl<'m> FnBuilder<'m> {
 
     /// A constant of scalar kind `s` with `n` components all equal to `bits`.
     pub fn splat(&mut self, s: Scalar, n: u8, bits: u64) -> Operand {
-        let b: SmallVec<[u64; 4]> = (0..n).map(|_| bits).collect();
-        Operand::Const(self.m.consts.vector(s, &b))
+        let b = [bits; 4];
+        Operand::Const(self.m.consts.vector(s, &b[..n.clamp(1, 4) as usize]))
     }
 
     pub fn undef(&mut self, ty: TypeId) -> Operand {

@@ -43,6 +43,8 @@ pub struct ConstTable {
     map: HashMap<Const, ConstId>,
     /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
     scalars: HashMap<(u32, u64), ConstId>,
+    /// Vectors by (scalar type, per-component bits), without building a `Const` to look up.
+    vectors: HashMap<(u32, [u64; 4], u8), ConstId>,
 }
 
 impl ConstTable {
@@ -120,11 +122,15 @@ impl ConstTable {
         if n == 1 {
             return self.scalar(sty, bits[0]);
         }
+        let mut key = [0u64; 4];
+        key[..bits.len().min(4)].copy_from_slice(&bits[..bits.len().min(4)]);
+        if let Some(&c) = self.vectors.get(&(sty.0, key, n)) {
+            return c;
+        }
         let parts = bits.iter().map(|&b| self.scalar(sty, b)).collect();
-        self.intern(Const::Composite {
-            ty: TypeTable::vec(s, n),
-            parts,
-        })
+        let c = self.intern(Const::Composite { ty: TypeTable::vec(s, n), parts });
+        self.vectors.insert((sty.0, key, n), c);
+        c
     }
 
     pub fn undef(&mut self, ty: TypeId) -> ConstId {

@@ -23,16 +23,23 @@ pub(crate) enum Idx {
 
 /// Components of `op` read for each component set in `mask`, in order.
 pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> SmallVec<[u8; 4]> {
-    let swz = op.swizzle();
+    let mut out = SmallVec::new();
     match op.components {
         Components::One | Components::Zero => {
-            smallvec::smallvec![0; mask.count_ones().max(1) as usize]
+            for _ in 0..mask.count_ones().max(1) {
+                out.push(0);
+            }
         }
-        _ => (0..4u8)
-            .filter(|c| mask & (1 << c) != 0)
-            .map(|c| swz[c as usize])
-            .collect(),
+        _ => {
+            let swz = op.swizzle();
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    out.push(swz[c]);
+                }
+            }
+        }
     }
+    out
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {

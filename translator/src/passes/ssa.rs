@@ -133,7 +133,9 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     let df = dom.frontiers(f, &preds);
 
     // Stores per variable (blocks), and whether the variable is read before written in a block.
-    let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); nvars];
+    // Definitions are collected flat and bucketed by variable (one allocation, not one per
+    // variable).
+    let mut defs: Vec<(u32, BlockId)> = Vec::with_capacity(nvars * 2);
     let mut global = vec![false; nvars];
     let mut written_here = vec![u32::MAX; nvars];
     for &b in &f.layout {
@@ -144,7 +146,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                     let vi = var.0 as usize;
                     if written_here[vi] != b.0 {
                         written_here[vi] = b.0;
-                        def_blocks[vi].push(b);
+                        defs.push((var.0, b));
                     }
                 }
                 (Op::Load, Some(Operand::Var(var))) => {
@@ -156,6 +158,20 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             }
         }
     }
+    let mut def_start = vec![0u32; nvars + 1];
+    for &(var, _) in &defs {
+        def_start[var as usize + 1] += 1;
+    }
+    for i in 0..nvars {
+        def_start[i + 1] += def_start[i];
+    }
+    let mut def_blocks_flat = vec![BlockId(0); defs.len()];
+    let mut fill = def_start.clone();
+    for &(var, b) in &defs {
+        def_blocks_flat[fill[var as usize] as usize] = b;
+        fill[var as usize] += 1;
+    }
+    let def_blocks = |var: usize| &def_blocks_flat[def_start[var] as usize..def_start[var + 1] as usize];
 
     // Phi placement on iterated dominance frontiers.
     let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];
@@ -167,7 +183,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             continue;
         }
         work.clear();
-        for &d in &def_blocks[var] {
+        for &d in def_blocks(var) {
             in_work[d.0 as usize] = var as u32;
             work.push(d);
         }
@@ -196,12 +212,16 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     }
 
     // Renaming along the dominator tree.
-    let zero: Vec<Operand> = f
-        .vars
-        .iter()
-        .map(|v| Operand::Const(consts.scalar(v.ty, 0)))
-        .collect();
-    let mut current: Vec<Operand> = zero.clone();
+    let mut current: Vec<Operand> = Vec::with_capacity(nvars);
+    let mut zero_of_u32 = None;
+    for v in &f.vars {
+        let z = if v.ty == TypeId::U32 {
+            *zero_of_u32.get_or_insert_with(|| Operand::Const(consts.scalar(TypeId::U32, 0)))
+        } else {
+            Operand::Const(consts.scalar(v.ty, 0))
+        };
+        current.push(z);
+    }
     let mut repl = Replacements::new(f.insts.len());
     let mut undo: Vec<(u32, Operand)> = Vec::new();
     // Stack entries: (block, undo-log length at entry, entered?)
