@@ -36,6 +36,7 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
         const CAPS: &[&str] = &[
             "clip-planes",
             "cull-distance",
+            "denorm-flush-f32",
             "depth-bounds",
             "descriptors",
             "filter-minmax",

@@ -220,6 +220,7 @@ impl<'a> Runner<'a> {
                 "float64" => feature("shaderFloat64"),
                 "int64" => feature("shaderInt64"),
                 "cull-distance" => feature("shaderCullDistance"),
+                "denorm-flush-f32" => gpu.denorm_flush_f32,
                 "filter-minmax" => feature("samplerFilterMinmax"),
                 "rt-vp-array-index" => {
                     feature("shaderOutputLayer") && feature("shaderOutputViewportIndex")

@@ -30,6 +30,9 @@ pub struct Gpu {
     pub driver_name: String,
     pub driver_info: String,
     pub driver_id: vk::DriverId,
+    /// `shaderDenormFlushToZeroFloat32`: whether a module may ask for fp32 denormals to be
+    /// flushed (D3D's rule), which `[require] denorm-flush-f32` checks.
+    pub denorm_flush_f32: bool,
     pub enabled: FeatureSet,
     pub command_pool: vk::CommandPool,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
@@ -228,6 +231,12 @@ impl Gpu {
                 );
             }
             let (_, driver_name, driver_info, driver_id) = describe(&instance, pdev);
+            let denorm_flush_f32 = {
+                let mut fc = vk::PhysicalDeviceFloatControlsProperties::default();
+                let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut fc);
+                instance.get_physical_device_properties2(pdev, &mut p2);
+                fc.shader_denorm_flush_to_zero_float32 == vk::TRUE
+            };
             let families = instance.get_physical_device_queue_family_properties(pdev);
             let Some(queue_family) = families.iter().position(|f| {
                 f.queue_flags
@@ -302,6 +311,7 @@ impl Gpu {
                 driver_name,
                 driver_info,
                 driver_id,
+                denorm_flush_f32,
                 enabled,
                 command_pool,
                 debug,
