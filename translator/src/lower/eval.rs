@@ -110,7 +110,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             parts.push(value);
         }
-        let v = self.b.construct(&parts);
+        let mut v = self.b.construct(&parts);
+        let ty = self.b.type_of(v);
+        if src.modifier.abs() {
+            v = self.b.glsl(Glsl::FAbs, ty, &[v]);
+        }
+        if src.modifier.neg() {
+            v = self.b.op(Op::FNegate, ty, &[v]);
+        }
         self.write(dst, v, Scalar::F32, inst.saturate)
     }
 }
