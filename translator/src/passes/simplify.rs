@@ -319,7 +319,7 @@ impl Ctx<'_> {
             Op::INotEqual | Op::IEqual => {
                 let (x, y) = (a(0), a(1));
                 let (x, y) = if self.is_zero(x) { (y, x) } else { (x, y) };
-                if !self.is_zero(y) {
+                if !self.is_zero(y) || matches!(x, Operand::Const(_)) {
                     return self.fold_int_const(f, &inst);
                 }
                 let (c, t, e) = self.as_bool_select(f, x)?;

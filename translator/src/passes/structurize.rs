@@ -371,6 +371,7 @@ fn place_selection_merges(
     if headers.is_empty() {
         return Ok(false);
     }
+    let preds = f.predecessors();
     // One post-dominator computation per region that has selection headers.
     let mut regions: Vec<usize> = headers.iter().map(|h| region[h.0 as usize]).collect();
     regions.sort_unstable();
@@ -390,44 +391,63 @@ fn place_selection_merges(
             }
         }
         let sink = nodes.len() as u32;
-        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len() + 1, nodes.len() * 2);
-        for _ in 0..=nodes.len() {
-            g.add_node(());
-        }
         let (own_merge, own_cont) = if r == TOP {
             (None, None)
         } else {
             (Some(loops[r].merge), Some(loops[r].cont))
         };
-        let map = |s: BlockId| -> u32 {
-            if Some(s) == own_merge || Some(s) == own_cont {
-                return sink;
+        // Post-dominators of the region's reversed graph. First every block that ends the
+        // invocation leaves to the sink (plain post-dominance). Where that leaves a header
+        // with no merge but the sink, a second round ignores early exits — blocks that end the
+        // invocation and have one predecessor (`retc`, a case that returns) — so that the
+        // join the other paths reach (e.g. the code after `endswitch`, which returns) is
+        // found.
+        for round in 0..2 {
+            if round == 1
+                && !headers.iter().any(|h| region[h.0 as usize] == r && to_sink[h.0 as usize])
+            {
+                break;
             }
-            let x = node_of[s.0 as usize];
-            if x == u32::MAX { sink } else { x }
-        };
-        for (ni, &b) in nodes.iter().enumerate() {
-            let bi = b.0 as usize;
-            let succs: smallvec::SmallVec<[BlockId; 2]> =
-                if header_loop[bi] != TOP && loops[header_loop[bi]].parent == r {
-                    smallvec::smallvec![loops[header_loop[bi]].merge]
-                } else {
-                    f.block(b).term.successors()
-                };
-            if succs.is_empty() {
-                g.add_edge(NodeIndex::new(sink as usize), NodeIndex::new(ni), ());
+            let mut g: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len() + 1, nodes.len() * 2);
+            for _ in 0..=nodes.len() {
+                g.add_node(());
             }
-            for s in succs {
-                // Reversed edges: post-dominators are dominators of the reversed graph.
-                g.add_edge(NodeIndex::new(map(s) as usize), NodeIndex::new(ni), ());
+            let map = |s: BlockId| -> u32 {
+                if Some(s) == own_merge || Some(s) == own_cont {
+                    return sink;
+                }
+                let x = node_of[s.0 as usize];
+                if x == u32::MAX { sink } else { x }
+            };
+            for (ni, &b) in nodes.iter().enumerate() {
+                let bi = b.0 as usize;
+                let succs: smallvec::SmallVec<[BlockId; 2]> =
+                    if header_loop[bi] != TOP && loops[header_loop[bi]].parent == r {
+                        smallvec::smallvec![loops[header_loop[bi]].merge]
+                    } else {
+                        f.block(b).term.successors()
+                    };
+                if succs.is_empty() && (round == 0 || preds[bi].len() >= 2) {
+                    g.add_edge(NodeIndex::new(sink as usize), NodeIndex::new(ni), ());
+                }
+                for s in succs {
+                    // Reversed edges: post-dominators are dominators of the reversed graph.
+                    g.add_edge(NodeIndex::new(map(s) as usize), NodeIndex::new(ni), ());
+                }
             }
-        }
-        let pd = simple_fast(&g, NodeIndex::new(sink as usize));
-        for (ni, &b) in nodes.iter().enumerate() {
-            match pd.immediate_dominator(NodeIndex::new(ni)) {
-                Some(d) if d.index() as u32 == sink => to_sink[b.0 as usize] = true,
-                Some(d) => ipdom[b.0 as usize] = Some(nodes[d.index()]),
-                None => to_sink[b.0 as usize] = true,
+            let pd = simple_fast(&g, NodeIndex::new(sink as usize));
+            for (ni, &b) in nodes.iter().enumerate() {
+                let bi = b.0 as usize;
+                if round == 1 && !to_sink[bi] {
+                    continue;
+                }
+                match pd.immediate_dominator(NodeIndex::new(ni)) {
+                    Some(d) if d.index() as u32 != sink => {
+                        ipdom[bi] = Some(nodes[d.index()]);
+                        to_sink[bi] = false;
+                    }
+                    _ => to_sink[bi] = true,
+                }
             }
         }
     }
