@@ -236,7 +236,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// `imul`/`umul destHi, destLo, a, b` (§22.12.6, §22.12.13): one extended multiply gives
     /// both halves; a lone low half is a plain IMul.
-    fn mul_extended(&mut self, inst: &InstRef<'p>, s: Scalar) -> R<()> {
+    fn mul_extended(&mut self, inst: &InstRef<'p>, signed: bool) -> R<()> {
+        let s = Scalar::U32;
         let (hi, lo) = (&inst.operands[0], &inst.operands[1]);
         let mut results = Pending::new();
         let same = !is_null(hi) && !is_null(lo) && dst_mask(hi) == dst_mask(lo);
@@ -253,7 +254,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 continue;
             }
             let st = self.pair_struct(ty);
-            let op = if s == Scalar::I32 {
+            let op = if signed {
                 Op::SMulExtended
             } else {
                 Op::UMulExtended
@@ -436,24 +437,24 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Opcode::Ge => self.compare(&inst, F32, Op::FOrdGreaterThanEqual)?,
             Opcode::IEq => self.compare(&inst, U32, Op::IEqual)?,
             Opcode::INe => self.compare(&inst, U32, Op::INotEqual)?,
-            Opcode::ILt => self.compare(&inst, I32, Op::SLessThan)?,
-            Opcode::IGe => self.compare(&inst, I32, Op::SGreaterThanEqual)?,
+            Opcode::ILt => self.compare(&inst, U32, Op::SLessThan)?,
+            Opcode::IGe => self.compare(&inst, U32, Op::SGreaterThanEqual)?,
             Opcode::ULt => self.compare(&inst, U32, Op::ULessThan)?,
             Opcode::UGe => self.compare(&inst, U32, Op::UGreaterThanEqual)?,
-            Opcode::IAdd => self.simple(&inst, I32, f(Op::IAdd), 2)?,
-            Opcode::INeg => self.simple(&inst, I32, f(Op::SNegate), 1)?,
-            Opcode::IMin => self.simple(&inst, I32, g(Glsl::SMin), 2)?,
-            Opcode::IMax => self.simple(&inst, I32, g(Glsl::SMax), 2)?,
+            Opcode::IAdd => self.simple(&inst, U32, f(Op::IAdd), 2)?,
+            Opcode::INeg => self.simple(&inst, U32, f(Op::SNegate), 1)?,
+            Opcode::IMin => self.simple(&inst, U32, g(Glsl::SMin), 2)?,
+            Opcode::IMax => self.simple(&inst, U32, g(Glsl::SMax), 2)?,
             Opcode::UMin => self.simple(&inst, U32, g(Glsl::UMin), 2)?,
             Opcode::UMax => self.simple(&inst, U32, g(Glsl::UMax), 2)?,
             Opcode::And => self.simple(&inst, U32, f(Op::BitwiseAnd), 2)?,
             Opcode::Or => self.simple(&inst, U32, f(Op::BitwiseOr), 2)?,
             Opcode::Xor => self.simple(&inst, U32, f(Op::BitwiseXor), 2)?,
             Opcode::Not => self.simple(&inst, U32, f(Op::Not), 1)?,
-            Opcode::IMad => self.mad(&inst, I32)?,
+            Opcode::IMad => self.mad(&inst, U32)?,
             Opcode::UMad => self.mad(&inst, U32)?,
-            Opcode::IMul => self.mul_extended(&inst, I32)?,
-            Opcode::UMul => self.mul_extended(&inst, U32)?,
+            Opcode::IMul => self.mul_extended(&inst, true)?,
+            Opcode::UMul => self.mul_extended(&inst, false)?,
             Opcode::UDiv => self.udiv(&inst)?,
             Opcode::UAddc => self.add_carry(&inst, Op::IAddCarry)?,
             Opcode::USubb => self.add_carry(&inst, Op::ISubBorrow)?,
@@ -468,3 +469,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+#[path = "alu_tests.rs"]
+mod tests;

@@ -68,7 +68,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         use Scalar::*;
         match inst.opcode {
             Opcode::IShl => self.shift(inst, U32, Op::ShiftLeftLogical)?,
-            Opcode::IShr => self.shift(inst, I32, Op::ShiftRightArithmetic)?,
+            Opcode::IShr => self.shift(inst, U32, Op::ShiftRightArithmetic)?,
             Opcode::UShr => self.shift(inst, U32, Op::ShiftRightLogical)?,
             Opcode::CountBits => self.simple(inst, U32, Map::Op(Op::BitCount), 1)?,
             Opcode::BfRev => self.simple(inst, U32, Map::Op(Op::BitReverse), 1)?,
@@ -114,11 +114,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mut x = self.read(&inst.operands[1], mask, Scalar::U32)?;
         if inst.opcode == Opcode::FirstBitShi {
             // Negative values: look for the first 0, i.e. the first 1 of ~x.
-            let ity = TypeTable::vec(Scalar::I32, n);
-            let xi = self.b.bitcast(ity, x);
             let k31 = self.b.splat(Scalar::U32, n, 31);
-            let sign = self.b.op(Op::ShiftRightArithmetic, ity, &[xi, k31]);
-            let sign = self.b.bitcast(uty, sign);
+            let sign = self.b.op(Op::ShiftRightArithmetic, uty, &[x, k31]);
             x = self.b.op(Op::BitwiseXor, uty, &[x, sign]);
         }
         let rev = self.b.op(Op::BitReverse, uty, &[x]);
@@ -192,7 +189,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// `ubfe`/`ibfe dst, width, offset, src` (§22.11.6, §22.11.11).
     fn bitfield_extract(&mut self, inst: &InstRef<'p>) -> R<()> {
         let signed = inst.opcode == Opcode::IBfe;
-        let s = if signed { Scalar::I32 } else { Scalar::U32 };
+        let s = Scalar::U32;
         let op = if signed {
             Op::BitFieldSExtract
         } else {
@@ -238,7 +235,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let t = self.b.op(Op::ShiftLeftLogical, ty, &[x, l]);
                 let mut r = self.b.op(Op::ShiftRightArithmetic, ty, &[t, rr]);
                 if keep.contains(&0) {
-                    let k = Operand::Const(self.b.m.consts.vector(Scalar::I32, &keep));
+                    let k = Operand::Const(self.b.m.consts.vector(Scalar::U32, &keep));
                     r = self.b.op(Op::BitwiseAnd, ty, &[r, k]);
                 }
                 r
@@ -332,7 +329,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mask = dst_mask(dst);
         let n = dst_width(dst);
         let ty = TypeTable::vec(u, n);
-        let ity = TypeTable::vec(Scalar::I32, n);
         let bty = TypeTable::vec(Scalar::Bool, n);
         let rf = self.read(&inst.operands[1], mask, u)?;
         let sr = self.read(&inst.operands[2], mask, u)?;
@@ -344,9 +340,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let r = self.b.op(Op::BitFieldUExtract, ty, &[rf, off, eight]);
             let s = self.b.op(Op::BitFieldUExtract, ty, &[sr, off, eight]);
             let d = self.b.op(Op::ISub, ty, &[r, s]);
-            let d = self.b.bitcast(ity, d);
-            let d = self.b.glsl(Glsl::SAbs, ity, &[d]);
-            let d = self.b.bitcast(ty, d);
+            let d = self.b.glsl(Glsl::SAbs, ty, &[d]);
             let skip = self.b.op(Op::IEqual, bty, &[r, zero]);
             let d = self.b.op(Op::Select, ty, &[skip, zero, d]);
             acc = self.b.op(Op::IAdd, ty, &[acc, d]);

@@ -27,7 +27,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         match inst.opcode {
             Opcode::FtoI => self.float_to_int(inst, true)?,
             Opcode::FtoU => self.float_to_int(inst, false)?,
-            Opcode::ItoF => self.simple_to(inst, I32, F32, Map::Op(Op::ConvertSToF), 1)?,
+            Opcode::ItoF => self.simple_to(inst, U32, F32, Map::Op(Op::ConvertSToF), 1)?,
             Opcode::UtoF => self.simple_to(inst, U32, F32, Map::Op(Op::ConvertUToF), 1)?,
             Opcode::F32toF16 => self.f32_to_f16(inst)?,
             Opcode::F16toF32 => self.f16_to_f32(inst)?,
@@ -44,9 +44,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let fty = TypeTable::vec(Scalar::F32, n);
         let bty = TypeTable::vec(Scalar::Bool, n);
         let x = self.read(&inst.operands[1], mask, Scalar::F32)?;
-        let (s, lo, hi, limit, max, conv) = if signed {
+        // Integer results are typed u32 (SPIR-V's conversions take either signedness; the bits
+        // go to u32 registers anyway).
+        let s = Scalar::U32;
+        let (lo, hi, limit, max, conv) = if signed {
             (
-                Scalar::I32,
                 -2147483648.0f32,
                 2147483520.0f32,
                 2147483648.0f32,
@@ -55,7 +57,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             )
         } else {
             (
-                Scalar::U32,
                 0.0,
                 4294967040.0,
                 4294967296.0,

@@ -284,7 +284,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let slots = self.single_slots(dst)?;
         let n = slots.len() as u8;
         let x = self.read_double(&inst.operands[1], &slots)?;
-        let ty = TypeTable::vec(s, n);
+        // Integer results are typed u32 (ConvertFToS takes either signedness).
+        let rs = if s == Scalar::F32 { s } else { Scalar::U32 };
+        let ty = TypeTable::vec(rs, n);
         let dty = TypeTable::vec(Scalar::F64, n);
         let r = match s {
             // Round to nearest even (dtof reference); overflow gives ±inf as IEEE does.
@@ -302,12 +304,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let c = self.b.glsl(Glsl::NClamp, dty, &[x, lo, hi]);
                 let conv = self.b.op(Op::ConvertFToS, ty, &[c]);
                 let nan = self.b.op(Op::IsNan, TypeTable::vec(Scalar::Bool, n), &[x]);
-                let zero = self.b.splat(s, n, 0);
+                let zero = self.b.splat(rs, n, 0);
                 self.b.op(Op::Select, ty, &[nan, zero, conv])
             }
         };
         let sat = inst.saturate && s == Scalar::F32;
-        self.write(dst, r, s, sat)
+        self.write(dst, r, rs, sat)
     }
 
     /// `ftod`/`itod`/`utod`: pair k from 32-bit source component k (exact conversions).
@@ -315,7 +317,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let dst = &inst.operands[0];
         let slots = self.double_slots(dst)?;
         let n = slots.len() as u8;
-        let x = self.read_single_at(&inst.operands[1], &slots, s)?;
+        // Integer sources are read as u32 (ConvertSToF takes either signedness).
+        let rs = if s == Scalar::F32 { s } else { Scalar::U32 };
+        let x = self.read_single_at(&inst.operands[1], &slots, rs)?;
         let op = match s {
             Scalar::F32 => Op::FConvert,
             Scalar::I32 => Op::ConvertSToF,
