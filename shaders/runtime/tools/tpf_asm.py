@@ -403,7 +403,9 @@ def assemble(text):
                 continue
             if line.startswith((".in ", ".out ")):
                 f = line.split()
-                el = {"name": f[1], "index": int(f[2]), "reg": int(f[3][1:]),
+                # Depth and coverage outputs have no register number (0xffffffff).
+                reg = int(f[3][1:]) if re.fullmatch(r"[ov]\d+", f[3]) else 0xFFFFFFFF
+                el = {"name": f[1], "index": int(f[2]), "reg": reg,
                       "mask": reg_mask("." + f[4]),
                       "type": {"uint": 1, "int": 2, "float": 3}[f[5]],
                       "sv": SIG_SV[f[6]] if len(f) > 6 else 0}
