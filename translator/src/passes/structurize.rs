@@ -396,18 +396,10 @@ fn place_selection_merges(
         } else {
             (Some(loops[r].merge), Some(loops[r].cont))
         };
-        // Post-dominators of the region's reversed graph. First every block that ends the
-        // invocation leaves to the sink (plain post-dominance). Where that leaves a header
-        // with no merge but the sink, a second round ignores early exits — blocks that end the
-        // invocation and have one predecessor (`retc`, a case that returns) — so that the
-        // join the other paths reach (e.g. the code after `endswitch`, which returns) is
-        // found.
-        for round in 0..2 {
-            if round == 1
-                && !headers.iter().any(|h| region[h.0 as usize] == r && to_sink[h.0 as usize])
-            {
-                break;
-            }
+        // Post-dominators of the region's reversed graph; every block that ends the
+        // invocation leaves to the sink. (Headers left with only the sink get their merge from
+        // `join_after_exits` below.)
+        {
             let mut g: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len() + 1, nodes.len() * 2);
             for _ in 0..=nodes.len() {
                 g.add_node(());
@@ -427,7 +419,7 @@ fn place_selection_merges(
                     } else {
                         f.block(b).term.successors()
                     };
-                if succs.is_empty() && (round == 0 || preds[bi].len() >= 2) {
+                if succs.is_empty() {
                     g.add_edge(NodeIndex::new(sink as usize), NodeIndex::new(ni), ());
                 }
                 for s in succs {
@@ -438,9 +430,6 @@ fn place_selection_merges(
             let pd = simple_fast(&g, NodeIndex::new(sink as usize));
             for (ni, &b) in nodes.iter().enumerate() {
                 let bi = b.0 as usize;
-                if round == 1 && !to_sink[bi] {
-                    continue;
-                }
                 match pd.immediate_dominator(NodeIndex::new(ni)) {
                     Some(d) if d.index() as u32 != sink => {
                         ipdom[bi] = Some(nodes[d.index()]);
@@ -453,8 +442,10 @@ fn place_selection_merges(
     }
     for h in headers {
         let hi = h.0 as usize;
+        let joined = if to_sink[hi] { join_after_exits(f, h, loops, region, &preds, dom) } else { None };
         let mut m = match ipdom[hi] {
             Some(m) if !to_sink[hi] => m,
+            _ if joined.is_some() => joined.unwrap(),
             _ => {
                 let m = f.new_block();
                 f.block_mut(m).term = Terminator::Unreachable;
@@ -493,6 +484,66 @@ fn place_selection_merges(
         f.block_mut(h).merge = Merge::Selection(m);
     }
     Ok(redirected_any)
+}
+
+/// The merge of a selection header whose paths do not all meet before leaving (some `break`,
+/// `continue` or return): the block where the paths that stay meet.
+///
+/// Exits are edges to the enclosing loop's merge or continue block and blocks that end the
+/// invocation with a single predecessor (early returns). With one non-exit successor, that
+/// successor is the merge (`if (c) break;`). Otherwise each non-exit successor's dominance
+/// subtree is walked (stopping at exits) for edges leaving it: a successor reached that way from
+/// another one is the join (an `if` without `else`); else the single block so reached is.
+fn join_after_exits(
+    f: &Function,
+    h: BlockId,
+    loops: &[Loop],
+    region: &[usize],
+    preds: &[smallvec::SmallVec<[BlockId; 2]>],
+    dom: &DomTree,
+) -> Option<BlockId> {
+    let r = region[h.0 as usize];
+    let (own_merge, own_cont) = if r == TOP { (None, None) } else { (Some(loops[r].merge), Some(loops[r].cont)) };
+    let is_exit = |b: BlockId| {
+        Some(b) == own_merge
+            || Some(b) == own_cont
+            || (f.block(b).term.successors().is_empty() && preds[b.0 as usize].len() <= 1)
+    };
+    let mut targets: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
+    for s in f.block(h).term.successors() {
+        if !is_exit(s) && !targets.contains(&s) {
+            targets.push(s);
+        }
+    }
+    let ok = |m: BlockId| (m != h && dom.dominates(h, m)).then_some(m);
+    match targets.len() {
+        0 => return None,
+        1 => return ok(targets[0]),
+        _ => {}
+    }
+    let mut escapes: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
+    let mut seen = vec![false; f.blocks.len()];
+    for &t in &targets {
+        let mut stack = vec![t];
+        seen[t.0 as usize] = true;
+        while let Some(b) = stack.pop() {
+            for s in f.block(b).term.successors() {
+                if is_exit(s) || seen[s.0 as usize] && dom.dominates(t, s) {
+                    continue;
+                }
+                if dom.dominates(t, s) {
+                    seen[s.0 as usize] = true;
+                    stack.push(s);
+                } else if !escapes.contains(&s) {
+                    escapes.push(s);
+                }
+            }
+        }
+    }
+    if let Some(&t) = targets.iter().find(|t| escapes.contains(t)) {
+        return ok(t);
+    }
+    if escapes.len() == 1 { ok(escapes[0]) } else { None }
 }
 
 /// Orders each switch's cases so that fall-through targets directly follow their source.
