@@ -71,6 +71,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => dst.mask(),
         };
         let comps = super::regs::src_components(src, mask);
+        if mask == 0 || comps.is_empty() {
+            return Ok(());
+        }
         let mut done: SmallVec<[(GlobalId, Operand); 2]> = SmallVec::new();
         let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
         for c in comps {

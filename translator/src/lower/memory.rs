@@ -206,6 +206,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => dst.mask(),
         };
         let comps = super::regs::src_components(src, mask);
+        if mask == 0 || comps.is_empty() {
+            return Ok(());
+        }
         let mut loaded: [Option<Operand>; 4] = [None; 4];
         let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
         for &c in &comps {
@@ -235,6 +238,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         addr: Addr,
     ) -> R<()> {
         let mask = dst.mask();
+        if mask == 0 {
+            return Ok(());
+        }
         let v = self.read(value, mask, Scalar::U32)?;
         let mut i = 0u8;
         for c in 0..4u8 {

@@ -312,6 +312,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             .filter(|c| mask & (1 << c) != 0)
             .map(|c| if width == 1 { 0 } else { swz[c as usize] })
             .collect();
+        if sel.is_empty() {
+            return Ok(());
+        }
         let v = self.b.swizzle(result, &sel);
         self.write(dst, v, s, sat)
     }
@@ -615,6 +618,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => ops[0].mask(),
         };
         let codes = super::regs::src_components(&ops[1], mask);
+        if mask == 0 || codes.is_empty() {
+            return Ok(());
+        }
         self.b.m.capability(spirv::Capability::SparseResidency);
         self.need_feature("shaderResourceResidency");
         let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
