@@ -69,8 +69,9 @@ pub enum TranslateError {
 
 /// Translates a DXBC container to SPIR-V.
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
-    let (mut module, reflection) = lower_container_with_reflection(dxbc, options)?;
+    let (mut module, mut reflection, globals) = lower_container_with_reflection(dxbc, options)?;
     crate::passes::run(&mut module)?;
+    sync_reflection(&module, &mut reflection, &globals);
     let spirv = crate::emit::emit(
         &module,
         crate::emit::EmitOptions {
@@ -86,10 +87,26 @@ pub(crate) fn lower_container(dxbc: &[u8], options: &Options) -> Result<crate::i
     Ok(lower_container_with_reflection(dxbc, options)?.0)
 }
 
+/// Makes the reflection say what the finished module holds: descriptors it does not use are
+/// dropped, interface variables it does not use are marked unused. Descriptors are then sorted
+/// by (set, binding).
+fn sync_reflection(module: &crate::ir::Module, refl: &mut Reflection, globals: &crate::lower::ReflectionGlobals) {
+    let used = module.used_globals();
+    let is_used = |g: &crate::ir::GlobalId| used.get(g.0 as usize).copied().unwrap_or(false);
+    let mut keep = globals.descriptors.iter().map(is_used);
+    refl.descriptors.retain(|_| keep.next().unwrap_or(true));
+    for (var, g) in refl.inputs.iter_mut().zip(&globals.inputs).chain(refl.outputs.iter_mut().zip(&globals.outputs)) {
+        if !is_used(g) {
+            var.placement = crate::reflect::InterfacePlacement::Unused;
+        }
+    }
+    refl.descriptors.sort_by_key(|d| (d.set, d.binding));
+}
+
 fn lower_container_with_reflection(
     dxbc: &[u8],
     options: &Options,
-) -> Result<(crate::ir::Module, Reflection), crate::Error> {
+) -> Result<(crate::ir::Module, Reflection, crate::lower::ReflectionGlobals), crate::Error> {
     use crate::container::signature::Signature;
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container

@@ -392,6 +392,23 @@ impl Module {
         });
     }
 
+    /// Which globals the placed instructions of any function reference.
+    pub fn used_globals(&self) -> Vec<bool> {
+        let mut used = vec![false; self.globals.len()];
+        for f in &self.functions {
+            for &b in &f.layout {
+                for &v in &f.block(b).insts {
+                    for a in &f.inst(v).args {
+                        if let Operand::Global(g) = a {
+                            used[g.0 as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        used
+    }
+
     pub fn capability(&mut self, cap: spirv::Capability) {
         if !self.capabilities.contains(&cap) {
             self.capabilities.push(cap);

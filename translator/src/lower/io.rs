@@ -459,11 +459,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         component: first as u32,
                     },
                 };
-                if output {
-                    self.refl.outputs.push(var)
-                } else {
-                    self.refl.inputs.push(var)
-                }
+                self.reflect_io(output, var, g);
             }
         }
         let regs = if output {
@@ -630,11 +626,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 builtin: format!("{builtin:?}"),
             },
         };
-        if output {
-            self.refl.outputs.push(var)
-        } else {
-            self.refl.inputs.push(var)
-        }
+        self.reflect_io(output, var, g);
         Ok(IoPart {
             first: if count == 4 { 0 } else { first },
             count,
@@ -739,11 +731,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                             builtin: format!("{builtin:?}"),
                         },
                     };
-                    if output {
-                        self.refl.outputs.push(var)
-                    } else {
-                        self.refl.inputs.push(var)
-                    }
+                    self.reflect_io(output, var, g);
                     offset += count as u32;
                 }
                 let slot = match (sv, output) {

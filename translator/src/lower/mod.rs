@@ -46,6 +46,15 @@ pub struct Signatures<'s> {
 
 type R<T> = Result<T, TranslateError>;
 
+/// The globals behind reflection entries, parallel to the reflection's lists.
+#[derive(Debug, Default, Clone)]
+pub struct ReflectionGlobals {
+    pub inputs: Vec<GlobalId>,
+    pub outputs: Vec<GlobalId>,
+    pub patch_constants: Vec<GlobalId>,
+    pub descriptors: Vec<GlobalId>,
+}
+
 /// State of the lowering of one program.
 pub(crate) struct Lowerer<'p, 'm> {
     pub b: FnBuilder<'m>,
@@ -61,6 +70,9 @@ pub(crate) struct Lowerer<'p, 'm> {
     pub refl: Reflection,
     /// Byte offset of the instruction being lowered (for errors).
     pub offset: usize,
+    /// The globals behind reflection entries (parallel to `refl`'s lists), so that entries
+    /// whose variable the finished module does not use can be marked or dropped.
+    pub refl_globals: ReflectionGlobals,
     /// Globals created for built-in system values, by a key naming the built-in.
     pub builtins: HashMap<&'static str, GlobalId>,
 }
@@ -166,7 +178,7 @@ pub fn lower<'p>(
     prog: &'p Program,
     sigs: Signatures<'p>,
     opts: &'p Options,
-) -> R<(Module, Reflection)> {
+) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
         crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,
@@ -201,6 +213,7 @@ pub fn lower<'p>(
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
         builtins: HashMap::default(),
+        refl_globals: ReflectionGlobals::default(),
     };
     l.init_stage();
     let n = prog.instructions.len();
@@ -219,9 +232,10 @@ pub fn lower<'p>(
     l.finish_reflection();
     let func = std::mem::take(&mut l.b.f);
     let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));
+    let globals = std::mem::take(&mut l.refl_globals);
     drop(l);
     module.functions.push(func);
-    Ok((module, refl))
+    Ok((module, refl, globals))
 }
 
 impl Reflection {
@@ -266,7 +280,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     fn finish_reflection(&mut self) {
         let refl = &mut self.refl;
-        refl.descriptors.sort_by_key(|d| (d.set, d.binding));
         refl.capabilities = self
             .b
             .m
@@ -277,6 +290,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
         refl.vulkan_features.sort();
         refl.vulkan_features.dedup();
+    }
+
+    /// Records an interface variable in the reflection, with the global that holds it.
+    pub fn reflect_io(&mut self, output: bool, var: crate::reflect::InterfaceVar, g: GlobalId) {
+        if output {
+            self.refl.outputs.push(var);
+            self.refl_globals.outputs.push(g);
+        } else {
+            self.refl.inputs.push(var);
+            self.refl_globals.inputs.push(g);
+        }
+    }
+
+    /// Records a descriptor in the reflection, with the global that holds it.
+    pub fn reflect_descriptor(&mut self, g: GlobalId, d: crate::reflect::Descriptor) {
+        self.refl.descriptors.push(d);
+        self.refl_globals.descriptors.push(g);
     }
 
     /// Records that the module needs a Vulkan device feature.

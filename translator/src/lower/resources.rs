@@ -271,7 +271,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if counter { "_counter" } else { "" }
         );
         self.b.m.name(t, name);
-        self.refl.descriptors.push(Descriptor {
+        self.reflect_descriptor(g, Descriptor {
             set: place.set,
             binding: place.binding,
             descriptor_type,
