@@ -11,6 +11,7 @@
 //! The public entry point for translation is [`translate`]; [`reflect`] describes what a
 //! translated module expects from its caller (interface, descriptors, push constants).
 
+pub mod asm;
 pub mod binding;
 pub mod container;
 pub mod debug;
