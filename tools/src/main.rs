@@ -6,6 +6,7 @@
 //! 0 on success, 1 on bad input (one `dxbc: error: ...` line on stderr), 2 on usage errors
 //! (clap's own status).
 
+mod asm;
 mod bench;
 mod cfg;
 mod cli_error;
@@ -36,6 +37,8 @@ enum Command {
     Info(info::Args),
     /// Disassemble the program, with fxc's comment header.
     Disasm(disasm::Args),
+    /// Assemble disassembly-syntax text into a DXBC container.
+    Asm(asm::Args),
     /// Translate to SPIR-V (binary, or text with --text).
     Translate(translate::Args),
     /// Print the reflection of the translation as JSON (descriptors, I/O, push constants).
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info(args) => info::run(&args),
         Command::Disasm(args) => disasm::run(&args),
+        Command::Asm(args) => asm::run(&args),
         Command::Translate(args) => match translate::run(&args) {
             Ok((output, binary)) => {
                 if !binary.is_empty() {
