@@ -29,7 +29,7 @@ fn push_string(buf: &mut Vec<Word>, s: &str) {
         w[..chunk.len()].copy_from_slice(chunk);
         buf.push(u32::from_le_bytes(w));
     }
-    if bytes.len() % 4 == 0 {
+    if bytes.len().is_multiple_of(4) {
         buf.push(0);
     }
 }

@@ -106,6 +106,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Reads components `comps` of `op` as a vector of `s`, with modifiers applied.
     pub fn read_comps(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> R<Operand> {
+        if comps.is_empty() {
+            return Err(self.invalid("an operand read for an empty destination mask"));
+        }
         let parts = self.fetch(op, comps, s)?;
         let v = self.b.construct(&parts);
         self.apply_modifiers(op, v, s)

@@ -100,10 +100,10 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
     for &b in &f.layout {
         for &v in &f.block(b).insts {
             let i = f.inst(v);
-            if matches!(i.op, Op::Store) || (has_side_effects(i.op) && i.op != Op::Store && !i.args.is_empty()) {
-                if let Some(g) = i.args.first().and_then(|&a| base_global(f, a)) {
-                    written[g as usize] = true;
-                }
+            if has_side_effects(i.op)
+                && let Some(g) = i.args.first().and_then(|&a| base_global(f, a))
+            {
+                written[g as usize] = true;
             }
         }
     }

@@ -26,6 +26,9 @@ use crate::ir::{
 
 const MAX_ARGS: usize = 8;
 
+/// `select(condition, true bits, false bits)` with constant arms.
+type BoolSelect = (Operand, SmallVec<[u64; 4]>, SmallVec<[u64; 4]>);
+
 /// A copy of an instruction's head and operands (cheap to take while the arena is mutated).
 #[derive(Clone, Copy)]
 struct Ins {
@@ -109,7 +112,7 @@ impl Ctx<'_> {
         &self,
         f: &Function,
         o: Operand,
-    ) -> Option<(Operand, SmallVec<[u64; 4]>, SmallVec<[u64; 4]>)> {
+    ) -> Option<BoolSelect> {
         let mut v = o.value()?;
         loop {
             let i = f.inst(v);
@@ -496,10 +499,8 @@ impl Ctx<'_> {
                     return self.make_const(ty, &vec![0; self.types.width(ty) as usize]);
                 }
             }
-            Op::BitwiseOr | Op::BitwiseXor => {
-                if self.is_zero(y) && same_ty {
-                    return Some(x);
-                }
+            Op::BitwiseOr | Op::BitwiseXor if self.is_zero(y) && same_ty => {
+                return Some(x);
             }
             _ => {}
         }

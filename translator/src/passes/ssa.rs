@@ -149,10 +149,8 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                         defs.push((var.0, b));
                     }
                 }
-                (Op::Load, Some(Operand::Var(var))) => {
-                    if written_here[var.0 as usize] != b.0 {
-                        global[var.0 as usize] = true;
-                    }
+                (Op::Load, Some(Operand::Var(var))) if written_here[var.0 as usize] != b.0 => {
+                    global[var.0 as usize] = true;
                 }
                 _ => {}
             }
@@ -178,10 +176,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     let mut has_phi = vec![u32::MAX; nblocks];
     let mut in_work = vec![u32::MAX; nblocks];
     let mut work: Vec<BlockId> = Vec::new();
-    for var in 0..nvars {
-        if !global[var] {
-            continue;
-        }
+    for (var, _) in global.iter().enumerate().filter(|g| *g.1) {
         work.clear();
         for &d in def_blocks(var) {
             in_work[d.0 as usize] = var as u32;

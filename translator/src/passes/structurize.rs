@@ -592,10 +592,7 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateEr
         }
         // Chains, each starting at a target nothing falls into, in source order.
         let mut order: Vec<BlockId> = Vec::with_capacity(targets.len());
-        for start in 0..targets.len() {
-            if has_source[start] {
-                continue;
-            }
+        for start in (0..targets.len()).filter(|&s| !has_source[s]) {
             let mut cur = Some(start);
             let mut guard = 0;
             while let Some(c) = cur {
