@@ -254,13 +254,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.extract(value, i)
             };
             i += 1;
-            let raw = self.b.bitcast(crate::ir::TypeId::U32, comp);
-            self.store_component(dst, c, raw)?;
+            self.store_component(dst, c, comp)?;
         }
         Ok(())
     }
 
-    /// Stores one raw `u32` component to a destination operand.
+    /// Stores one 32-bit component to a destination operand. Register variables take the
+    /// value in whatever 32-bit type it has (SSA construction reconciles types); memory takes
+    /// its raw bits.
     fn store_component(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
         match dst.ty {
             OperandType::Temp => {
@@ -284,7 +285,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let var = self.special_output_var(dst.ty)?;
                 self.b.store_var(var, raw);
             }
-            OperandType::IndexableTemp => self.store_indexable(dst, c, raw)?,
+            OperandType::IndexableTemp => {
+                let bits = self.b.bitcast(crate::ir::TypeId::U32, raw);
+                self.store_indexable(dst, c, bits)?
+            }
             other => return Err(self.unsupported(format!("writing {} operands", other.name()))),
         }
         Ok(())

@@ -245,8 +245,23 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             let first = f.inst(v).args.first().copied();
             match (op, first) {
                 (Op::Load, Some(Operand::Var(var))) => {
-                    repl.set(v, current[var.0 as usize]);
-                    f.inst_mut(v).flags |= flags::DEAD;
+                    // Registers hold values of any 32-bit type; a load that wants another type
+                    // becomes a bitcast of the current value.
+                    let cur = current[var.0 as usize];
+                    let cur_ty = match cur {
+                        Operand::Value(x) => f.inst(x).ty,
+                        Operand::Const(c) => consts.get(c).ty(),
+                        _ => f.inst(v).ty,
+                    };
+                    if cur_ty == f.inst(v).ty {
+                        repl.set(v, cur);
+                        f.inst_mut(v).flags |= flags::DEAD;
+                    } else {
+                        let inst = f.inst_mut(v);
+                        inst.op = Op::Bitcast;
+                        inst.args = smallvec::smallvec![cur];
+                        kept.push(v);
+                    }
                 }
                 (Op::Store, Some(Operand::Var(var))) => {
                     let val = repl.resolve(f.inst(v).args[1]);
@@ -283,7 +298,19 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             }
             seen.push(s);
             for &(phi, var) in &block_phis[s.0 as usize] {
-                let val = current[var as usize];
+                let mut val = current[var as usize];
+                let phi_ty = f.inst(phi).ty;
+                let val_ty = match val {
+                    Operand::Value(x) => f.inst(x).ty,
+                    Operand::Const(c) => consts.get(c).ty(),
+                    _ => phi_ty,
+                };
+                if val_ty != phi_ty {
+                    // Bring the value to the phi's type at the end of this predecessor.
+                    let bc = f.add_inst(Inst::new(Op::Bitcast, phi_ty, Args::from_slice(&[val])));
+                    f.block_mut(b).insts.push(bc);
+                    val = Operand::Value(bc);
+                }
                 let args = &mut f.inst_mut(phi).args;
                 args.push(val);
                 args.push(Operand::Block(b));
