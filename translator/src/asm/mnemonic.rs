@@ -367,7 +367,7 @@ fn offsets(g: &Group<'_>) -> Result<[i8; 3]> {
         if item.word.kind != Kind::Number || item.value.is_some() {
             return Err(item.word.expected("a texel offset (-8…7)"));
         }
-        let v = literal::parse_unsigned(&item.word, 8, "texel offset")? as i32;
+        let v = literal::parse_unsigned(&item.word, 0xff, "texel offset")? as i32;
         let v = if item.negative { -v } else { v };
         if !(-8..=7).contains(&v) {
             return Err(item.word.error(format!("texel offset {v} is outside -8…7")));

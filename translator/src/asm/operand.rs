@@ -161,6 +161,11 @@ impl OperandContext<'_> {
             return Err(name.error("an operand has at most 3 indices"));
         }
 
+        let values = if ty == OperandType::Immediate64 {
+            immediates.len() / 2
+        } else {
+            immediates.len()
+        };
         let letters = if c.peek().is('.') && !c.peek().space_before {
             c.next();
             let t = c.ident("component letters (x, y, z, w)")?;
@@ -208,27 +213,22 @@ impl OperandContext<'_> {
             (None, None) => match letter_mode {
                 Some("mask") => Components::Mask(0),
                 Some(_) => return Err(start.error("{swz} and {sel} need component letters")),
-                None => default_components(ty, immediates.len(), role),
+                None => default_components(ty, values, role),
             },
             (None, Some(l)) => components(&l, role, ty, letter_mode)?,
         };
-        if ty == OperandType::Immediate64
-            && immediates.len() == 1
-            && op.components != Components::One
-            || ty == OperandType::Immediate32
-                && immediates.len() == 1
-                && op.components != Components::One
-        {
-            return Err(start.error("a one-value immediate has one component"));
-        }
-        if ty.is_immediate()
-            && immediates.len() > 1
-            && matches!(
+        if ty.is_immediate() {
+            let one = op.components == Components::One;
+            let four = !matches!(
                 op.components,
                 Components::Zero | Components::One | Components::N
-            )
-        {
-            return Err(start.error("a four-component immediate needs four components"));
+            );
+            if values == 1 && !one {
+                return Err(start.error("a one-value immediate has one component"));
+            }
+            if values > 1 && !four {
+                return Err(start.error("a four-component immediate needs four components"));
+            }
         }
         op.set_immediates(&immediates);
         for i in &indices {
