@@ -23,6 +23,10 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
         req.max_model = req.max_model.min(m);
     } else if c.eat_word("options:") {
         req.options = c.rest().split_whitespace().map(str::to_string).collect();
+    } else if c.eat_word("non-warp") {
+        // Older vkd3d files: the block crashes Microsoft's WARP, so it needs any other device.
+        let q = Qualifier::parse_opt(&mut Cursor::new("(!warp)"))?;
+        req.tag_conditions.push(("non-warp".to_string(), q));
     } else if c.eat_word("format") {
         let f = Format::parse(&mut c)?;
         for cap in c.rest().split_whitespace() {
@@ -331,6 +335,10 @@ mod tests {
         assert_eq!(r.options, vec!["row-major".to_string()]);
         require_line(&mut r, "vulkan").unwrap();
         assert_eq!(r.tag_conditions.len(), 1);
+        require_line(&mut r, "non-warp").unwrap();
+        assert_eq!(r.tag_conditions.len(), 2);
+        require_line(&mut r, "denorm-flush-f32").unwrap();
+        assert!(r.caps.contains(&"denorm-flush-f32".to_string()));
         assert!(require_line(&mut r, "teleportation").is_err());
     }
 

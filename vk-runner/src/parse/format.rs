@@ -274,12 +274,22 @@ impl Format {
         FORMATS.iter().find(|f| f.name == name).copied()
     }
 
-    /// Reads a format name at the cursor.
+    /// Reads a format name at the cursor: `r32g32b32a32-float`, or the older spelling with
+    /// spaces that vkd3d's test files used until 2024 (`r32g32b32a32 float`, `r32 float shadow`,
+    /// `r32g32 int` for `r32g32-sint`).
     pub fn parse(c: &mut super::cursor::Cursor<'_>) -> Result<Format, String> {
         for fmt in FORMATS {
             if c.eat_word(fmt.name) {
                 return Ok(*fmt);
             }
+        }
+        for fmt in FORMATS {
+            if c.eat_words(&fmt.name.replace('-', " ")) {
+                return Ok(*fmt);
+            }
+        }
+        if c.eat_words("r32g32 int") {
+            return Ok(Format::by_name("r32g32-sint").expect("in the table"));
         }
         Err(format!("unknown format '{}'", c.rest()))
     }
@@ -313,5 +323,16 @@ mod tests {
         assert_eq!(Format::parse(&mut c).unwrap().vk, vk::Format::R32_SFLOAT);
         assert!(Format::parse(&mut Cursor::new("r99")).is_err());
         assert_eq!(Format::by_name("r32g32b32a32-float"), Some(Format::RGBA32F));
+        for (old, new) in [
+            ("r32g32b32a32 float", "r32g32b32a32-float"),
+            ("r32 float shadow", "r32-float-shadow"),
+            ("r32 float", "r32-float"),
+            ("r32 sint", "r32-sint"),
+            ("r32g32 int", "r32g32-sint"),
+        ] {
+            let mut c = Cursor::new(old);
+            assert_eq!(Format::parse(&mut c).map(|f| f.name), Ok(new), "{old}");
+            assert!(c.is_empty(), "{old}");
+        }
     }
 }

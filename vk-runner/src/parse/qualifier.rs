@@ -172,6 +172,43 @@ impl Qualifier {
         }
     }
 
+    /// The qualifier that holds exactly where this one does not (De Morgan, back to an OR of
+    /// ANDs). `None` for the empty qualifier, which always holds: its negation is not
+    /// expressible and never useful.
+    pub fn negated(&self) -> Option<Qualifier> {
+        if self.any_of.is_empty() {
+            return None;
+        }
+        let negate = |a: &Atom| match a {
+            Atom::SmGe(m) => Atom::SmLt(*m),
+            Atom::SmLt(m) => Atom::SmGe(*m),
+            Atom::Tag {
+                name,
+                negate,
+                version,
+            } => Atom::Tag {
+                name: name.clone(),
+                negate: !negate,
+                version: *version,
+            },
+        };
+        // not (A1 | A2 | ...) = not A1 & not A2 & ...; each `not Ai` is an OR of negated atoms,
+        // so the result is the product of those ORs.
+        let mut any_of: Vec<Vec<Atom>> = vec![Vec::new()];
+        for all in &self.any_of {
+            let mut next = Vec::new();
+            for partial in &any_of {
+                for a in all {
+                    let mut p = partial.clone();
+                    p.push(negate(a));
+                    next.push(p);
+                }
+            }
+            any_of = next;
+        }
+        Some(Qualifier { any_of })
+    }
+
     pub fn holds(&self, ctx: &dyn QualContext) -> bool {
         if self.any_of.is_empty() {
             return true;
@@ -271,6 +308,39 @@ mod tests {
             ShaderModel::new(6, 0).predecessor(),
             Some(ShaderModel::new(5, 1))
         );
+    }
+
+    #[test]
+    fn negation_is_the_complement() {
+        let quals = [
+            "(warp)",
+            "(sm<6)",
+            "(vulkan & mesa<23.3)",
+            "(sm>=5.1 | !vulkan)",
+            "(sm<5 & llvmpipe | radv | mesa>=22)",
+        ];
+        let ctxs = [
+            Ctx(
+                ShaderModel::new(4, 0),
+                vec![("vulkan", [0; 3]), ("mesa", [22, 3, 6])],
+            ),
+            Ctx(
+                ShaderModel::new(5, 1),
+                vec![("vulkan", [0; 3]), ("llvmpipe", [0; 3])],
+            ),
+            Ctx(
+                ShaderModel::new(6, 0),
+                vec![("radv", [0; 3]), ("mesa", [25, 0, 7])],
+            ),
+            Ctx(ShaderModel::new(5, 0), vec![("warp", [0; 3])]),
+        ];
+        for s in quals {
+            let n = q(s).negated().expect("a non-empty qualifier");
+            for c in &ctxs {
+                assert_ne!(q(s).holds(c), n.holds(c), "{s}");
+            }
+        }
+        assert_eq!(Qualifier::always().negated(), None);
     }
 
     #[test]

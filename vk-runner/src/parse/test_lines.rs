@@ -24,6 +24,15 @@ pub fn test_line(line_no: u32, line: &str) -> Result<TestLine, String> {
         } else if c.eat_word("winbug") {
             // Only skips on Windows D3D; never here. Keep parsing.
             Qualifier::parse_opt(&mut c)?;
+        } else if c.eat_word("broken") {
+            // `broken(warp)`: the line is known to crash or misbehave where the qualifier holds
+            // (in vkd3d's files: Microsoft's WARP), and is not run there. It is evaluated like
+            // an `if(!...)`.
+            let q = Qualifier::parse_opt(&mut c)?;
+            conditions.push(
+                q.negated()
+                    .ok_or("broken needs a qualifier, as in broken(warp)")?,
+            );
         } else if c.eat_word("if") {
             conditions.push(Qualifier::parse_opt(&mut c)?);
         } else {
@@ -567,6 +576,37 @@ mod tests {
         }
         assert!(!t.conditions[0].holds(&C));
         assert!(t.todo.unwrap().holds(&C));
+    }
+
+    #[test]
+    fn broken_lines_run_where_the_qualifier_does_not_hold() {
+        struct Lavapipe;
+        impl QualContext for Lavapipe {
+            fn shader_model(&self) -> ShaderModel {
+                ShaderModel::new(5, 0)
+            }
+            fn tag(&self, name: &str) -> Option<[u32; 3]> {
+                (name == "llvmpipe").then_some([0; 3])
+            }
+        }
+        struct Warp;
+        impl QualContext for Warp {
+            fn shader_model(&self) -> ShaderModel {
+                ShaderModel::new(5, 0)
+            }
+            fn tag(&self, name: &str) -> Option<[u32; 3]> {
+                (name == "warp").then_some([0; 3])
+            }
+        }
+        let t = test_line(
+            3,
+            "bug(radv) broken(warp) probe uav 1 (0) rgbai (0, 0, 0, 0)",
+        )
+        .unwrap();
+        assert_eq!(t.conditions.len(), 1);
+        assert!(t.conditions[0].holds(&Lavapipe));
+        assert!(!t.conditions[0].holds(&Warp));
+        assert!(test_line(3, "broken draw quad").is_err());
     }
 
     #[test]
