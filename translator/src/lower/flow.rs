@@ -80,7 +80,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.b.terminate(Terminator::Branch(after));
             return Ok(());
         }
-        self.store_outputs()?;
+        // A geometry shader's outputs leave only through `emit`; a hull shader's phases
+        // store their outputs where each phase ends.
+        if !matches!(
+            self.stage,
+            crate::reflect::ShaderStage::Geometry | crate::reflect::ShaderStage::Hull
+        ) {
+            self.store_outputs()?;
+        }
         self.b.terminate(Terminator::Return);
         Ok(())
     }
@@ -109,7 +116,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Lowers the program body starting at instruction `start`: the main program up to the
     /// first `label`, then the final return.
     pub fn lower_body(&mut self, start: usize) -> R<()> {
-        // Find subroutine bodies: `label lN` starts one that runs to the next label or the end.
+        let main_end = self.scan_labels(start)?;
+        self.lower_range(start..main_end)?;
+        if !self.flow.frames.is_empty() {
+            return Err(self.invalid("program ends inside an if, loop or switch"));
+        }
+        // Falling off the end returns.
+        if self.b.is_open() {
+            self.emit_return()?;
+        }
+        Ok(())
+    }
+
+    /// Finds the subroutine bodies at or after instruction `start` (`label lN` starts one
+    /// that runs to the next label or the end) and returns where the main program ends.
+    pub(super) fn scan_labels(&mut self, start: usize) -> R<usize> {
         let n = self.prog.instructions.len();
         let mut main_end = n;
         let mut labels: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
@@ -130,14 +151,22 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
         }
         self.flow.labels = labels;
-        self.lower_range(start..main_end)?;
-        if !self.flow.frames.is_empty() {
-            return Err(self.invalid("program ends inside an if, loop or switch"));
+        Ok(main_end)
+    }
+
+    /// Lowers one instance of a hull shader phase: like an inlined subroutine, its `ret`
+    /// branches to `after` (where the caller continues) instead of returning.
+    pub(super) fn lower_phase(&mut self, range: std::ops::Range<usize>, after: BlockId) -> R<()> {
+        // No label has this number (`label` operands are register indices).
+        self.flow.calls.push((u32::MAX, after));
+        self.flow.call_frame_base.push(self.flow.frames.len());
+        self.lower_range(range)?;
+        if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
+            return Err(self.invalid("hull shader phase ends inside an if, loop or switch"));
         }
-        // Falling off the end returns.
-        if self.b.is_open() {
-            self.emit_return()?;
-        }
+        self.flow.call_frame_base.pop();
+        self.flow.calls.pop();
+        self.b.branch_and_begin(after);
         Ok(())
     }
 

@@ -41,6 +41,12 @@ pub(crate) enum PartKind {
     ClipCull {
         offset: u32,
     },
+    /// One tessellation factor: element `index` of `TessLevelOuter` (`outer`) or
+    /// `TessLevelInner`, a `float` array.
+    TessLevel {
+        outer: bool,
+        index: u8,
+    },
 }
 
 /// Consecutive components of a register held by one interface variable.
@@ -53,6 +59,9 @@ pub(crate) struct IoPart {
     pub kind: PartKind,
     /// The value loaded in the entry block (inputs).
     pub loaded: Option<Operand>,
+    /// Per-vertex arrays (GS/HS/DS inputs, HS control-point outputs): the vertex count; 0 for
+    /// plain variables.
+    pub array_len: u32,
 }
 
 /// One declared input or output register.
@@ -65,6 +74,34 @@ pub(crate) struct IoReg {
     pub parts: SmallVec<[IoPart; 2]>,
     /// Output components as promotable variables.
     pub vars: [Option<VarId>; 4],
+    /// Per-vertex registers (`v[n][r]`, `vicp[n][r]`): the largest declared vertex count.
+    pub array_len: u32,
+    /// GS outputs: the streams (bit per stream) whose declarations name this register.
+    pub streams: u8,
+    /// GS outputs of streams other than 0: the parts of each stream.
+    pub stream_parts: SmallVec<[(u8, SmallVec<[IoPart; 2]>); 1]>,
+}
+
+/// Which register file a declared register belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum IoFile {
+    /// `v#`, `v[n][#]` (GS, HS control points), `vicp[n][#]` (HS, DS).
+    Input,
+    /// `o#`; in a hull shader, the control-point phase's outputs.
+    Output,
+    /// Domain shader `vpc#`.
+    PatchInput,
+    /// Hull shader fork/join phase `o#`.
+    PatchOutput,
+}
+
+impl IoFile {
+    pub fn is_output(self) -> bool {
+        matches!(self, IoFile::Output | IoFile::PatchOutput)
+    }
+    pub fn is_patch(self) -> bool {
+        matches!(self, IoFile::PatchInput | IoFile::PatchOutput)
+    }
 }
 
 /// A non-register system value operand (`vThreadID`, `oDepth`, …).
@@ -94,6 +131,25 @@ pub(crate) struct IoState {
     pub output_ranges: Vec<IndexRange>,
     pub inputs: Vec<IoReg>,
     pub outputs: Vec<IoReg>,
+    /// Domain shader patch-constant inputs (`vpc#`).
+    pub patch_inputs: Vec<IoReg>,
+    /// Hull shader patch-constant outputs (fork/join phase `o#`).
+    pub patch_outputs: Vec<IoReg>,
+    pub patch_input_ranges: Vec<IndexRange>,
+    pub patch_output_ranges: Vec<IndexRange>,
+    /// GS: the stream that later output declarations belong to (`dcl_stream`).
+    pub current_stream: u8,
+    /// GS: the streams `dcl_stream` declared (bit per stream).
+    pub declared_streams: u8,
+    /// HS: declarations and code belong to a fork or join phase (`o#` are patch constants).
+    pub patch_phase: bool,
+    /// Location of patch-constant register 0 (one past the last control-point register).
+    pub patch_location_base: u32,
+    /// GS: Location of output register 0 of each stream.
+    pub stream_location_base: [u32; 4],
+    /// Per-vertex input reads with an immediate vertex, loaded in the entry block:
+    /// (file, register, part, vertex) → value.
+    pub vertex_loads: rustc_hash::FxHashMap<(IoFile, u32, u8, u32), Operand>,
     pub special: Vec<SpecialIo>,
     /// Declared special operands, created in `finish_io_declarations`.
     special_decls: Vec<OperandType>,
@@ -114,26 +170,111 @@ fn reg_slot(regs: &mut Vec<IoReg>, reg: u32) -> Option<&mut IoReg> {
     Some(&mut regs[reg as usize])
 }
 
+/// The register an I/O operand names and, for per-vertex operands (`v[3][1]`, `vicp[4][0]`),
+/// the vertex count: (register, vertex count or 0). Both must be immediate.
+fn io_register(op: &crate::sm4::Operand) -> Option<(u32, u32)> {
+    let imm = |i: usize| -> Option<u32> {
+        op.index(i)?
+            .as_immediate()
+            .and_then(|v| u32::try_from(v).ok())
+    };
+    match op.index_dim() {
+        1 => Some((imm(0)?, 0)),
+        2 => Some((imm(1)?, imm(0)?)),
+        _ => None,
+    }
+}
+
 impl IoState {
+    /// The registers of one file.
+    pub fn file(&self, f: IoFile) -> &Vec<IoReg> {
+        match f {
+            IoFile::Input => &self.inputs,
+            IoFile::Output => &self.outputs,
+            IoFile::PatchInput => &self.patch_inputs,
+            IoFile::PatchOutput => &self.patch_outputs,
+        }
+    }
+
+    pub fn file_mut(&mut self, f: IoFile) -> &mut Vec<IoReg> {
+        match f {
+            IoFile::Input => &mut self.inputs,
+            IoFile::Output => &mut self.outputs,
+            IoFile::PatchInput => &mut self.patch_inputs,
+            IoFile::PatchOutput => &mut self.patch_outputs,
+        }
+    }
+
+    /// The file `o#` names now: patch constants in a hull shader's fork and join phases.
+    pub fn output_file(&self) -> IoFile {
+        if self.patch_phase {
+            IoFile::PatchOutput
+        } else {
+            IoFile::Output
+        }
+    }
+
     /// Records an I/O declaration; false when `inst` is not one.
-    pub fn declaration(&mut self, inst: InstRef<'_>, _stage: ShaderStage) -> R<bool> {
+    pub fn declaration(&mut self, inst: InstRef<'_>, stage: ShaderStage) -> R<bool> {
         let Some(decl) = inst.decl() else {
             return Ok(false);
         };
+        if let Declaration::Stream = decl {
+            let stream = inst.operands.first().and_then(|o| o.register());
+            match stream {
+                Some(s) if s < 4 && stage == ShaderStage::Geometry => {
+                    self.current_stream = s as u8;
+                    self.declared_streams |= 1 << s;
+                }
+                _ => {
+                    return Err(TranslateErrorExt::invalid(
+                        inst.offset,
+                        "dcl_stream of a stream other than m0..m3",
+                    ));
+                }
+            }
+            return Ok(true);
+        }
         if let Declaration::IndexRange { count } = decl {
             let Some(op) = inst.operands.first() else {
-                return Err(TranslateErrorExt::invalid(inst.offset, "dcl_indexrange without a register"));
+                return Err(TranslateErrorExt::invalid(
+                    inst.offset,
+                    "dcl_indexrange without a register",
+                ));
             };
-            let Some(reg) = op.register() else {
-                return Err(TranslateErrorExt::unsupported(inst.offset, "dcl_indexrange of a multi-dimensional register"));
+            let Some((reg, _)) = io_register(op) else {
+                return Err(TranslateErrorExt::unsupported(
+                    inst.offset,
+                    "dcl_indexrange of a relatively addressed register",
+                ));
             };
             if *count == 0 || *count > 32 {
-                return Err(TranslateErrorExt::invalid(inst.offset, format!("index range of {count} registers")));
+                return Err(TranslateErrorExt::invalid(
+                    inst.offset,
+                    format!("index range of {count} registers"),
+                ));
             }
+            let range = IndexRange {
+                first: reg,
+                count: *count,
+                array: None,
+            };
             match op.ty {
-                OperandType::Input => self.input_ranges.push(IndexRange { first: reg, count: *count, array: None }),
-                OperandType::Output => self.output_ranges.push(IndexRange { first: reg, count: *count, array: None }),
-                _ => return Err(TranslateErrorExt::unsupported(inst.offset, "dcl_indexrange of this register file")),
+                OperandType::Input | OperandType::InputControlPoint => {
+                    self.input_ranges.push(range)
+                }
+                OperandType::Output if self.patch_phase => self.patch_output_ranges.push(range),
+                // Output control points are read per register through the output arrays.
+                OperandType::Output | OperandType::OutputControlPoint => {
+                    self.output_ranges.push(range)
+                }
+                OperandType::InputPatchConstant => self.patch_input_ranges.push(range),
+                _ => {
+                    return Err(TranslateErrorExt::unsupported(
+                        inst.offset,
+                        "dcl_indexrange of this register file",
+                    ));
+                }
             }
             return Ok(true);
         }
@@ -159,40 +300,54 @@ impl IoState {
                 "I/O declaration without a register",
             ));
         };
-        match op.ty {
-            OperandType::Input | OperandType::Output => {
-                let Some(reg) = op.register() else {
-                    // `dcl_input v[n][m]`-style arrays belong to GS/HS/DS.
-                    return Err(TranslateErrorExt::unsupported(
-                        inst.offset,
-                        "indexed input declaration",
-                    ));
-                };
-                let regs = if op.ty == OperandType::Input {
-                    &mut self.inputs
-                } else {
-                    &mut self.outputs
-                };
-                let Some(slot) = reg_slot(regs, reg) else {
-                    return Err(TranslateErrorExt::invalid(
-                        inst.offset,
-                        format!("register {reg} out of range"),
-                    ));
-                };
-                slot.declared = true;
-                slot.mask |= op.mask();
-                if let Some(n) = decl.system_name() {
-                    slot.sysval = Some(n);
-                }
-                if let Some(m) = decl.interpolation() {
-                    slot.interp = Some(m);
-                }
-            }
+        let file = match op.ty {
+            OperandType::Input | OperandType::InputControlPoint => IoFile::Input,
+            OperandType::Output => self.output_file(),
+            // A hull shader's join phase reads the fork phases' outputs (no variables).
+            OperandType::InputPatchConstant if stage == ShaderStage::Hull => return Ok(true),
+            OperandType::InputPatchConstant => IoFile::PatchInput,
+            // Read through the control-point output arrays; fork/join instance IDs are
+            // provided by the phase loop.
+            OperandType::OutputControlPoint
+            | OperandType::InputForkInstanceId
+            | OperandType::InputJoinInstanceId => return Ok(true),
             other => {
                 if !self.special_decls.contains(&other) {
                     self.special_decls.push(other);
                 }
+                return Ok(true);
             }
+        };
+        let Some((reg, vertices)) = io_register(op) else {
+            return Err(TranslateErrorExt::unsupported(
+                inst.offset,
+                "I/O declaration of a relatively addressed register",
+            ));
+        };
+        if vertices > 32 {
+            return Err(TranslateErrorExt::invalid(
+                inst.offset,
+                format!("per-vertex register array of {vertices} vertices (at most 32)"),
+            ));
+        }
+        let stream = self.current_stream;
+        let Some(slot) = reg_slot(self.file_mut(file), reg) else {
+            return Err(TranslateErrorExt::invalid(
+                inst.offset,
+                format!("register {reg} out of range"),
+            ));
+        };
+        slot.declared = true;
+        slot.mask |= op.mask();
+        slot.array_len = slot.array_len.max(vertices);
+        if file == IoFile::Output && stage == ShaderStage::Geometry {
+            slot.streams |= 1 << stream;
+        }
+        if let Some(n) = decl.system_name() {
+            slot.sysval = Some(n);
+        }
+        if let Some(m) = decl.interpolation() {
+            slot.interp = Some(m);
         }
         Ok(true)
     }
@@ -306,16 +461,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         g
     }
 
-    fn signature_elements(&self, output: bool, reg: u32) -> Vec<SignatureElement<'p>> {
-        let sig = if output {
-            self.sigs.output
-        } else {
-            self.sigs.input
+    /// The signature elements of register `reg` of `file` (GS outputs: of `stream`).
+    fn signature_elements(&self, file: IoFile, reg: u32, stream: u8) -> Vec<SignatureElement<'p>> {
+        let sig = match file {
+            IoFile::Input => self.sigs.input,
+            IoFile::Output => self.sigs.output,
+            IoFile::PatchInput | IoFile::PatchOutput => self.sigs.patch,
         };
         sig.map(|s| {
             s.elements
                 .iter()
-                .filter(|e| e.register == reg && e.stream == 0 && !e.has_no_register())
+                .filter(|e| e.register == reg && e.stream == stream as u32 && !e.has_no_register())
                 .cloned()
                 .collect()
         })
@@ -324,21 +480,33 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Creates the interface variables of every declared register.
     pub fn finish_io_declarations(&mut self) -> R<()> {
-        for output in [false, true] {
-            let n = if output {
-                self.io.outputs.len()
-            } else {
-                self.io.inputs.len()
-            };
+        self.prepare_stage_io()?;
+        for file in [
+            IoFile::Input,
+            IoFile::Output,
+            IoFile::PatchInput,
+            IoFile::PatchOutput,
+        ] {
+            let n = self.io.file(file).len();
             for reg in 0..n as u32 {
-                let declared = if output {
-                    &self.io.outputs
+                let slot = &self.io.file(file)[reg as usize];
+                if !slot.declared {
+                    continue;
+                }
+                let streams = slot.streams;
+                if file == IoFile::Output && self.stage == ShaderStage::Geometry {
+                    for stream in (0..4u8).filter(|s| streams & (1 << s) != 0) {
+                        let parts = self.declare_register(file, reg, stream)?;
+                        let slot = &mut self.io.outputs[reg as usize];
+                        if stream == 0 {
+                            slot.parts = parts;
+                        } else {
+                            slot.stream_parts.push((stream, parts));
+                        }
+                    }
                 } else {
-                    &self.io.inputs
-                }[reg as usize]
-                    .declared;
-                if declared {
-                    self.declare_register(output, reg)?;
+                    let parts = self.declare_register(file, reg, 0)?;
+                    self.io.file_mut(file)[reg as usize].parts = parts;
                 }
             }
         }
@@ -350,14 +518,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    fn declare_register(&mut self, output: bool, reg: u32) -> R<()> {
-        let slot = if output {
-            &self.io.outputs
-        } else {
-            &self.io.inputs
-        }[reg as usize]
-            .clone();
-        let mut elements = self.signature_elements(output, reg);
+    /// The parts (interface variables) of register `reg` of `file`; GS outputs of `stream`.
+    fn declare_register(&mut self, file: IoFile, reg: u32, stream: u8) -> R<SmallVec<[IoPart; 2]>> {
+        let output = file.is_output();
+        let slot = self.io.file(file)[reg as usize].clone();
+        let array_len = slot.array_len;
+        let mut elements = self.signature_elements(file, reg, stream);
         if elements.is_empty() {
             // No signature: one float element covering the declared mask.
             let sv = slot
@@ -365,7 +531,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .map(system_value_of)
                 .unwrap_or(SystemValue::Undefined);
             elements.push(SignatureElement {
-                stream: 0,
+                stream: stream as u32,
                 semantic_name: if output { "SV_Target" } else { "TEXCOORD" },
                 semantic_index: reg,
                 system_value: sv,
@@ -386,12 +552,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             {
                 sv = system_value_of(n);
             }
-            if matches!(sv, SystemValue::ClipDistance | SystemValue::CullDistance) {
+            if stream != 0 {
+                // Streams other than 0 are never rasterized: system values travel as
+                // plain locations there (one built-in variable cannot serve two streams).
+                user.push(e);
+                continue;
+            }
+            if file.is_patch()
+                && let Some((outer, index)) = super::stage_io::tess_level_of(sv, slot.sysval, e)
+            {
+                parts.push(self.declare_tess_level_part(e, file, outer, index)?);
+                continue;
+            }
+            if matches!(sv, SystemValue::ClipDistance | SystemValue::CullDistance)
+                && !file.is_patch()
+            {
                 // Gathered into arrays by `declare_clip_cull`.
                 continue;
             }
             if let Some((builtin, kind)) = builtin_for(sv, self.stage, output) {
-                let part = self.declare_builtin_part(e, builtin, kind, output)?;
+                let part = self.declare_builtin_part(e, builtin, kind, output, array_len)?;
                 parts.push(part);
                 continue;
             }
@@ -416,12 +596,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 None => by_type.push((s, e.mask)),
             }
         }
+        let location = match file {
+            IoFile::PatchInput | IoFile::PatchOutput => reg + self.io.patch_location_base,
+            IoFile::Output if self.stage == ShaderStage::Geometry => {
+                reg + self.io.stream_location_base[stream as usize & 3]
+            }
+            _ => reg,
+        };
         for (s, mask) in by_type {
             let mask = if mask == 0 { 0xf } else { mask };
             let first = mask.trailing_zeros() as u8;
             let last = 7 - mask.leading_zeros() as u8;
             let count = last - first + 1;
-            let pointee = TypeTable::vec(s, count);
+            let mut pointee = TypeTable::vec(s, count);
+            if array_len > 0 {
+                let len = self.b.m.consts.u32(array_len);
+                pointee = self.b.m.types.intern(Type::Array {
+                    elem: pointee,
+                    len,
+                    stride: None,
+                });
+            }
             let storage = if output {
                 StorageClass::Output
             } else {
@@ -429,16 +624,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             let g = self.b.m.add_global(pointee, storage, None);
             let t = DecorationTarget::Global(g);
-            self.b.m.decorate(t, Decoration::Location, &[reg]);
+            self.b.m.decorate(t, Decoration::Location, &[location]);
             if first != 0 {
                 self.b.m.decorate(t, Decoration::Component, &[first as u32]);
+            }
+            if file.is_patch() {
+                self.b.m.decorate(t, Decoration::Patch, &[]);
+            }
+            if output && self.io.multi_stream() {
+                self.b.m.decorate(t, Decoration::Stream, &[stream as u32]);
             }
             if !output && self.stage == ShaderStage::Pixel {
                 self.decorate_interpolation(g, slot.interp, s);
             }
-            self.b
-                .m
-                .name(t, format!("{}{reg}", if output { "o" } else { "v" }));
+            let prefix = match file {
+                IoFile::Input => "v",
+                IoFile::Output => "o",
+                IoFile::PatchInput => "vpc",
+                IoFile::PatchOutput => "opc",
+            };
+            self.b.m.name(t, format!("{prefix}{reg}"));
             parts.push(IoPart {
                 first,
                 count,
@@ -446,6 +651,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 global: g,
                 kind: PartKind::Location,
                 loaded: None,
+                array_len,
             });
             for e in user.iter().filter(|e| scalar_of(e.component_type) == s) {
                 let var = InterfaceVar {
@@ -455,20 +661,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     mask: e.mask,
                     component_type: reflect_type(s),
                     placement: InterfacePlacement::Location {
-                        location: reg,
+                        location,
                         component: first as u32,
                     },
                 };
-                self.reflect_io(output, var, g);
+                self.reflect_file(file, var, g);
             }
         }
-        let regs = if output {
-            &mut self.io.outputs
-        } else {
-            &mut self.io.inputs
-        };
-        regs[reg as usize].parts = parts;
-        Ok(())
+        Ok(parts)
     }
 
     fn decorate_interpolation(
@@ -512,6 +712,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         builtin: BuiltIn,
         kind: PartKind,
         output: bool,
+        array_len: u32,
     ) -> R<IoPart> {
         let storage = if output {
             StorageClass::Output
@@ -561,6 +762,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             (BuiltIn::FragStencilRefEXT, _) => "FragStencilRef",
             _ => "BuiltIn",
         };
+        let pointee = if array_len > 0 {
+            let len = self.b.m.consts.u32(array_len);
+            self.b.m.types.intern(Type::Array {
+                elem: pointee,
+                len,
+                stride: None,
+            })
+        } else {
+            pointee
+        };
         let g = self.builtin_global(key, builtin, pointee, storage);
         match builtin {
             BuiltIn::SampleId => {
@@ -577,6 +788,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     self.b.m.capability(spirv::Capability::MultiViewport);
                     self.need_feature("multiViewport");
                 }
+            }
+            BuiltIn::Layer if self.stage == ShaderStage::Geometry => {}
+            BuiltIn::ViewportIndex if self.stage == ShaderStage::Geometry => {
+                self.b.m.capability(spirv::Capability::MultiViewport);
+                self.need_feature("multiViewport");
             }
             BuiltIn::Layer | BuiltIn::ViewportIndex => {
                 self.b
@@ -608,7 +824,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
                 self.need_feature("shaderDrawParameters");
             }
-            BuiltIn::Position if output => {
+            BuiltIn::Position if output && array_len == 0 => {
                 // Same position math in every shader that computes it (depth pre-passes).
                 self.b
                     .m
@@ -634,6 +850,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             global: g,
             kind,
             loaded: None,
+            array_len,
         })
     }
 
@@ -678,11 +895,25 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     continue;
                 }
                 let len = self.b.m.consts.u32(total);
-                let arr = self.b.m.types.intern(Type::Array {
+                let mut arr = self.b.m.types.intern(Type::Array {
                     elem: TypeId::F32,
                     len,
                     stride: None,
                 });
+                // Per-vertex registers (GS/HS/DS): one array per vertex.
+                let array_len = elems
+                    .iter()
+                    .map(|e| regs[e.register as usize].array_len)
+                    .max()
+                    .unwrap_or(0);
+                if array_len > 0 {
+                    let len = self.b.m.consts.u32(array_len);
+                    arr = self.b.m.types.intern(Type::Array {
+                        elem: arr,
+                        len,
+                        stride: None,
+                    });
+                }
                 let storage = if output {
                     StorageClass::Output
                 } else {
@@ -714,6 +945,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         global: g,
                         kind: PartKind::ClipCull { offset },
                         loaded: None,
+                        array_len,
                     };
                     let regs = if output {
                         &mut self.io.outputs
@@ -820,6 +1052,22 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 1,
                 true,
             ),
+            O::InputGsInstanceId | O::OutputControlPointId => (
+                "InvocationId",
+                BuiltIn::InvocationId,
+                TypeId::I32,
+                Scalar::I32,
+                1,
+                false,
+            ),
+            O::InputDomainPoint => (
+                "TessCoord",
+                BuiltIn::TessCoord,
+                TypeId::VEC3,
+                Scalar::F32,
+                3,
+                false,
+            ),
             O::OutputStencilRef => (
                 "FragStencilRef",
                 BuiltIn::FragStencilRefEXT,
@@ -884,7 +1132,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// Loads a value in the entry block (so it dominates every use).
-    fn load_in_entry(&mut self, g: GlobalId, pointee: TypeId) -> Operand {
+    pub(super) fn load_in_entry(&mut self, g: GlobalId, pointee: TypeId) -> Operand {
         let entry = self.b.f.entry();
         let v = self.b.f.add_inst(crate::ir::Inst::new(
             Op::Load,
@@ -895,7 +1143,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Operand::Value(v)
     }
 
-    fn entry_op(&mut self, op: Op, ty: TypeId, args: &[Operand]) -> Operand {
+    pub(super) fn entry_op(&mut self, op: Op, ty: TypeId, args: &[Operand]) -> Operand {
         let entry = self.b.f.entry();
         let v = self.b.f.add_inst(crate::ir::Inst::new(
             op,
@@ -907,7 +1155,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The loaded value of an input part (loaded on first use), in the part's own type.
-    fn load_part(&mut self, part: &IoPart) -> Operand {
+    pub(super) fn load_part(&mut self, part: &IoPart) -> Operand {
         let pointee = TypeTable::vec(part.scalar, part.count);
         match part.kind {
             PartKind::Location | PartKind::BuiltIn => self.load_in_entry(part.global, pointee),
@@ -941,6 +1189,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let ptr = self.b.m.types.pointer(StorageClass::Input, TypeId::U32);
                 let p = self.entry_op(Op::AccessChain, ptr, &[Operand::Global(part.global), zero]);
                 self.entry_op(Op::Load, TypeId::U32, &[p])
+            }
+            PartKind::TessLevel { index, .. } => {
+                let ptr = self.b.m.types.pointer(StorageClass::Input, TypeId::F32);
+                let idx = self.b.u32c(index as u32);
+                let p = self.entry_op(Op::AccessChain, ptr, &[Operand::Global(part.global), idx]);
+                self.entry_op(Op::Load, TypeId::F32, &[p])
             }
             PartKind::ClipCull { offset } => {
                 let ptr = self.b.m.types.pointer(StorageClass::Input, TypeId::F32);
@@ -995,7 +1249,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Component `c` of input register `base + index` (index dynamic), read through a
     /// function-local copy of the `dcl_indexrange` holding `base`; out-of-range indices read 0.
     pub fn read_input_dynamic(&mut self, base: u32, index: Operand, c: u8) -> R<Operand> {
-        let Some(ri) = self.io.input_ranges.iter().position(|r| base >= r.first && base < r.first + r.count) else {
+        let Some(ri) = self
+            .io
+            .input_ranges
+            .iter()
+            .position(|r| base >= r.first && base < r.first + r.count)
+        else {
             return Err(self.invalid(format!("v[... + {base}] is not inside a dcl_indexrange")));
         };
         let range = self.io.input_ranges[ri].clone();
@@ -1003,9 +1262,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Some(a) => a,
             None => {
                 let len = self.b.m.consts.u32(range.count);
-                let aty = self.b.m.types.intern(Type::Array { elem: TypeId::UVEC4, len, stride: None });
+                let aty = self.b.m.types.intern(Type::Array {
+                    elem: TypeId::UVEC4,
+                    len,
+                    stride: None,
+                });
                 let g = self.b.m.add_global(aty, StorageClass::Function, None);
-                let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::UVEC4);
+                let ptr = self
+                    .b
+                    .m
+                    .types
+                    .pointer(StorageClass::Function, TypeId::UVEC4);
                 for i in 0..range.count {
                     let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
                     for comp in 0..4u8 {
@@ -1016,7 +1283,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     let idx = self.b.u32c(i);
                     let p = self.entry_op(Op::AccessChain, ptr, &[Operand::Global(g), idx]);
                     let entry = self.b.f.entry();
-                    let st = self.b.f.add_inst(crate::ir::Inst::new(Op::Store, TypeId::VOID, smallvec::smallvec![p, row]));
+                    let st = self.b.f.add_inst(crate::ir::Inst::new(
+                        Op::Store,
+                        TypeId::VOID,
+                        smallvec::smallvec![p, row],
+                    ));
                     self.b.f.block_mut(entry).insts.push(st);
                 }
                 self.io.input_ranges[ri].array = Some(g);
@@ -1031,10 +1302,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.b.op(Op::IAdd, TypeId::U32, &[index, k])
         };
         let last = self.b.u32c(range.count - 1);
-        let clamped = self.b.glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[idx, last]);
+        let clamped = self
+            .b
+            .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[idx, last]);
         let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::U32);
         let comp = self.b.u32c(c as u32);
-        let p = self.b.op(Op::AccessChain, ptr, &[Operand::Global(arr), clamped, comp]);
+        let p = self
+            .b
+            .op(Op::AccessChain, ptr, &[Operand::Global(arr), clamped, comp]);
         let v = self.b.op(Op::Load, TypeId::U32, &[p]);
         let n = self.b.u32c(range.count);
         let inb = self.b.op(Op::ULessThan, TypeId::BOOL, &[idx, n]);
@@ -1048,7 +1323,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let Some(slot) = self.io.inputs.get(reg as usize) else {
             return Err(self.invalid(format!("input register v{reg} is not declared")));
         };
-        let Some(pi) = slot.parts.iter().position(|p| c >= p.first && c < p.first + p.count) else {
+        let Some(pi) = slot
+            .parts
+            .iter()
+            .position(|p| c >= p.first && c < p.first + p.count)
+        else {
             return Ok(self.b.u32c(0));
         };
         let part = slot.parts[pi].clone();
@@ -1063,18 +1342,34 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if part.count == 1 {
             return Ok(value);
         }
-        let sty = TypeTable::vec(if part.kind == PartKind::FrontFacing { Scalar::U32 } else { part.scalar }, 1);
-        Ok(self.entry_op(Op::CompositeExtract, sty, &[value, Operand::Lit((c - part.first) as u32)]))
+        let sty = TypeTable::vec(
+            if part.kind == PartKind::FrontFacing {
+                Scalar::U32
+            } else {
+                part.scalar
+            },
+            1,
+        );
+        Ok(self.entry_op(
+            Op::CompositeExtract,
+            sty,
+            &[value, Operand::Lit((c - part.first) as u32)],
+        ))
     }
 
     /// `v` as `u32`, computed in the entry block.
-    fn entry_bitcast_u32(&mut self, v: Operand) -> Operand {
+    pub(super) fn entry_bitcast_u32(&mut self, v: Operand) -> Operand {
         let ty = self.b.type_of(v);
         if ty == TypeId::U32 {
             return v;
         }
         if let Operand::Const(c) = v
-            && let Some(k) = crate::ir::builder::recast_const(&mut self.b.m.consts, &self.b.m.types, c, TypeId::U32)
+            && let Some(k) = crate::ir::builder::recast_const(
+                &mut self.b.m.consts,
+                &self.b.m.types,
+                c,
+                TypeId::U32,
+            )
         {
             return Operand::Const(k);
         }
@@ -1083,7 +1378,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// The variable holding component `c` of output register `reg`.
     pub fn output_var(&mut self, reg: u32, c: u8) -> R<VarId> {
-        let Some(slot) = self.io.outputs.get(reg as usize) else {
+        let file = self.io.output_file();
+        let Some(slot) = self.io.file(file).get(reg as usize) else {
             return Err(self.invalid(format!("output register o{reg} is not declared")));
         };
         if !slot.declared {
@@ -1093,7 +1389,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Ok(v);
         }
         let v = self.b.f.new_var(TypeId::U32);
-        self.io.outputs[reg as usize].vars[c as usize] = Some(v);
+        self.io.file_mut(file)[reg as usize].vars[c as usize] = Some(v);
         Ok(v)
     }
 
@@ -1121,6 +1417,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     global: s.global,
                     kind: s.kind,
                     loaded: None,
+                    array_len: 0,
                 };
                 let v = self.load_part(&part);
                 self.io.special[i].loaded = Some(v);
@@ -1144,25 +1441,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Stores every output variable to the interface (at each exit of the program).
     pub fn store_outputs(&mut self) -> R<()> {
-        let zero = self.b.u32c(0);
-        for reg in 0..self.io.outputs.len() {
-            let slot = self.io.outputs[reg].clone();
-            if !slot.declared {
-                continue;
-            }
-            for part in &slot.parts {
-                let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
-                for c in part.first..part.first + part.count {
-                    let raw = match slot.vars[c as usize] {
-                        Some(v) => self.b.load_var(v),
-                        None => zero,
-                    };
-                    let sty = TypeTable::vec(part.scalar, 1);
-                    comps.push(self.b.bitcast(sty, raw));
-                }
-                self.store_part(part, &comps);
-            }
-        }
+        self.store_output_file(IoFile::Output, 0, None)?;
         for i in 0..self.io.special.len() {
             let s = self.io.special[i].clone();
             let Some(var) = s.var else { continue };
@@ -1176,13 +1455,63 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 global: s.global,
                 kind: s.kind,
                 loaded: None,
+                array_len: 0,
             };
-            self.store_part(&part, &[v]);
+            self.store_part(&part, &[v], None);
         }
         Ok(())
     }
 
-    fn store_part(&mut self, part: &IoPart, comps: &[Operand]) {
+    /// Stores the output variables of `file` to its interface variables: for GS outputs, the
+    /// parts of `stream`; for per-vertex outputs, element `vertex` of the arrays.
+    /// Components never written are stored as zero.
+    pub fn store_output_file(
+        &mut self,
+        file: IoFile,
+        stream: u8,
+        vertex: Option<Operand>,
+    ) -> R<()> {
+        let zero = self.b.u32c(0);
+        for reg in 0..self.io.file(file).len() {
+            let slot = &self.io.file(file)[reg];
+            if !slot.declared {
+                continue;
+            }
+            let parts = if stream == 0 {
+                slot.parts.clone()
+            } else {
+                match slot.stream_parts.iter().find(|p| p.0 == stream) {
+                    Some(p) => p.1.clone(),
+                    None => continue,
+                }
+            };
+            let vars = slot.vars;
+            for part in &parts {
+                let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
+                for c in part.first..part.first + part.count {
+                    let raw = match vars[c as usize] {
+                        Some(v) => self.b.load_var(v),
+                        None => zero,
+                    };
+                    let sty = TypeTable::vec(part.scalar, 1);
+                    comps.push(self.b.bitcast(sty, raw));
+                }
+                if let PartKind::TessLevel { outer, .. } = part.kind {
+                    comps[0] = self.tess_factor_value(outer, comps[0]);
+                }
+                let index = if part.array_len > 0 { vertex } else { None };
+                self.store_part(part, &comps, index);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores one part; `vertex` selects the element of a per-vertex array.
+    pub(super) fn store_part(&mut self, part: &IoPart, comps: &[Operand], vertex: Option<Operand>) {
+        let base: SmallVec<[Operand; 2]> = match vertex {
+            Some(v) => smallvec::smallvec![Operand::Global(part.global), v],
+            None => smallvec::smallvec![Operand::Global(part.global)],
+        };
         match part.kind {
             PartKind::SampleMask => {
                 let zero = self.b.u32c(0);
@@ -1196,16 +1525,31 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let ptr = self.b.m.types.pointer(StorageClass::Output, TypeId::F32);
                 for (i, &c) in comps.iter().enumerate() {
                     let idx = self.b.u32c(offset + i as u32);
-                    let p = self
-                        .b
-                        .op(Op::AccessChain, ptr, &[Operand::Global(part.global), idx]);
+                    let mut args = base.clone();
+                    args.push(idx);
+                    let p = self.b.op(Op::AccessChain, ptr, &args);
                     self.b.op_void(Op::Store, &[p, c]);
                 }
             }
+            PartKind::TessLevel { index, .. } => {
+                let ptr = self.b.m.types.pointer(StorageClass::Output, TypeId::F32);
+                let idx = self.b.u32c(index as u32);
+                let p = self
+                    .b
+                    .op(Op::AccessChain, ptr, &[Operand::Global(part.global), idx]);
+                self.b.op_void(Op::Store, &[p, comps[0]]);
+            }
             _ => {
                 let v = self.b.construct(comps);
-                self.b
-                    .op_void(Op::Store, &[Operand::Global(part.global), v]);
+                if vertex.is_some() {
+                    let ty = self.b.type_of(v);
+                    let ptr = self.b.m.types.pointer(StorageClass::Output, ty);
+                    let p = self.b.op(Op::AccessChain, ptr, &base);
+                    self.b.op_void(Op::Store, &[p, v]);
+                } else {
+                    self.b
+                        .op_void(Op::Store, &[Operand::Global(part.global), v]);
+                }
             }
         }
     }

@@ -9,7 +9,11 @@
 //! structure afterwards.
 //!
 //! The work is split by topic: [`io`] (signatures, built-ins, entry loads and exit stores),
-//! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`].
+//! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`]. The
+//! geometry and tessellation stages add [`stage_io`] (per-vertex arrays, patch constants,
+//! their system values), [`geometry`] (GS declarations, emit/cut, streams), [`tess`]
+//! (tessellator declarations and tessellation factors) and [`hull`] (the hull shader's
+//! phases as one tessellation control shader).
 
 mod alu;
 mod alu_bits;
@@ -17,11 +21,15 @@ mod alu_convert;
 mod alu_double;
 mod eval;
 mod flow;
+mod geometry;
+mod hull;
 mod io;
 mod memory;
 mod query;
 mod regs;
 mod resources;
+mod stage_io;
+mod tess;
 mod texture;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -75,6 +83,12 @@ pub(crate) struct Lowerer<'p, 'm> {
     pub refl_globals: ReflectionGlobals,
     /// Globals created for built-in system values, by a key naming the built-in.
     pub builtins: HashMap<&'static str, GlobalId>,
+    /// Geometry and tessellation stage facts (primitive types, control point counts,
+    /// tessellator modes) and the hull shader's phase state.
+    pub stage_info: stage_io::StageInfo,
+    /// Every declaration has been processed already (hull shaders: declarations of all phases
+    /// are read before any code), so declarations met in code are skipped.
+    pub decls_done: bool,
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
@@ -113,9 +127,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn lower_instruction(&mut self, inst: InstRef<'p>) -> R<()> {
         self.offset = inst.offset;
         if inst.opcode.is_declaration() {
+            if self.decls_done {
+                return Ok(());
+            }
             return self.declaration(inst);
         }
         if self.flow(inst)? {
+            return Ok(());
+        }
+        if self.geometry_op(inst)? {
             return Ok(());
         }
         if self.alu(inst)? {
@@ -167,7 +187,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .execution_mode(spirv::ExecutionMode::LocalSize, size);
                 self.refl.workgroup_size = Some(*size);
             }
-            _ => return Ok(false),
+            _ => return Ok(self.geometry_declaration(decl)? || self.tess_declaration(decl)?),
         }
         Ok(true)
     }
@@ -187,18 +207,6 @@ pub fn lower<'p>(
         crate::sm4::ProgramType::Domain => ShaderStage::Domain,
         crate::sm4::ProgramType::Compute => ShaderStage::Compute,
     };
-    if matches!(
-        stage,
-        ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain
-    ) {
-        return Err(TranslateError::Unsupported {
-            what: format!(
-                "{} shaders (stage not implemented yet)",
-                stage.profile_prefix()
-            ),
-            offset: prog.base_offset,
-        });
-    }
     let mut module = Module::new(stage);
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 8 + 64),
@@ -214,28 +222,47 @@ pub fn lower<'p>(
         offset: prog.base_offset,
         builtins: HashMap::default(),
         refl_globals: ReflectionGlobals::default(),
+        stage_info: stage_io::StageInfo::default(),
+        decls_done: false,
     };
     l.init_stage();
-    let n = prog.instructions.len();
-    let mut i = 0;
-    // Declarations first (they precede code in VS/PS/CS), then the I/O globals they imply.
-    while i < n {
-        let inst = prog.get(i).expect("index in range");
-        if !inst.opcode.is_declaration() {
-            break;
-        }
-        l.lower_instruction(inst)?;
-        i += 1;
+    if stage == ShaderStage::Hull {
+        l.lower_hull()?;
+    } else {
+        l.lower_declarations_and_body()?;
     }
-    l.finish_io_declarations()?;
-    l.lower_body(i)?;
-    l.finish_reflection();
-    let func = std::mem::take(&mut l.b.f);
-    let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));
-    let globals = std::mem::take(&mut l.refl_globals);
-    drop(l);
+    let (func, refl, globals) = l.finish();
     module.functions.push(func);
     Ok((module, refl, globals))
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// VS/PS/GS/DS/CS: declarations (which precede code), the I/O globals they imply, then
+    /// the code.
+    fn lower_declarations_and_body(&mut self) -> R<()> {
+        let prog = self.prog;
+        let n = prog.instructions.len();
+        let mut i = 0;
+        while i < n {
+            let inst = prog.get(i).expect("index in range");
+            if !inst.opcode.is_declaration() {
+                break;
+            }
+            self.lower_instruction(inst)?;
+            i += 1;
+        }
+        self.finish_io_declarations()?;
+        self.lower_body(i)
+    }
+
+    /// The entry function, reflection and reflection globals of the finished lowering.
+    fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+        self.finish_reflection();
+        let func = std::mem::take(&mut self.b.f);
+        let refl = std::mem::replace(&mut self.refl, Reflection::empty(self.stage));
+        let globals = std::mem::take(&mut self.refl_globals);
+        (func, refl, globals)
+    }
 }
 
 impl Reflection {

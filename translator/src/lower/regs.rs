@@ -164,9 +164,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     ));
                 }
             }
+            OperandType::Input if op.index_dim() == 2 => {
+                // GS and HS control-point phase: v[vertex][register].
+                return self.fetch_stage_operand(op, comps, s);
+            }
             OperandType::Input => {
                 if op.index_dim() != 1 {
-                    return Err(self.unsupported("multi-dimensional input operands"));
+                    return Err(self.invalid("input operand without a register index"));
                 }
                 let index = op.index(0).expect("one index");
                 match self.index_value(&index)? {
@@ -219,6 +223,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             OperandType::Immediate64 => {
                 return Err(self.unsupported("64-bit immediate in a 32-bit operation"));
             }
+            OperandType::InputControlPoint
+            | OperandType::OutputControlPoint
+            | OperandType::InputPatchConstant
+            | OperandType::InputDomainPoint
+            | OperandType::InputGsInstanceId
+            | OperandType::OutputControlPointId
+            | OperandType::InputForkInstanceId
+            | OperandType::InputJoinInstanceId => return self.fetch_stage_operand(op, comps, s),
             other => return Err(self.unsupported(format!("reading {} operands", other.name()))),
         }
         Ok(out)
@@ -272,6 +284,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             OperandType::Output => {
                 if dst.index_dim() != 1 {
                     return Err(self.unsupported("multi-dimensional output operands"));
+                }
+                let index = dst.index(0).expect("one index");
+                if index.relative.is_some() {
+                    // o[r + base]: one of the registers of a dcl_indexrange.
+                    return self.write_output_dynamic(&index, c, raw);
                 }
                 let reg = self.imm_register(dst)?;
                 let var = self.output_var(reg, c)?;
