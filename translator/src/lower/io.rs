@@ -70,6 +70,9 @@ pub(crate) struct IoReg {
     pub declared: bool,
     pub mask: u8,
     pub sysval: Option<SystemName>,
+    /// Components the `_siv`/`_sgv` declaration of `sysval` covers (other elements of the
+    /// register are not that system value).
+    pub sysval_mask: u8,
     pub interp: Option<InterpolationMode>,
     pub parts: SmallVec<[IoPart; 2]>,
     /// Output components as promotable variables.
@@ -345,6 +348,7 @@ impl IoState {
         }
         if let Some(n) = decl.system_name() {
             slot.sysval = Some(n);
+            slot.sysval_mask |= op.mask();
         }
         if let Some(m) = decl.interpolation() {
             slot.interp = Some(m);
@@ -549,6 +553,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let mut sv = e.system_value;
             if sv == SystemValue::Undefined
                 && let Some(n) = slot.sysval
+                && (e.mask & slot.sysval_mask != 0 || e.mask == 0)
             {
                 sv = system_value_of(n);
             }
@@ -1447,7 +1452,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let Some(var) = s.var else { continue };
             let raw = self.b.load_var(var);
             let sty = TypeTable::vec(s.scalar, 1);
-            let v = self.b.bitcast(sty, raw);
+            let mut v = self.b.bitcast(sty, raw);
+            if matches!(
+                s.ty,
+                OperandType::OutputDepth | OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual
+            ) {
+                // The output merger clamps depth to the viewport's range with D3D's min/max, so
+                // NaN becomes the lower bound (§17.10; trap 20). Vulkan without depth clamp
+                // does not clamp at all: do it here, against [0, 1].
+                let zero = self.b.f32c(0.0);
+                let one = self.b.f32c(1.0);
+                v = self.b.glsl(spirv::GlslStd450Op::NClamp, TypeId::F32, &[v, zero, one]);
+            }
             let part = IoPart {
                 first: 0,
                 count: 1,
