@@ -354,7 +354,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Ok(false);
         };
         match decl {
-            Declaration::ConstantBuffer { size, space, .. } => {
+            Declaration::ConstantBuffer { size, space, dynamic_indexed } => {
                 let (id, range) = self.declared_range(op, *space)?;
                 let rows = match size {
                     Some(s) => *s,
@@ -366,7 +366,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     );
                 }
                 let rows = rows.max(1);
-                let len = self.b.m.consts.u32(rows);
+                // A dynamically indexed buffer may be read past its declared size, and D3D then
+                // returns the bound buffer's data (trap 33: games rely on it); SPIR-V would make
+                // that undefined for an array of the declared size, so such buffers are declared
+                // at D3D's maximum of 4096 vectors. Reflection keeps the declared size.
+                let spirv_rows = if *dynamic_indexed { 4096 } else { rows };
+                let len = self.b.m.consts.u32(spirv_rows);
                 let arr = self.b.m.types.intern(Type::Array {
                     elem: TypeId::VEC4,
                     len,
