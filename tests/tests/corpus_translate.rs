@@ -15,23 +15,27 @@ fn stage_of(bytes: &[u8]) -> Option<String> {
     let c = translator::container::Container::parse(bytes).ok()?;
     let chunk = c.shader_chunk()?;
     let ver = u32::from_le_bytes(chunk.data.get(0..4)?.try_into().ok()?);
-    Some(match ver >> 16 {
-        0 => "ps",
-        1 => "vs",
-        2 => "gs",
-        3 => "hs",
-        4 => "ds",
-        5 => "cs",
-        _ => "??",
-    }
-    .to_string())
+    Some(
+        match ver >> 16 {
+            0 => "ps",
+            1 => "vs",
+            2 => "gs",
+            3 => "hs",
+            4 => "ds",
+            5 => "cs",
+            _ => "??",
+        }
+        .to_string(),
+    )
 }
 
 fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -52,12 +56,21 @@ struct Outcome {
 }
 
 fn sweep(files: &[PathBuf], stages: &[&str], env: TargetEnv, out_dir: &Path) -> Outcome {
-    let mut o = Outcome { total: 0, passed: 0, failures: BTreeMap::new() };
+    let mut o = Outcome {
+        total: 0,
+        passed: 0,
+        failures: BTreeMap::new(),
+    };
     std::fs::create_dir_all(out_dir).unwrap();
-    let opts = Options { target_env: env, ..Default::default() };
+    let opts = Options {
+        target_env: env,
+        ..Default::default()
+    };
     for f in files {
         let bytes = std::fs::read(f).unwrap();
-        let Some(stage) = stage_of(&bytes) else { continue };
+        let Some(stage) = stage_of(&bytes) else {
+            continue;
+        };
         if !stages.contains(&stage.as_str()) {
             continue;
         }
@@ -66,13 +79,23 @@ fn sweep(files: &[PathBuf], stages: &[&str], env: TargetEnv, out_dir: &Path) -> 
         match translator::translate(&bytes, &opts) {
             Err(e) => {
                 let msg = e.to_string();
-                let key = msg.split(" at byte offset").next().unwrap_or(&msg).to_string();
-                o.failures.entry(format!("translate: {key}")).or_default().push(name);
+                let key = msg
+                    .split(" at byte offset")
+                    .next()
+                    .unwrap_or(&msg)
+                    .to_string();
+                o.failures
+                    .entry(format!("translate: {key}"))
+                    .or_default()
+                    .push(name);
             }
             Ok(t) => {
                 let spv = out_dir.join(format!(
                     "{}.spv",
-                    f.file_stem().unwrap().to_string_lossy().replace(['/', ' '], "_")
+                    f.file_stem()
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace(['/', ' '], "_")
                 ));
                 let bytes: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
                 std::fs::write(&spv, bytes).unwrap();
@@ -80,7 +103,10 @@ fn sweep(files: &[PathBuf], stages: &[&str], env: TargetEnv, out_dir: &Path) -> 
                     Ok(()) => o.passed += 1,
                     Err(msg) => {
                         let first = msg.lines().next().unwrap_or("").to_string();
-                        o.failures.entry(format!("spirv-val: {first}")).or_default().push(name);
+                        o.failures
+                            .entry(format!("spirv-val: {first}"))
+                            .or_default()
+                            .push(name);
                     }
                 }
             }
@@ -113,14 +139,28 @@ fn corpus_vs_ps_cs_translate_and_validate() {
     let target = integration_tests::repo_root().join("target/corpus-spv");
     let mut outcomes = Vec::new();
     for env in [TargetEnv::Vulkan1_3, TargetEnv::Vulkan1_1] {
-        let o = sweep(&files, &["vs", "ps", "cs"], env, &target.join(env.spirv_val_name()));
+        let o = sweep(
+            &files,
+            &["vs", "ps", "cs"],
+            env,
+            &target.join(env.spirv_val_name()),
+        );
         report(&format!("corpus ({})", env.spirv_val_name()), &o);
         outcomes.push((env, o));
     }
     for (env, o) in outcomes {
-        assert!(o.total > 200, "expected the VS/PS/CS corpus, found {}", o.total);
+        assert!(
+            o.total > 200,
+            "expected the VS/PS/CS corpus, found {}",
+            o.total
+        );
         let rate = o.passed as f64 / o.total as f64;
-        assert!(rate >= 0.97, "only {:.1}% of the corpus passed for {}", rate * 100.0, env.spirv_val_name());
+        assert!(
+            rate >= 0.97,
+            "only {:.1}% of the corpus passed for {}",
+            rate * 100.0,
+            env.spirv_val_name()
+        );
     }
 }
 
@@ -139,5 +179,54 @@ fn bench_vs_ps_cs_translate_and_validate() {
     let o = sweep(&files, &["vs", "ps", "cs"], TargetEnv::Vulkan1_3, &target);
     report("bench (vulkan1.3)", &o);
     assert!(o.total >= 20);
-    assert_eq!(o.passed, o.total, "every bench VS/PS/CS shader must translate and validate");
+    assert_eq!(
+        o.passed, o.total,
+        "every bench VS/PS/CS shader must translate and validate"
+    );
+}
+
+#[test]
+fn denorm_flush_option_validates_for_every_target() {
+    let Some(shared) = shared_dir() else {
+        println!("SKIPPED: ../shared is absent");
+        return;
+    };
+    if spirv_val(Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
+        println!("SKIPPED: spirv-val is not installed");
+        return;
+    }
+    let out = integration_tests::repo_root().join("target/denorm-spv");
+    std::fs::create_dir_all(&out).unwrap();
+    for env in [
+        TargetEnv::Vulkan1_1,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        for name in ["ps40_mathfuncs", "cs50_reduction", "vs40_transform"] {
+            let bytes = std::fs::read(shared.join(format!("bench/dxbc/{name}.dxbc"))).unwrap();
+            let opts = Options {
+                target_env: env,
+                denorm_flush_f32: true,
+                ..Default::default()
+            };
+            let t = translator::translate(&bytes, &opts).unwrap();
+            assert!(
+                t.reflection
+                    .vulkan_features
+                    .iter()
+                    .any(|f| f == "shaderDenormFlushToZeroFloat32")
+            );
+            let spv = out.join(format!("{name}-{}.spv", env.spirv_val_name()));
+            std::fs::write(
+                &spv,
+                t.spirv
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
+            .unwrap();
+            spirv_val(&spv, env.spirv_val_name())
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", env.spirv_val_name()));
+        }
+    }
 }

@@ -42,6 +42,11 @@ pub struct Options {
     pub debug_names: bool,
     /// Where D3D registers go in Vulkan descriptor sets and bindings.
     pub binding: crate::binding::BindingPolicy,
+    /// Ask for 32-bit float denormals to be flushed to zero, as D3D requires of fp32 math
+    /// (`DenormFlushToZero` execution mode). Set it only when the device reports
+    /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
+    /// the driver's default applies.
+    pub denorm_flush_f32: bool,
 }
 
 /// A translated module.
@@ -83,19 +88,31 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 }
 
 /// Parses, decodes and lowers a container to IR (no passes run).
-pub(crate) fn lower_container(dxbc: &[u8], options: &Options) -> Result<crate::ir::Module, crate::Error> {
+pub(crate) fn lower_container(
+    dxbc: &[u8],
+    options: &Options,
+) -> Result<crate::ir::Module, crate::Error> {
     Ok(lower_container_with_reflection(dxbc, options)?.0)
 }
 
 /// Makes the reflection say what the finished module holds: descriptors it does not use are
 /// dropped, interface variables it does not use are marked unused. Descriptors are then sorted
 /// by (set, binding).
-fn sync_reflection(module: &crate::ir::Module, refl: &mut Reflection, globals: &crate::lower::ReflectionGlobals) {
+fn sync_reflection(
+    module: &crate::ir::Module,
+    refl: &mut Reflection,
+    globals: &crate::lower::ReflectionGlobals,
+) {
     let used = module.used_globals();
     let is_used = |g: &crate::ir::GlobalId| used.get(g.0 as usize).copied().unwrap_or(false);
     let mut keep = globals.descriptors.iter().map(is_used);
     refl.descriptors.retain(|_| keep.next().unwrap_or(true));
-    for (var, g) in refl.inputs.iter_mut().zip(&globals.inputs).chain(refl.outputs.iter_mut().zip(&globals.outputs)) {
+    for (var, g) in refl
+        .inputs
+        .iter_mut()
+        .zip(&globals.inputs)
+        .chain(refl.outputs.iter_mut().zip(&globals.outputs))
+    {
         if !is_used(g) {
             var.placement = crate::reflect::InterfacePlacement::Unused;
         }
@@ -106,12 +123,22 @@ fn sync_reflection(module: &crate::ir::Module, refl: &mut Reflection, globals: &
 fn lower_container_with_reflection(
     dxbc: &[u8],
     options: &Options,
-) -> Result<(crate::ir::Module, Reflection, crate::lower::ReflectionGlobals), crate::Error> {
+) -> Result<
+    (
+        crate::ir::Module,
+        Reflection,
+        crate::lower::ReflectionGlobals,
+    ),
+    crate::Error,
+> {
     use crate::container::signature::Signature;
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container
         .shader_chunk()
-        .ok_or_else(|| TranslateError::Invalid { what: "no SHDR or SHEX chunk".into(), offset: 0 })?;
+        .ok_or_else(|| TranslateError::Invalid {
+            what: "no SHDR or SHEX chunk".into(),
+            offset: 0,
+        })?;
     let program = crate::sm4::decode(chunk.data, chunk.offset)?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
@@ -122,6 +149,10 @@ fn lower_container_with_reflection(
     let input = sig(&[b"ISG1", b"ISGN"])?;
     let output = sig(&[b"OSG1", b"OSG5", b"OSGN"])?;
     let patch = sig(&[b"PSG1", b"PCSG"])?;
-    let sigs = crate::lower::Signatures { input: input.as_ref(), output: output.as_ref(), patch: patch.as_ref() };
+    let sigs = crate::lower::Signatures {
+        input: input.as_ref(),
+        output: output.as_ref(),
+        patch: patch.as_ref(),
+    };
     Ok(crate::lower::lower(&program, sigs, options)?)
 }

@@ -292,6 +292,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .m
                 .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
         }
+        if self.opts.denorm_flush_f32 {
+            // D3D flushes fp32 denormals in arithmetic (§3.1.3.2; trap 10).
+            self.b.m.capability(spirv::Capability::DenormFlushToZero);
+            if self.opts.target_env.spirv_version() < (1, 4) {
+                self.b.m.extension("SPV_KHR_float_controls");
+            }
+            self.b
+                .m
+                .execution_mode(spirv::ExecutionMode::DenormFlushToZero, &[32]);
+            self.need_feature("shaderDenormFlushToZeroFloat32");
+        }
     }
 
     /// A read-only helper: the scalar kind an opcode's operand `i` has.

@@ -15,11 +15,12 @@ pub enum Backend {
 }
 
 impl Backend {
-    pub fn ours(target_env: TargetEnv) -> Self {
-        #[allow(clippy::needless_update)]
+    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule).
+    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool) -> Self {
         let options = Options {
             target_env,
             debug_names: false,
+            denorm_flush_f32,
             ..Default::default()
         };
         Backend::Ours { options }
