@@ -25,8 +25,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let tess = hull || self.stage == ShaderStage::Domain;
         match decl {
             Declaration::InputControlPointCount(n) if tess => {
-                if *n == 0 || *n > 32 {
-                    return Err(self.invalid(format!("{n} input control points (1 to 32)")));
+                // A domain shader reads the hull shader's output control points, of which
+                // there may be none.
+                if (*n == 0 && hull) || *n > 32 {
+                    return Err(self.invalid(format!("{n} input control points")));
                 }
                 self.stage_info.input_control_points = Some(*n as u32);
             }

@@ -247,6 +247,13 @@ impl Gpu {
             };
             let queue_family = queue_family as u32;
 
+            // Device extensions the runner enables when present.
+            let xfb_ext = ash::ext::transform_feedback::NAME;
+            let has_xfb = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(xfb_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -254,12 +261,16 @@ impl Gpu {
                     .push_next(&mut have.f11)
                     .push_next(&mut have.f12)
                     .push_next(&mut have.f13);
+                if has_xfb {
+                    f2 = f2.push_next(&mut have.xfb);
+                }
                 instance.get_physical_device_features2(pdev, &mut f2);
                 have.f10 = f2.features;
             }
             have.f11.p_next = std::ptr::null_mut();
             have.f12.p_next = std::ptr::null_mut();
             have.f13.p_next = std::ptr::null_mut();
+            have.xfb.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
                 if have.get(name) == Some(true) {
@@ -276,8 +287,14 @@ impl Gpu {
                 .push_next(&mut create.f11)
                 .push_next(&mut create.f12)
                 .push_next(&mut create.f13);
+            let mut exts = Vec::new();
+            if has_xfb {
+                f2 = f2.push_next(&mut create.xfb);
+                exts.push(xfb_ext.as_ptr());
+            }
             let dinfo = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qinfo)
+                .enabled_extension_names(&exts)
                 .push_next(&mut f2);
             let device = match instance.create_device(pdev, &dinfo, None) {
                 Ok(d) => d,

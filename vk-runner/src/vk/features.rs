@@ -11,6 +11,8 @@ pub struct FeatureSet {
     pub f11: vk::PhysicalDeviceVulkan11Features<'static>,
     pub f12: vk::PhysicalDeviceVulkan12Features<'static>,
     pub f13: vk::PhysicalDeviceVulkan13Features<'static>,
+    /// VK_EXT_transform_feedback (`geometryStreams`: geometry shaders with several streams).
+    pub xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
 }
 
 type Accessor = fn(&mut FeatureSet) -> &mut vk::Bool32;
@@ -101,6 +103,8 @@ features! {
     f13.dynamic_rendering,
     f13.shader_integer_dot_product,
     f13.maintenance4,
+    xfb.transform_feedback,
+    xfb.geometry_streams,
 }
 
 /// Converts a Vulkan feature name (`shaderFloat64`) to the ash field spelling
@@ -233,6 +237,8 @@ pub const WANTED: &[&str] = &[
     "shader_zero_initialize_workgroup_memory",
     "dynamic_rendering",
     "maintenance4",
+    "transform_feedback",
+    "geometry_streams",
 ];
 
 #[cfg(test)]

@@ -353,12 +353,31 @@ pub fn draw(
                 height: extent.height,
             },
         };
+        // Array targets are bound whole (a geometry shader picks the slice with
+        // SV_RenderTargetArrayIndex); rendering covers the layers every target has.
+        let layers = st
+            .colors
+            .iter()
+            .flatten()
+            .map(|a| a.image.layers)
+            .chain(st.depth.as_ref().map(|a| a.image.layers))
+            .min()
+            .unwrap_or(1)
+            .max(1);
+        let view_type = |layers: u32| {
+            if layers > 1 {
+                vk::ImageViewType::TYPE_2D_ARRAY
+            } else {
+                vk::ImageViewType::TYPE_2D
+            }
+        };
         let mut views = Vec::new();
         for c in st.colors.iter_mut() {
             views.push(match c {
                 Some(a) => {
                     let f = a.image.format;
-                    Some(gpu.image_view(a.image, vk::ImageViewType::TYPE_2D, f, Some(0))?)
+                    let t = view_type(a.image.layers);
+                    Some(gpu.image_view(a.image, t, f, Some(0))?)
                 }
                 None => None,
             });
@@ -366,7 +385,8 @@ pub fn draw(
         let depth_view = match st.depth.as_mut() {
             Some(a) => {
                 let f = a.image.format;
-                Some(gpu.image_view(a.image, vk::ImageViewType::TYPE_2D, f, Some(0))?)
+                let t = view_type(a.image.layers);
+                Some(gpu.image_view(a.image, t, f, Some(0))?)
             }
             None => None,
         };
@@ -400,7 +420,7 @@ pub fn draw(
             unsafe {
                 let mut ri = vk::RenderingInfo::default()
                     .render_area(area)
-                    .layer_count(1)
+                    .layer_count(layers)
                     .color_attachments(&color_atts);
                 if let Some(d) = depth_att.as_ref() {
                     ri = ri.depth_attachment(d);
