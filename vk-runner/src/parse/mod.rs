@@ -67,6 +67,13 @@ pub fn parse(text: &str) -> TestFile {
             continue;
         }
         if raw.starts_with('%') {
+            // Assembly keeps its line numbers for error messages: a comment line stays as
+            // an empty line.
+            if let Body::Shader { header, text, .. } = &mut body
+                && matches!(header.format.as_deref(), Some("asm" | "dxbc-asm"))
+            {
+                text.push('\n');
+            }
             continue;
         }
         if let Body::Shader { text, .. } = &mut body {
@@ -123,6 +130,28 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
                         ShaderSource::Unsupported {
                             format: "dxbc-tpf-hex".into(),
                             reason: "malformed hex".into(),
+                        }
+                    }
+                },
+                // Assembly in the disassembler's syntax (ours, not vkd3d's; docs/assembler.md),
+                // assembled by the translator crate's assembler into a DXBC container.
+                // Errors name the file line (comment lines were kept as empty lines).
+                Some(f @ ("asm" | "dxbc-asm")) => match translator::asm::assemble(&text) {
+                    Ok(bytes) => ShaderSource::DxbcHex(bytes),
+                    Err(e) => {
+                        let reason = format!(
+                            "{f}: line {}, column {}: {}",
+                            line + e.line,
+                            e.column,
+                            e.message
+                        );
+                        // A section expected to fail is not an error in the file.
+                        if header.fail.is_none() && header.notimpl.is_none() {
+                            file.errors.push((line + e.line, reason.clone()));
+                        }
+                        ShaderSource::Unsupported {
+                            format: f.to_string(),
+                            reason: format!("the assembly does not assemble ({reason})"),
                         }
                     }
                 },
@@ -246,7 +275,7 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
         } else {
             let tok = c.take_token(&[]);
             match tok {
-                "dxbc-tpf-hex" | "d3dbc-hex" | "dxbc-dxil-hex" | "asm" => {
+                "dxbc-tpf-hex" | "dxbc-asm" | "d3dbc-hex" | "dxbc-dxil-hex" | "asm" => {
                     h.format = Some(tok.to_string())
                 }
                 _ => return Err(format!("unknown shader section qualifier '{tok}'")),

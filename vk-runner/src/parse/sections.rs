@@ -100,9 +100,9 @@ impl Default for Require {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShaderSource {
     Hlsl(String),
-    /// A DXBC container given as hex (`dxbc-tpf-hex`).
+    /// A DXBC container given as hex (`dxbc-tpf-hex`) or assembled from an `asm` section.
     DxbcHex(Vec<u8>),
-    /// Something this runner cannot use (`d3dbc-hex`, `dxbc-dxil-hex`, `asm` for now).
+    /// Something this runner cannot use (`d3dbc-hex`, `dxbc-dxil-hex`).
     Unsupported {
         format: String,
         reason: String,
