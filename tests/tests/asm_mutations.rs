@@ -170,7 +170,8 @@ fn nesting(rng: &mut Rng) -> String {
     let depth = 1 + rng.below(64);
     let mut s = String::new();
     for _ in 0..depth {
-        s.push_str(*rng.pick(&["r0[", "x0[", "cb0[", "v[", "icb["]));
+        let open: &&str = rng.pick(&["r0[", "x0[", "cb0[", "v[", "icb["]);
+        s.push_str(open);
     }
     s.push('0');
     for _ in 0..rng.below(depth + 1) {
@@ -279,18 +280,16 @@ fn mutate(text: &str, other: &str, rng: &mut Rng) -> String {
                 let b = s[a..]
                     .find(|c: char| !c.is_ascii_digit())
                     .map_or(s.len(), |n| a + n);
-                s.replace_range(
-                    a..b,
-                    *rng.pick(&[
-                        "4294967295",
-                        "0",
-                        "99999999999",
-                        "127",
-                        "128",
-                        "65535",
-                        "65536",
-                    ]),
-                );
+                let number: &&str = rng.pick(&[
+                    "4294967295",
+                    "0",
+                    "99999999999",
+                    "127",
+                    "128",
+                    "65535",
+                    "65536",
+                ]);
+                s.replace_range(a..b, number);
             }
         }
     }

@@ -5,7 +5,7 @@
 //! `docs/assembler.md`. Errors are reported as `FILE:LINE:COLUMN: message`.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use translator::asm;
 
@@ -29,7 +29,7 @@ pub struct Args {
     pub program_only: bool,
 }
 
-fn name(path: &PathBuf) -> String {
+fn name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
