@@ -528,7 +528,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let slot = self.io.file(file)[reg as usize].clone();
         let array_len = slot.array_len;
         let mut elements = self.signature_elements(file, reg, stream);
-        if elements.is_empty() {
+        let synthesized = elements.is_empty();
+        if synthesized {
             // No signature: one float element covering the declared mask.
             let sv = slot
                 .sysval
@@ -557,6 +558,20 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             {
                 sv = system_value_of(n);
             }
+            if sv == SystemValue::Undefined
+                && !file.is_patch()
+                && matches!(
+                    self.stage,
+                    ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain
+                )
+                && e.semantic_name.eq_ignore_ascii_case("SV_Position")
+            {
+                // Control points and GS vertices named SV_Position travel in the Position
+                // built-in whatever the signature says: compilers mark the hull shader's
+                // output and the domain shader's input POS or not as they please, and both
+                // sides must agree.
+                sv = SystemValue::Position;
+            }
             if stream != 0 {
                 // Streams other than 0 are never rasterized: system values travel as
                 // plain locations there (one built-in variable cannot serve two streams).
@@ -564,9 +579,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 continue;
             }
             if file.is_patch()
-                && let Some((outer, index)) = super::stage_io::tess_level_of(sv, slot.sysval, e)
+                && let Some((outer, index)) =
+                    super::stage_io::tess_level_of(e, slot.sysval, synthesized)
             {
-                parts.push(self.declare_tess_level_part(e, file, outer, index)?);
+                // The tessellator gets the processed factor (hull shader output); the domain
+                // shader reads the factor the hull shader wrote, as D3D passes it, from a
+                // patch location like any other patch constant.
+                if file == IoFile::PatchOutput {
+                    parts.push(self.declare_tess_level_part(e, file, outer, index)?);
+                }
+                user.push(e);
                 continue;
             }
             if matches!(sv, SystemValue::ClipDistance | SystemValue::CullDistance)

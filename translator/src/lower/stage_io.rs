@@ -81,17 +81,32 @@ pub(crate) fn primitive_vertices(p: Primitive) -> Option<u32> {
 }
 
 /// The tessellation factor a patch-constant element is: (`TessLevelOuter` or not, index).
-/// The declaration's name (`finalQuadUeq0EdgeTessFactor`, …) says which factor exactly; without
-/// one, the signature's system value and semantic index do. Isolines: density is
-/// `TessLevelOuter[0]`, detail `TessLevelOuter[1]` (Vulkan's order), whatever the registers.
+/// The element's system value says whether it is one (other elements of the register may be
+/// plain patch constants); the declaration's name (`finalQuadUeq0EdgeTessFactor`, …) says which
+/// factor exactly, else the semantic index does. Without a signature (`synthesized`) the
+/// declaration decides alone. Isolines: density is `TessLevelOuter[0]`, detail
+/// `TessLevelOuter[1]` (Vulkan's order), whatever the registers.
 pub(crate) fn tess_level_of(
-    sv: SystemValue,
-    decl: Option<SystemName>,
     e: &SignatureElement<'_>,
+    decl: Option<SystemName>,
+    synthesized: bool,
 ) -> Option<(bool, u8)> {
     use SystemName as N;
-    if let Some(n) = decl {
-        let r = match n {
+    let sv = e.system_value;
+    let is_factor = matches!(
+        sv,
+        SystemValue::FinalQuadEdgeTessFactor
+            | SystemValue::FinalQuadInsideTessFactor
+            | SystemValue::FinalTriEdgeTessFactor
+            | SystemValue::FinalTriInsideTessFactor
+            | SystemValue::FinalLineDensityTessFactor
+            | SystemValue::FinalLineDetailTessFactor
+    );
+    if !is_factor && !synthesized {
+        return None;
+    }
+    let by_name = decl.and_then(|n| {
+        Some(match n {
             N::FinalQuadUEq0EdgeTessFactor | N::FinalTriUEq0EdgeTessFactor => (true, 0),
             N::FinalQuadVEq0EdgeTessFactor | N::FinalTriVEq0EdgeTessFactor => (true, 1),
             N::FinalQuadUEq1EdgeTessFactor | N::FinalTriWEq0EdgeTessFactor => (true, 2),
@@ -101,8 +116,10 @@ pub(crate) fn tess_level_of(
             N::FinalLineDensityTessFactor => (true, 0),
             N::FinalLineDetailTessFactor => (true, 1),
             _ => return None,
-        };
-        return Some(r);
+        })
+    });
+    if by_name.is_some() {
+        return by_name;
     }
     let i = e.semantic_index.min(3) as u8;
     Some(match sv {

@@ -4,12 +4,14 @@
 //!
 //! Every mode goes on the tessellation control shader (Vulkan accepts them on either stage);
 //! the domain shader states its domain too, the one tessellator fact it declares. D3D's pow2
-//! partitioning has no Vulkan spacing: it becomes `SpacingEqual` with the factors rounded up
-//! to a power of two here. Factors are clamped as D3D's tessellator does (Vulkan only clamps to
-//! its own maximum): an edge factor ≤ 0 or NaN culls the patch (stored as 0), others are
-//! clamped to [1, 64] (integer, pow2), [1, 63] (fractional odd) or [2, 64] (fractional
-//! even), and to `dcl_hs_max_tessfactor`; an inside factor that is NaN becomes the lower bound.
-//! Isoline density is always an integer factor in [1, 64].
+//! partitioning is integer partitioning for the tessellator (the functional spec, §11.7.7.1:
+//! rounding to a power of two is the HLSL code's job), so it becomes `SpacingEqual` unchanged.
+//! Factors are clamped as D3D's tessellator does (Vulkan only clamps to its own maximum): an
+//! edge factor ≤ 0 or NaN culls the patch (stored as 0), others are clamped to [1, 64]
+//! (integer, pow2), [1, 63] (fractional odd) or [2, 64] (fractional even), and to
+//! `dcl_hs_max_tessfactor` (which D3D leaves to HLSL-generated code, undefined when exceeded);
+//! an inside factor that is NaN becomes the lower bound. Isoline density is always an integer
+//! factor in [1, 64].
 
 use spirv::{Capability, ExecutionMode, GlslStd450Op as Glsl, Op};
 
@@ -152,18 +154,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         let lo_c = self.b.f32c(lo);
         let hi_c = self.b.f32c(hi);
-        let mut x = self.b.glsl(Glsl::NClamp, TypeId::F32, &[v, lo_c, hi_c]);
-        if partitioning == TessPartitioning::Pow2 && !density {
-            // 2^ceil(log2(x)) exactly: 1 << (msb(ceil(x) - 1) + 1), msb(0) = -1.
-            let c = self.b.glsl(Glsl::Ceil, TypeId::F32, &[x]);
-            let n = self.b.op(Op::ConvertFToU, TypeId::U32, &[c]);
-            let one = self.b.u32c(1);
-            let m = self.b.op(Op::ISub, TypeId::U32, &[n, one]);
-            let msb = self.b.glsl(Glsl::FindUMsb, TypeId::U32, &[m]);
-            let shift = self.b.op(Op::IAdd, TypeId::U32, &[msb, one]);
-            let p = self.b.op(Op::ShiftLeftLogical, TypeId::U32, &[one, shift]);
-            x = self.b.op(Op::ConvertUToF, TypeId::F32, &[p]);
-        }
+        let x = self.b.glsl(Glsl::NClamp, TypeId::F32, &[v, lo_c, hi_c]);
         if !outer {
             return x;
         }
