@@ -1,4 +1,5 @@
-// Geometry shader with two output streams, instancing, and emit/cut per stream.
+// Geometry shader with two output streams (point lists, as D3D11 requires for several
+// streams), instancing, and emit/cut per stream.
 gs_5_0
 .input SV_Position 0 v0 float POS
 .input COLOR 0 v1 float
@@ -11,7 +12,7 @@ dcl_input v[3][1].xyzw
 dcl_temps 1
 dcl_inputprimitive triangle
 dcl_stream m0
-dcl_outputtopology trianglestrip
+dcl_outputtopology pointlist
 dcl_output_siv o0.xyzw, position
 dcl_output o1.xyzw
 dcl_stream m1
