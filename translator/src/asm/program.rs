@@ -230,14 +230,16 @@ fn instruction(c: &mut Cursor<'_, '_>, s: &mut State) -> Result<()> {
         Head::Decl(opcode, kind, h) => {
             let mut inst = Instruction::new(opcode, 0);
             let notes = c.notes()?;
+            let mut padding = Vec::new();
             let mut dn = DeclNotes::default();
             for note in &notes {
                 match note.key.text {
                     "namebits" => dn.name_bits = u16_note(note)?,
                     "retbits" => dn.ret_bits = u16_note(note)?,
-                    _ => common_note(note, &mut inst)?,
+                    _ => common_note(note, &mut inst, &mut padding)?,
                 }
             }
+            inst.padding = padding.into();
             let mut ctx = OperandContext {
                 sm51: s.version.is_sm51(),
                 relative: &mut s.relative,
@@ -267,8 +269,9 @@ fn u16_note(note: &Note<'_>) -> Result<u16> {
     u16::try_from(note.u32()?).map_err(|_| note.error(format!("{} is 16 bits wide", note.key.text)))
 }
 
-/// Annotations every instruction may carry: `control=`, `longlen`, `pad=`.
-fn common_note(note: &Note<'_>, inst: &mut Instruction) -> Result<()> {
+/// Annotations every instruction may carry: `control=`, `longlen`, `pad=` (collected in
+/// `padding`).
+fn common_note(note: &Note<'_>, inst: &mut Instruction, padding: &mut Vec<u32>) -> Result<()> {
     match (note.key.text, note.value.is_some()) {
         ("control", true) => {
             let v = note.u32()?;
@@ -278,11 +281,7 @@ fn common_note(note: &Note<'_>, inst: &mut Instruction) -> Result<()> {
             inst.reserved_control = v;
         }
         ("longlen", false) => inst.long_length = true,
-        ("pad", true) => {
-            let mut padding = inst.padding.to_vec();
-            padding.push(note.u32()?);
-            inst.padding = padding.into();
-        }
+        ("pad", true) => padding.push(note.u32()?),
         _ => {
             return Err(note.error(format!(
                 "unknown instruction annotation '{}' (control=, longlen, pad=, extorder=, \
@@ -337,6 +336,7 @@ fn executable(
     let notes = c.notes()?;
     let (mut aoff_bits, mut dim_bits, mut ret_bits) = (0, 0, 0);
     let mut order: Option<(Token<'_>, &str)> = None;
+    let mut padding = Vec::new();
     for note in &notes {
         match note.key.text {
             "aoffbits" => aoff_bits = note.u32()?,
@@ -348,9 +348,10 @@ fn executable(
                     .ok_or_else(|| note.error("expected 'extorder=SDR'"))?;
                 order = Some((v, v.text));
             }
-            _ => common_note(note, &mut inst)?,
+            _ => common_note(note, &mut inst, &mut padding)?,
         }
     }
+    inst.padding = padding.into();
     let mut present = String::new();
     let mut tokens = Vec::new();
     if let Some(offsets) = h.offsets {

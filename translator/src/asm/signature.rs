@@ -150,7 +150,7 @@ pub fn chunk_data(tag: &[u8; 4], elements: &[Element]) -> std::result::Result<Ve
     put(&mut out, 8);
     let strings_start = 8 + elements.len() * size;
     let mut strings: Vec<u8> = Vec::new();
-    let mut offsets: Vec<(&str, u32)> = Vec::new();
+    let mut offsets: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
     for e in elements {
         if !has_stream && e.stream != 0 {
             return Err(format!(
@@ -169,16 +169,12 @@ pub fn chunk_data(tag: &[u8; 4], elements: &[Element]) -> std::result::Result<Ve
                 e.index
             ));
         }
-        let name_offset = match offsets.iter().find(|(n, _)| *n == e.name) {
-            Some((_, o)) => *o,
-            None => {
-                let o = (strings_start + strings.len()) as u32;
-                strings.extend_from_slice(e.name.as_bytes());
-                strings.push(0);
-                offsets.push((&e.name, o));
-                o
-            }
-        };
+        let name_offset = *offsets.entry(&e.name).or_insert_with(|| {
+            let o = (strings_start + strings.len()) as u32;
+            strings.extend_from_slice(e.name.as_bytes());
+            strings.push(0);
+            o
+        });
         if has_stream {
             put(&mut out, e.stream);
         }

@@ -550,3 +550,147 @@ fn deep_nesting_is_bounded() {
     round_trip("ps_5_0\nmov r0.x, x0[x0[x0[x0[r0.x + 0].x + 0].x + 0].x + 0].x\n");
     let _ = sm4::MAX_RELATIVE_DEPTH;
 }
+
+#[test]
+fn large_inputs_take_linear_time() {
+    // 200,000 padding dwords on one instruction and 200,000 signature elements: quadratic
+    // handling of either would take minutes.
+    let start = std::time::Instant::now();
+    let mut text = String::from("ps_5_0\n");
+    for i in 0..200_000 {
+        text.push_str(&format!(".input N{i} 0 v{i} float\n"));
+    }
+    text.push_str("mov {longlen");
+    for _ in 0..200_000 {
+        text.push_str(", pad=0x0");
+    }
+    text.push_str("} r0.x, r1.x\nret\n");
+    let a = parse(&text).unwrap();
+    assert_eq!(a.program.instructions[0].padding.len(), 200_000);
+    assert_eq!(a.signatures.input.elements.len(), 200_000);
+    let blob = a.to_container().unwrap();
+    assert!(ParsedContainer::parse(&blob).is_ok());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn every_executable_opcode_assembles() {
+    use crate::sm4::opcodes::{ALL_OPCODES, Control, Layout};
+    let mut n = 0;
+    for &op in ALL_OPCODES {
+        let info = op.info();
+        let mut name = info.name.to_string();
+        let operands = match info.layout {
+            Layout::Fixed { dsts, srcs } => (0..dsts as usize + srcs as usize)
+                .map(|i| if i < dsts as usize { "r0.x" } else { "r1.x" })
+                .collect::<Vec<_>>()
+                .join(", "),
+            Layout::InterfaceCall => "fp0[0][1]".to_string(),
+            _ => continue,
+        };
+        match info.control {
+            Control::Test => name.push_str("_nz"),
+            Control::Sync => name.push_str("_g_t"),
+            _ => {}
+        }
+        let line = if operands.is_empty() {
+            name
+        } else {
+            format!("{name} {operands}")
+        };
+        let text = format!("cs_5_0\n{line}\n");
+        round_trip(&text);
+        assert_eq!(assemble_program(&text).unwrap().instructions[0].opcode, op);
+        n += 1;
+    }
+    assert!(n > 180, "{n} executable opcodes");
+}
+
+#[test]
+fn every_declaration_assembles() {
+    use crate::sm4::opcodes::{ALL_OPCODES, Layout};
+    use std::collections::HashSet;
+    let lines = [
+        ("ps_5_0", "dcl_resource_buffer (sint,sint,sint,sint) t3"),
+        (
+            "ps_5_1",
+            "dcl_resource_texture2dmsarray(8) (uint,uint,uint,uint) T0[1:2], space=3",
+        ),
+        ("ps_5_0", "dcl_constantbuffer cb1[4096], dynamicIndexed"),
+        ("ps_5_0", "dcl_sampler s2, mode_comparison"),
+        ("hs_5_0", "dcl_indexrange vpc0.xyzw 4"),
+        ("gs_4_0", "dcl_outputtopology linestrip_adj"),
+        ("gs_4_0", "dcl_inputprimitive patch32"),
+        ("gs_4_0", "dcl_maxout 1024"),
+        ("vs_4_0", "dcl_input v0.xyz"),
+        ("vs_4_0", "dcl_input_sgv v1.x, vertex_id"),
+        ("gs_4_0", "dcl_input_siv v[3][1].x, primitive_id"),
+        ("ps_4_0", "dcl_input_ps constant v2.xy"),
+        ("ps_4_1", "dcl_input_ps_sgv v1.x, sampleIndex"),
+        (
+            "ps_4_0",
+            "dcl_input_ps_siv linear noperspective sample v0.xyzw, position",
+        ),
+        ("ps_4_0", "dcl_output oDepth"),
+        ("vs_4_0", "dcl_output_sgv o3.x, instance_id"),
+        ("vs_4_0", "dcl_output_siv o0.xyzw, position"),
+        ("ps_4_0", "dcl_temps 4096"),
+        ("ps_5_0", "dcl_indexableTemp x7[1024], 2"),
+        (
+            "ps_5_0",
+            "dcl_globalFlags forceEarlyDepthStencil | allResourcesBound",
+        ),
+        ("gs_5_0", "dcl_stream m3"),
+        ("ps_5_0", "dcl_function_body fb12"),
+        ("ps_5_0", "dcl_function_table ft3 = {}"),
+        ("ps_5_0", "dcl_interface fp2[3][4] = {ft0, ft1, ft2}"),
+        ("hs_5_0", "dcl_input_control_point_count 32"),
+        ("hs_5_0", "dcl_output_control_point_count 1"),
+        ("hs_5_0", "dcl_tessellator_domain domain_isoline"),
+        ("hs_5_0", "dcl_tessellator_partitioning partitioning_pow2"),
+        ("hs_5_0", "dcl_tessellator_output_primitive output_line"),
+        ("hs_5_0", "dcl_hs_max_tessfactor l(15.5)"),
+        ("hs_5_0", "dcl_hs_fork_phase_instance_count 4"),
+        ("hs_5_0", "dcl_hs_join_phase_instance_count 2"),
+        ("cs_5_0", "dcl_thread_group 1024, 1, 64"),
+        (
+            "cs_5_1",
+            "dcl_uav_typed_texture3d_glc_rov (unorm,unorm,unorm,unorm) U1[0:*], space=0",
+        ),
+        ("cs_5_0", "dcl_uav_raw_glc u7"),
+        ("cs_5_0", "dcl_uav_structured_opc u1, 4"),
+        ("cs_5_0", "dcl_tgsm_raw g3, 32768"),
+        ("cs_5_0", "dcl_tgsm_structured g0, 12, 100"),
+        ("cs_5_1", "dcl_resource_raw T4[0:0], space=9"),
+        ("cs_5_0", "dcl_resource_structured t9, 128"),
+        ("gs_5_0", "dcl_gsinstances 32"),
+    ];
+    let mut seen = HashSet::new();
+    for (version, line) in lines {
+        let text = format!("{version}\n{line}\n");
+        round_trip(&text);
+        seen.insert(assemble_program(&text).unwrap().instructions[0].opcode);
+    }
+    for &op in ALL_OPCODES {
+        if let Layout::Decl(_) = op.info().layout {
+            assert!(seen.contains(&op), "no test line for {}", op.name());
+        }
+    }
+    // Custom data of every class.
+    for class in [
+        "comment",
+        "debuginfo",
+        "opaque",
+        "shadermessage",
+        "clipplaneconstantmappings",
+    ] {
+        round_trip(&format!(
+            "ps_5_0\ndcl_customdata {class} {{ 0x00000001 }}\n"
+        ));
+    }
+    round_trip("ps_5_0\ndcl_immediateConstantBuffer { }\n");
+}
