@@ -323,12 +323,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let n = self.io.patch_outputs.len();
         let mut vpc = vec![[None; 4]; n];
         for (reg, row) in vpc.iter_mut().enumerate() {
-            for c in 0..4 {
-                if let Some(var) = self.io.patch_outputs[reg].vars[c] {
+            let vars = self.io.patch_outputs[reg].vars;
+            for (slot, var) in row.iter_mut().zip(vars) {
+                if let Some(var) = var {
                     let v = self.b.load_var(var);
                     let copy = self.b.f.new_var(TypeId::U32);
                     self.b.store_var(copy, v);
-                    row[c] = Some(copy);
+                    *slot = Some(copy);
                 }
             }
         }
