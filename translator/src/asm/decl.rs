@@ -7,7 +7,7 @@
 
 use crate::sm4::opcodes::DeclKind;
 use crate::sm4::{
-    Declaration, InterpolationMode, NameToken, Operand, Primitive, PrimitiveTopology,
+    Declaration, IndexRepr, InterpolationMode, NameToken, Operand, Primitive, PrimitiveTopology,
     ReturnTypeToken, SamplerMode, SystemName, TessDomain, TessOutputPrimitive, TessPartitioning,
     global_flags,
 };
@@ -184,20 +184,31 @@ pub fn declaration(
         }
         DeclKind::ConstantBuffer => {
             let at = c.peek();
-            let mut op = ctx.operand(c, Role::Decl, false)?.operand;
+            let parsed = ctx.operand(c, Role::Decl, false)?;
+            let mut op = parsed.operand;
             let size = if sm51 {
                 if c.peek().is('[') {
+                    if parsed.extra_index.is_some() {
+                        return Err(at.error("an operand has at most 3 indices"));
+                    }
                     c.next();
                     let n = c.u32("a constant buffer size")?;
                     c.expect(']')?;
                     Some(n)
                 } else {
                     // `CB0[0][4]` without a range: the last bracket is the size.
-                    let indices: Vec<_> = op.indices().collect();
-                    let Some((last, rest)) = indices.split_last() else {
+                    let mut indices: Vec<_> = op.indices().collect();
+                    indices.extend(parsed.extra_index);
+                    // (`CB0` alone has no size: its 0 is the register.)
+                    let inline_only =
+                        indices.len() == 1 && at.text.contains(|ch: char| ch.is_ascii_digit());
+                    let (Some((last, rest)), false) = (indices.split_last(), inline_only) else {
                         return Err(at.error("expected the constant buffer size: 'CB0[0:0][4]'"));
                     };
-                    let Some(n) = last.as_immediate().filter(|&v| v <= u32::MAX as u64) else {
+                    let Some(n) = last
+                        .as_immediate()
+                        .filter(|&v| v <= u32::MAX as u64 && last.repr == IndexRepr::Imm32)
+                    else {
                         return Err(at.error("the constant buffer size must be a number"));
                     };
                     let mut fresh = Operand::new(op.ty, op.components);

@@ -105,6 +105,9 @@ struct ParsedIndex {
 pub struct Parsed {
     pub operand: Operand,
     pub function_index: Option<u32>,
+    /// A fourth bracketed index, accepted only on an SM5.1 constant buffer declaration
+    /// (where the last bracket may be the buffer size: `CB0[1][2u64][4]`).
+    pub extra_index: Option<Index>,
 }
 
 impl OperandContext<'_> {
@@ -156,6 +159,15 @@ impl OperandContext<'_> {
                     ));
                 }
             }
+        }
+        let mut extra_index = None;
+        if indices.len() == 4
+            && role == Role::Decl
+            && ty == OperandType::ConstantBuffer
+            && self.sm51
+            && !range
+        {
+            extra_index = indices.pop().map(|i| i.index);
         }
         if indices.len() > 3 {
             return Err(name.error("an operand has at most 3 indices"));
@@ -257,6 +269,7 @@ impl OperandContext<'_> {
         Ok(Parsed {
             operand: op,
             function_index: function,
+            extra_index,
         })
     }
 

@@ -200,6 +200,15 @@ fn sm51_declarations_and_ranges() {
         (rel.ty, rel.components),
         (OperandType::Temp, Components::Select1(0))
     );
+    // Without a range, the last bracket is the size; a size is required.
+    round_trip("ps_5_1\ndcl_constantbuffer CB0[1][4], immediateIndexed, space=0\n");
+    round_trip("ps_5_1\ndcl_constantbuffer CB0[1][2u64][4], immediateIndexed, space=0\n");
+    round_trip("ps_5_1\ndcl_constantbuffer CB0[1][2u64].xxxx[4], immediateIndexed, space=0\n");
+    assert!(
+        err("ps_5_1\ndcl_constantbuffer CB0, immediateIndexed\n")
+            .message
+            .contains("size")
+    );
     // Ranges and spaces need SM5.1.
     assert!(
         err("ps_5_0\ndcl_sampler s0[5:5], mode_default\n")
