@@ -1007,6 +1007,31 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     fn declare_special(&mut self, ty: OperandType) -> R<()> {
         use OperandType as O;
+        use ShaderStage as S;
+        let allowed = match ty {
+            O::OutputDepth
+            | O::OutputDepthGreaterEqual
+            | O::OutputDepthLessEqual
+            | O::OutputCoverageMask
+            | O::OutputStencilRef
+            | O::InputCoverageMask => self.stage == S::Pixel,
+            O::InputThreadId
+            | O::InputThreadGroupId
+            | O::InputThreadIdInGroup
+            | O::InputThreadIdInGroupFlattened => self.stage == S::Compute,
+            O::InputGsInstanceId => self.stage == S::Geometry,
+            O::OutputControlPointId => self.stage == S::Hull,
+            O::InputDomainPoint => self.stage == S::Domain,
+            O::InputPrimitiveId => !matches!(self.stage, S::Vertex | S::Compute),
+            _ => true,
+        };
+        if !allowed {
+            return Err(self.invalid(format!(
+                "{} in a {} shader",
+                ty.name(),
+                self.stage.profile_prefix()
+            )));
+        }
         let (key, builtin, pointee, scalar, width, output): (
             &'static str,
             BuiltIn,
