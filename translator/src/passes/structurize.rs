@@ -540,7 +540,11 @@ fn join_after_exits(
             }
         }
     }
-    if let Some(&t) = targets.iter().find(|t| escapes.contains(t)) {
+    if matches!(f.block(h).term, Terminator::Switch { .. }) {
+        // A case reached from another case is a fall-through, not the join.
+        escapes.retain(|e| !targets.contains(e));
+    } else if let Some(&t) = targets.iter().find(|t| escapes.contains(t)) {
+        // `if` without `else`: the branch that skips the body goes straight to the join.
         return ok(t);
     }
     if escapes.len() == 1 { ok(escapes[0]) } else { None }
