@@ -65,8 +65,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.io.patch_phase = false;
         if let Some(cp) = phases.iter().find(|p| p.kind == PhaseKind::ControlPoint) {
             self.begin_phase(cp)?;
-            let after = self.b.new_block();
-            self.lower_phase(cp.code.clone(), after)?;
+            self.lower_phase(cp.code.clone())?;
         } else {
             self.pass_through(invocation)?;
         }
@@ -248,8 +247,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             for k in 0..n {
                 self.stage_info.instance_id = Some(self.b.u32c(k));
                 self.begin_phase(phase)?;
-                let after = self.b.new_block();
-                self.lower_phase(phase.code.clone(), after)?;
+                self.lower_phase(phase.code.clone())?;
             }
         } else {
             let counter = self.b.f.new_var(TypeId::U32);
@@ -271,7 +269,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.b.begin(body);
             self.stage_info.instance_id = Some(i);
             self.begin_phase(phase)?;
-            self.lower_phase(phase.code.clone(), latch)?;
+            self.lower_phase(phase.code.clone())?;
+            self.b.branch_and_begin(latch);
             let one = self.b.u32c(1);
             let next = self.b.op(Op::IAdd, TypeId::U32, &[i, one]);
             self.b.store_var(counter, next);
