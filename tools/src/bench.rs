@@ -31,7 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Output, CliError> {
-    let opts = args.opts.options();
+    let opts = args.opts.options()?;
     let mut files = Vec::with_capacity(args.files.len());
     for f in &args.files {
         let data = std::fs::read(f).map_err(|e| CliError::input(&f.display().to_string(), e))?;

@@ -13,6 +13,7 @@ mod cli_error;
 mod disasm;
 mod info;
 mod input;
+mod reflect;
 mod translate;
 
 use std::io::Write;
@@ -41,8 +42,9 @@ enum Command {
     Asm(asm::Args),
     /// Translate to SPIR-V (binary, or text with --text).
     Translate(translate::Args),
-    /// Print the reflection of the translation as JSON (descriptors, I/O, push constants).
-    Reflect(translate::ReflectArgs),
+    /// Print the reflection of the translation as JSON (descriptors, I/O, push constants), or
+    /// with --table each descriptor's D3D origin beside its Vulkan placement.
+    Reflect(reflect::Args),
     /// Print the control-flow graph before and after structurizing (Graphviz).
     Cfg(cfg::Args),
     /// Time in-process translation of many files (same output form as vkd3d-bench).
@@ -76,7 +78,7 @@ fn main() -> ExitCode {
             }
             Err(e) => Err(e),
         },
-        Command::Reflect(args) => translate::reflect(&args),
+        Command::Reflect(args) => reflect::run(&args),
         Command::Cfg(args) => cfg::run(&args),
         Command::Bench(args) => bench::run(&args),
     };

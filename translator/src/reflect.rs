@@ -215,15 +215,23 @@ pub struct Descriptor {
     pub set: u32,
     pub binding: u32,
     pub descriptor_type: DescriptorType,
-    /// Array size; `None` for a runtime-sized (unbounded) array. 1 for a single descriptor.
+    /// Array length the module declares: the binding needs at least this many descriptors
+    /// (`array_offset` + registers in the range). `None` for a runtime-sized array (an
+    /// unbounded range). 1 for a single descriptor.
     pub count: Option<u32>,
+    /// Array element of the binding that holds the range's first register (`origin.lower`);
+    /// register `origin.lower + i` is element `array_offset + i`. Several ranges may share a
+    /// binding at different offsets when a layout says so.
+    #[serde(default)]
+    pub array_offset: u32,
     pub origin: D3dOrigin,
     pub shape: ResourceShape,
     /// True when the module writes through it (UAVs).
     pub writable: bool,
 }
 
-/// A push-constant range and the D3D root constants it holds.
+/// A push-constant range and the D3D root constants it holds: bytes `0..size` of constant
+/// buffer `b{register}` of `space` are bytes `offset..offset + size` of the push constants.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PushConstantRange {
     pub offset: u32,

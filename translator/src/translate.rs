@@ -40,8 +40,9 @@ pub struct Options {
     pub target_env: TargetEnv,
     /// Emit OpName/OpMemberName debug names.
     pub debug_names: bool,
-    /// Where D3D registers go in Vulkan descriptor sets and bindings.
-    pub binding: crate::binding::BindingPolicy,
+    /// Where D3D registers go in Vulkan descriptor sets, bindings and push constants: a
+    /// built-in policy (default `ClassOffsets`) or a caller's layout.
+    pub binding: crate::binding::Binding,
     /// Ask for 32-bit float denormals to be flushed to zero, as D3D requires of fp32 math
     /// (`DenormFlushToZero` execution mode). Set it only when the device reports
     /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
@@ -70,6 +71,12 @@ pub enum TranslateError {
     /// The program breaks a rule of the shader model.
     #[error("invalid program at byte offset {offset:#x}: {what}")]
     Invalid { what: String, offset: usize },
+    /// A declared register range has no place under the binding policy or layout.
+    #[error("at byte offset {offset:#x}: {error}")]
+    Binding {
+        error: crate::binding::BindingError,
+        offset: usize,
+    },
 }
 
 /// Translates a DXBC container to SPIR-V.
@@ -117,7 +124,9 @@ fn sync_reflection(
             var.placement = crate::reflect::InterfacePlacement::Unused;
         }
     }
-    refl.descriptors.sort_by_key(|d| (d.set, d.binding));
+    refl.descriptors
+        .sort_by_key(|d| (d.set, d.binding, d.array_offset));
+    refl.push_constants.sort_by_key(|p| p.offset);
 }
 
 fn lower_container_with_reflection(

@@ -485,12 +485,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Err(self.invalid("UAV counter operation on something that is not a UAV"));
         }
         let info = self.view_info(u)?;
-        let counter = info
+        let (counter, crange) = info
             .counter
             .ok_or_else(|| self.invalid("UAV counter operation on a UAV without a counter"))?;
         let mut args: SmallVec<[Operand; 4]> = smallvec::smallvec![Operand::Global(counter)];
-        if info.range.is_array() {
-            let el = self.descriptor_element(u, &info.range)?;
+        if crange.is_array() {
+            let el = self.descriptor_element(u, &crange)?;
             args.push(el);
         }
         let zero = self.b.u32c(0);

@@ -4,7 +4,14 @@
 //! builds on.
 //!
 //! The texture, buffer, UAV and atomic *instructions* live in [`super::texture`] and
-//! [`super::memory`]; this module owns what they look up: [`ResourceState`].
+//! [`super::memory`]; this module owns what they look up: [`ResourceState`]. Where each
+//! range goes in Vulkan is decided once for the whole program ([`plan`]); constant buffers
+//! placed in push constants are in [`push`].
+
+mod plan;
+mod push;
+
+pub(crate) use plan::{USES_ATOMIC, USES_TYPED_LOAD, USES_TYPED_STORE};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -12,6 +19,7 @@ use spirv::{Decoration, Dim, ImageFormat, Op, StorageClass};
 
 use super::regs::Idx;
 use super::{Lowerer, R};
+use crate::binding::Placement;
 use crate::ir::{
     Const, DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId, TypeTable,
 };
@@ -23,14 +31,23 @@ use crate::sm4::{
     CustomDataClass, Declaration, InstRef, Operand as Sm4Operand, OperandType, ResourceDimension,
     ReturnType,
 };
+use crate::translate::TranslateError;
 
-/// A declared register range (SM5.1), or one register (SM4/5.0: lower = upper = register).
+/// A declared register range (SM5.1), or one register (SM4/5.0: lower = upper = register),
+/// with where its descriptors are once declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Range {
     pub space: u32,
     pub lower: u32,
     /// Inclusive; `None` = unbounded.
     pub upper: Option<u32>,
+    /// Array element of the binding that holds register `lower`.
+    pub base: u32,
+    /// Whether the variable is an array of descriptors (else `base` is 0 and the range one
+    /// register).
+    pub array: bool,
+    /// The Vulkan descriptor type (for the indexing capabilities and features).
+    pub descriptor_type: DescriptorType,
 }
 
 impl Range {
@@ -42,7 +59,7 @@ impl Range {
 
     /// Whether the range is an array of descriptors in SPIR-V.
     pub fn is_array(&self) -> bool {
-        self.count() != Some(1)
+        self.array
     }
 }
 
@@ -64,8 +81,9 @@ pub(crate) enum ViewKind {
 #[derive(Debug, Clone)]
 pub(crate) struct CbInfo {
     pub global: GlobalId,
-    pub rows: u32,
     pub range: Range,
+    /// Held in push constants: the member of the push-constant block (`global`).
+    pub push: Option<push::PushMember>,
 }
 
 #[derive(Debug, Clone)]
@@ -75,18 +93,15 @@ pub(crate) struct ViewInfo {
     pub range: Range,
     /// Type of one descriptor (the image type, or the buffer block struct).
     pub elem_ty: TypeId,
-    /// UAV counter buffer, for UAVs that have one.
-    pub counter: Option<GlobalId>,
+    /// UAV counter buffer and its range (placed on its own), for UAVs that have one.
+    pub counter: Option<(GlobalId, Range)>,
     pub globally_coherent: bool,
-    /// Image format of a typed UAV (Unknown unless atomics need R32).
-    pub format: ImageFormat,
 }
 
 #[derive(Debug, Clone)]
 pub(crate) struct SamplerInfo {
     pub global: GlobalId,
     pub range: Range,
-    pub comparison: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -117,6 +132,10 @@ pub(crate) struct ResourceState {
     pub sparse_structs: HashMap<TypeId, TypeId>,
     /// Private table of the standard sample positions (`samplepos`), once used.
     pub sample_positions: Option<GlobalId>,
+    /// Where every declared range goes (built before the first declaration).
+    pub plan: plan::Plan,
+    /// The push-constant block and its members by constant buffer ID, once declared.
+    pub push_block: Option<(GlobalId, Vec<(u32, push::PushMember)>)>,
 }
 
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {
@@ -197,6 +216,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     space: space.unwrap_or(0),
                     lower,
                     upper,
+                    base: 0,
+                    array: false,
+                    descriptor_type: DescriptorType::Sampler,
                 },
             ))
         } else {
@@ -209,18 +231,33 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     space: 0,
                     lower: reg,
                     upper: Some(reg),
+                    base: 0,
+                    array: false,
+                    descriptor_type: DescriptorType::Sampler,
                 },
             ))
         }
     }
 
-    /// Declares a descriptor variable for a range: an array when the range has several
-    /// registers (a runtime array when unbounded). Records it in the reflection.
+    /// The plan's placement of range `id` of `class` (or of its counter).
+    fn placement(&mut self, class: RegisterClass, id: u32, counter: bool) -> R<Placement> {
+        self.ensure_plan()?;
+        self.res
+            .plan
+            .placement(class, id, counter)
+            .ok_or_else(|| TranslateError::Internal {
+                what: format!("{}{id} has no place in the binding plan", class.letter()),
+            })
+    }
+
+    /// Declares a descriptor variable for a range where the plan placed it: an array when the
+    /// range has several registers or does not start at element 0 of its binding, a runtime
+    /// array when it is unbounded. Records it in the reflection and completes `range`.
     #[allow(clippy::too_many_arguments)]
     fn declare_descriptor(
         &mut self,
         class: RegisterClass,
-        range: Range,
+        range: &mut Range,
         id: u32,
         elem: TypeId,
         storage: StorageClass,
@@ -229,12 +266,34 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         writable: bool,
         counter: bool,
     ) -> R<GlobalId> {
-        let place = self
-            .opts
-            .binding
-            .place(class, range.space, range.lower, range.upper, counter)
-            .map_err(|e| self.invalid(e.to_string()))?;
-        let pointee = match range.count() {
+        let (set, binding, base) = match self.placement(class, id, counter)? {
+            Placement::Descriptor {
+                set,
+                binding,
+                array_offset,
+            } => (set, binding, array_offset),
+            Placement::PushConstant { .. } => {
+                return Err(TranslateError::Internal {
+                    what: format!("{}{id} placed in push constants", class.letter()),
+                });
+            }
+        };
+        range.base = base;
+        range.descriptor_type = descriptor_type;
+        // Elements the variable spans: up to the range's last register.
+        let len = match range.count() {
+            Some(n) => Some(base.checked_add(n).ok_or_else(|| {
+                self.invalid(format!(
+                    "{}{} in space {}: array elements past 2^32",
+                    class.letter(),
+                    range.lower,
+                    range.space
+                ))
+            })?),
+            None => None,
+        };
+        range.array = len != Some(1);
+        let pointee = match len {
             Some(1) => elem,
             Some(n) => {
                 let len = self.b.m.consts.u32(n);
@@ -260,10 +319,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         };
         let g = self.b.m.add_global(pointee, storage, None);
         let t = DecorationTarget::Global(g);
-        self.b
-            .m
-            .decorate(t, Decoration::DescriptorSet, &[place.set]);
-        self.b.m.decorate(t, Decoration::Binding, &[place.binding]);
+        self.b.m.decorate(t, Decoration::DescriptorSet, &[set]);
+        self.b.m.decorate(t, Decoration::Binding, &[binding]);
         let name = format!(
             "{}{}{}",
             class.letter(),
@@ -271,22 +328,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if counter { "_counter" } else { "" }
         );
         self.b.m.name(t, name);
-        self.reflect_descriptor(g, Descriptor {
-            set: place.set,
-            binding: place.binding,
-            descriptor_type,
-            count: range.count(),
-            origin: D3dOrigin {
-                class,
-                space: range.space,
-                lower: range.lower,
-                upper: range.upper,
-                range_id: id,
-                uav_counter: counter,
+        self.reflect_descriptor(
+            g,
+            Descriptor {
+                set,
+                binding,
+                descriptor_type,
+                count: len,
+                array_offset: base,
+                origin: D3dOrigin {
+                    class,
+                    space: range.space,
+                    lower: range.lower,
+                    upper: range.upper,
+                    range_id: id,
+                    uav_counter: counter,
+                },
+                shape,
+                writable,
             },
-            shape,
-            writable,
-        });
+        );
         Ok(g)
     }
 
@@ -353,9 +414,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let Some(op) = inst.operands.first() else {
             return Ok(false);
         };
+        if plan::descriptor_kind(decl).is_some() {
+            self.ensure_plan()?;
+        }
         match decl {
-            Declaration::ConstantBuffer { size, space, dynamic_indexed } => {
-                let (id, range) = self.declared_range(op, *space)?;
+            Declaration::ConstantBuffer {
+                size,
+                space,
+                dynamic_indexed,
+            } => {
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let rows = match size {
                     Some(s) => *s,
                     None => op.index(1).map(|i| i.imm32()).unwrap_or(0),
@@ -366,6 +434,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     );
                 }
                 let rows = rows.max(1);
+                if let Placement::PushConstant { .. } =
+                    self.placement(RegisterClass::B, id, false)?
+                {
+                    self.declare_push_cb(id, range)?;
+                    return Ok(true);
+                }
                 // A dynamically indexed buffer may be read past its declared size, and D3D then
                 // returns the bound buffer's data (trap 33: games rely on it); SPIR-V would make
                 // that undefined for an array of the declared size, so such buffers are declared
@@ -386,7 +460,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
                 let g = self.declare_descriptor(
                     RegisterClass::B,
-                    range,
+                    &mut range,
                     id,
                     st,
                     StorageClass::Uniform,
@@ -401,18 +475,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     id,
                     CbInfo {
                         global: g,
-                        rows,
                         range,
+                        push: None,
                     },
                 );
             }
             Declaration::Sampler { mode, space } => {
-                let (id, range) = self.declared_range(op, *space)?;
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let comparison = *mode == crate::sm4::SamplerMode::Comparison;
                 let st = self.b.m.types.intern(Type::Sampler);
                 let g = self.declare_descriptor(
                     RegisterClass::S,
-                    range,
+                    &mut range,
                     id,
                     st,
                     StorageClass::UniformConstant,
@@ -421,14 +495,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     false,
                     false,
                 )?;
-                self.res.samplers.insert(
-                    id,
-                    SamplerInfo {
-                        global: g,
-                        range,
-                        comparison,
-                    },
-                );
+                self.res
+                    .samplers
+                    .insert(id, SamplerInfo { global: g, range });
             }
             Declaration::Resource {
                 dim,
@@ -436,7 +505,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 space,
                 ..
             } => {
-                let (id, range) = self.declared_range(op, *space)?;
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let scalar = scalar_of_return(return_type.types[0]);
                 let (sdim, arrayed, ms) = image_shape(*dim);
                 let image = self.b.m.types.intern(Type::Image(ImageType {
@@ -461,7 +530,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let g = self.declare_descriptor(
                     RegisterClass::T,
-                    range,
+                    &mut range,
                     id,
                     image,
                     StorageClass::UniformConstant,
@@ -483,12 +552,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         elem_ty: image,
                         counter: None,
                         globally_coherent: false,
-                        format: ImageFormat::Unknown,
                     },
                 );
             }
             Declaration::ResourceRaw { space } | Declaration::ResourceStructured { space, .. } => {
-                let (id, range) = self.declared_range(op, *space)?;
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let st = self.buffer_block(true);
                 let (kind, shape) = match decl {
                     Declaration::ResourceStructured { stride, .. } => (
@@ -499,7 +567,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let g = self.declare_descriptor(
                     RegisterClass::T,
-                    range,
+                    &mut range,
                     id,
                     st,
                     StorageClass::StorageBuffer,
@@ -520,7 +588,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         elem_ty: st,
                         counter: None,
                         globally_coherent: false,
-                        format: ImageFormat::Unknown,
                     },
                 );
             }
@@ -530,11 +597,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 return_type,
                 space,
             } => {
-                let (id, range) = self.declared_range(op, *space)?;
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let scalar = scalar_of_return(return_type.types[0]);
                 let (sdim, arrayed, ms) = image_shape(*dim);
                 // Atomics need an R32 format; plain loads and stores work without a format.
-                let format = if self.uav_needs_r32(id) {
+                let usage = self.uav_usage(id);
+                let format = if usage & USES_ATOMIC != 0 {
                     if scalar == Scalar::I32 {
                         ImageFormat::R32i
                     } else if scalar == Scalar::U32 {
@@ -544,14 +612,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     }
                 } else {
                     // Only what the program does to the view needs a format-less access.
-                    use crate::sm4::Opcode as O;
-                    if self.uav_used_by(id, |o| matches!(o, O::LdUavTyped | O::LdUavTypedS)) {
+                    if usage & USES_TYPED_LOAD != 0 {
                         self.b
                             .m
                             .capability(spirv::Capability::StorageImageReadWithoutFormat);
                         self.need_feature("shaderStorageImageReadWithoutFormat");
                     }
-                    if self.uav_used_by(id, |o| o == O::StoreUavTyped) {
+                    if usage & USES_TYPED_STORE != 0 {
                         self.b
                             .m
                             .capability(spirv::Capability::StorageImageWriteWithoutFormat);
@@ -581,7 +648,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let g = self.declare_descriptor(
                     RegisterClass::U,
-                    range,
+                    &mut range,
                     id,
                     image,
                     StorageClass::UniformConstant,
@@ -609,13 +676,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         elem_ty: image,
                         counter: None,
                         globally_coherent: flags.globally_coherent,
-                        format,
                     },
                 );
             }
             Declaration::UavRaw { flags, space }
             | Declaration::UavStructured { flags, space, .. } => {
-                let (id, range) = self.declared_range(op, *space)?;
+                let (id, mut range) = self.declared_range(op, *space)?;
                 let st = self.buffer_block(true);
                 let (kind, shape) = match decl {
                     Declaration::UavStructured { stride, .. } => (
@@ -626,7 +692,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let g = self.declare_descriptor(
                     RegisterClass::U,
-                    range,
+                    &mut range,
                     id,
                     st,
                     StorageClass::StorageBuffer,
@@ -640,11 +706,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         .m
                         .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
                 }
-                let counter = if flags.has_counter || self.uav_uses_counter(id) {
+                let counter = if self
+                    .res
+                    .plan
+                    .placement(RegisterClass::U, id, true)
+                    .is_some()
+                {
                     let cst = self.buffer_block(false);
-                    Some(self.declare_descriptor(
+                    let mut crange = range;
+                    let cg = self.declare_descriptor(
                         RegisterClass::U,
-                        range,
+                        &mut crange,
                         id,
                         cst,
                         StorageClass::StorageBuffer,
@@ -652,7 +724,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         ResourceShape::Counter,
                         true,
                         true,
-                    )?)
+                    )?;
+                    Some((cg, crange))
                 } else {
                     None
                 };
@@ -666,7 +739,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         elem_ty: st,
                         counter,
                         globally_coherent: flags.globally_coherent,
-                        format: ImageFormat::Unknown,
                     },
                 );
             }
@@ -789,64 +861,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
     }
 
-    /// Whether the program uses atomics on typed UAV `id` (they need an R32 format).
-    fn uav_needs_r32(&self, id: u32) -> bool {
-        self.prog.iter().any(|i| {
-            use crate::sm4::Opcode as O;
-            let atomic = matches!(
-                i.opcode,
-                O::AtomicAnd
-                    | O::AtomicOr
-                    | O::AtomicXor
-                    | O::AtomicCmpStore
-                    | O::AtomicIAdd
-                    | O::AtomicIMax
-                    | O::AtomicIMin
-                    | O::AtomicUMax
-                    | O::AtomicUMin
-                    | O::ImmAtomicIAdd
-                    | O::ImmAtomicAnd
-                    | O::ImmAtomicOr
-                    | O::ImmAtomicXor
-                    | O::ImmAtomicExch
-                    | O::ImmAtomicCmpExch
-                    | O::ImmAtomicIMax
-                    | O::ImmAtomicIMin
-                    | O::ImmAtomicUMax
-                    | O::ImmAtomicUMin
-            );
-            atomic
-                && i.operands.iter().any(|o| {
-                    o.ty == OperandType::UnorderedAccessView
-                        && o.index(0).map(|x| x.imm32()) == Some(id)
-                })
-        })
-    }
-
-    /// Whether an instruction whose opcode satisfies `pred` names UAV `id`.
-    fn uav_used_by(&self, id: u32, pred: impl Fn(crate::sm4::Opcode) -> bool) -> bool {
-        self.prog.iter().any(|i| {
-            pred(i.opcode)
-                && i.operands.iter().any(|o| {
-                    o.ty == OperandType::UnorderedAccessView
-                        && o.index(0).map(|x| x.imm32()) == Some(id)
-                })
-        })
-    }
-
-    /// Whether the program uses the hidden counter of UAV `id`.
-    fn uav_uses_counter(&self, id: u32) -> bool {
-        self.prog.iter().any(|i| {
-            matches!(
-                i.opcode,
-                crate::sm4::Opcode::ImmAtomicAlloc | crate::sm4::Opcode::ImmAtomicConsume
-            ) && i.operands.iter().any(|o| {
-                o.ty == OperandType::UnorderedAccessView
-                    && o.index(0).map(|x| x.imm32()) == Some(id)
-            })
-        })
-    }
-
     // ---- rows of cb / icb / x# ------------------------------------------------------------------
 
     /// Loads the 4-component row an operand of `cb`, `icb` or `x#` names.
@@ -867,17 +881,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .cloned()
                     .ok_or_else(|| self.invalid(format!("cb{id} is not declared")))?;
                 let offset = self.index_value(&idx[need - 1])?;
+                if let Some(m) = info.push {
+                    return Ok(self.load_push_row(info.global, m, offset));
+                }
                 let offset = self.idx_operand(offset);
                 let zero = self.b.u32c(0);
                 let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
                 let p = if info.range.is_array() {
                     let el = self
                         .descriptor_index(&info.range, if sm51 { Some(&idx[1]) } else { None })?;
-                    self.b.op(
+                    if op.non_uniform {
+                        self.descriptor_indexing(info.range.descriptor_type, true);
+                    }
+                    let p = self.b.op(
                         Op::AccessChain,
                         ptr,
                         &[Operand::Global(info.global), el, zero, offset],
-                    )
+                    );
+                    if op.non_uniform {
+                        self.mark_non_uniform(p);
+                    }
+                    p
                 } else {
                     self.b.op(
                         Op::AccessChain,
@@ -894,8 +918,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .ok_or_else(|| self.invalid("icb used but not declared"))?;
                 let i = op
                     .index(0)
-                    .ok_or_else(|| self.invalid("icb operand without an index"))?
-                    .clone();
+                    .ok_or_else(|| self.invalid("icb operand without an index"))?;
                 let i = self.index_value(&i)?;
                 self.load_array_row(g, rows, i, StorageClass::Private)
             }
@@ -1006,27 +1029,100 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    /// The array element of a descriptor range an SM5.1 operand index selects (relative to the
-    /// range's lower bound); element 0 for SM5.0 arrays.
+    /// The array element of its binding an SM5.1 operand index selects in a range: the
+    /// index is a register number of the space, so element = index − lower + base. A
+    /// one-register range always gives its own element (SM5.0 operands have no such index,
+    /// and the DirectX docs' SM5.1 listing indexes `t0[5:5]` as `t0[0]`). A dynamic index
+    /// needs the dynamic-indexing capability and feature of the descriptor type.
     pub fn descriptor_index(
         &mut self,
         range: &Range,
         index: Option<&crate::sm4::Index>,
     ) -> R<Operand> {
-        let Some(index) = index else {
-            return Ok(self.b.u32c(0));
+        let index = match index {
+            Some(i) if range.count() != Some(1) => i,
+            _ => return Ok(self.b.u32c(range.base)),
         };
+        let shift = range.base.wrapping_sub(range.lower);
         let i = self.index_value(index)?;
         Ok(match i {
-            Idx::Imm(k) => self.b.u32c(k.wrapping_sub(range.lower)),
+            Idx::Imm(k) => self.b.u32c(k.wrapping_add(shift)),
             Idx::Dyn(v) => {
-                if range.lower == 0 {
+                self.descriptor_indexing(range.descriptor_type, false);
+                if shift == 0 {
                     v
                 } else {
-                    let lo = self.b.u32c(range.lower);
-                    self.b.op(Op::ISub, TypeId::U32, &[v, lo])
+                    let k = self.b.u32c(shift);
+                    self.b.op(Op::IAdd, TypeId::U32, &[v, k])
                 }
             }
         })
+    }
+
+    /// Declares what indexing an array of `t` descriptors with a dynamically uniform
+    /// (`non_uniform` false) or non-uniform index needs: the SPIR-V capability and the
+    /// Vulkan feature.
+    pub fn descriptor_indexing(&mut self, t: DescriptorType, non_uniform: bool) {
+        use spirv::Capability as C;
+        let (cap, feature) = match (t, non_uniform) {
+            (DescriptorType::UniformBuffer, false) => (
+                C::UniformBufferArrayDynamicIndexing,
+                "shaderUniformBufferArrayDynamicIndexing",
+            ),
+            (DescriptorType::Sampler | DescriptorType::SampledImage, false) => (
+                C::SampledImageArrayDynamicIndexing,
+                "shaderSampledImageArrayDynamicIndexing",
+            ),
+            (DescriptorType::StorageBuffer, false) => (
+                C::StorageBufferArrayDynamicIndexing,
+                "shaderStorageBufferArrayDynamicIndexing",
+            ),
+            (DescriptorType::StorageImage, false) => (
+                C::StorageImageArrayDynamicIndexing,
+                "shaderStorageImageArrayDynamicIndexing",
+            ),
+            (DescriptorType::UniformTexelBuffer, false) => (
+                C::UniformTexelBufferArrayDynamicIndexing,
+                "shaderUniformTexelBufferArrayDynamicIndexing",
+            ),
+            (DescriptorType::StorageTexelBuffer, false) => (
+                C::StorageTexelBufferArrayDynamicIndexing,
+                "shaderStorageTexelBufferArrayDynamicIndexing",
+            ),
+            (DescriptorType::UniformBuffer, true) => (
+                C::UniformBufferArrayNonUniformIndexing,
+                "shaderUniformBufferArrayNonUniformIndexing",
+            ),
+            (DescriptorType::Sampler | DescriptorType::SampledImage, true) => (
+                C::SampledImageArrayNonUniformIndexing,
+                "shaderSampledImageArrayNonUniformIndexing",
+            ),
+            (DescriptorType::StorageBuffer, true) => (
+                C::StorageBufferArrayNonUniformIndexing,
+                "shaderStorageBufferArrayNonUniformIndexing",
+            ),
+            (DescriptorType::StorageImage, true) => (
+                C::StorageImageArrayNonUniformIndexing,
+                "shaderStorageImageArrayNonUniformIndexing",
+            ),
+            (DescriptorType::UniformTexelBuffer, true) => (
+                C::UniformTexelBufferArrayNonUniformIndexing,
+                "shaderUniformTexelBufferArrayNonUniformIndexing",
+            ),
+            (DescriptorType::StorageTexelBuffer, true) => (
+                C::StorageTexelBufferArrayNonUniformIndexing,
+                "shaderStorageTexelBufferArrayNonUniformIndexing",
+            ),
+        };
+        let needs_ext = non_uniform
+            || matches!(
+                t,
+                DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer
+            );
+        if needs_ext && self.opts.target_env.spirv_version() < (1, 5) {
+            self.b.m.extension("SPV_EXT_descriptor_indexing");
+        }
+        self.b.m.capability(cap);
+        self.need_feature(feature);
     }
 }

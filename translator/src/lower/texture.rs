@@ -204,6 +204,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         } else {
             None
         };
+        if op.non_uniform && range.is_array() {
+            self.descriptor_indexing(range.descriptor_type, true);
+        }
         self.descriptor_index(range, index.as_ref())
     }
 

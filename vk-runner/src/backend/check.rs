@@ -29,20 +29,23 @@ fn check_info(t: &Translation, info: &SpirvInfo) -> Result<(), String> {
         ));
     }
     for v in &info.descriptors {
-        let Some(d) = r
+        // Several ranges may share a binding (at different array elements): one of them
+        // must match the variable.
+        let mut at = r
             .descriptors
             .iter()
-            .find(|d| d.set == v.set && d.binding == v.binding)
-        else {
+            .filter(|d| d.set == v.set && d.binding == v.binding)
+            .peekable();
+        let Some(first) = at.peek().copied() else {
             return Err(format!(
                 "SPIR-V declares set {} binding {} but the reflection does not",
                 v.set, v.binding
             ));
         };
-        if d.descriptor_type != v.descriptor_type || d.count != v.count {
+        if !at.any(|d| d.descriptor_type == v.descriptor_type && d.count == v.count) {
             return Err(format!(
                 "set {} binding {}: reflection says {:?} x{:?}, SPIR-V has {:?} x{:?}",
-                v.set, v.binding, d.descriptor_type, d.count, v.descriptor_type, v.count
+                v.set, v.binding, first.descriptor_type, first.count, v.descriptor_type, v.count
             ));
         }
     }

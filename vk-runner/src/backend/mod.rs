@@ -35,10 +35,19 @@ impl Backend {
 
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
-    pub fn translate(&self, dxbc: &[u8]) -> Result<Translation, String> {
+    /// `binding` replaces the options' binding policy (ours only).
+    pub fn translate(
+        &self,
+        dxbc: &[u8],
+        binding: &translator::binding::Binding,
+    ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
-                let t = translator::translate(dxbc, options).map_err(|e| e.to_string())?;
+                let options = Options {
+                    binding: binding.clone(),
+                    ..options.clone()
+                };
+                let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;
                 check::check(&t)
                     .map_err(|e| format!("reflection does not match the SPIR-V: {e}"))?;
                 Ok(t)

@@ -131,6 +131,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
             binding: d.binding,
             descriptor_type: d.descriptor_type,
             count: d.count,
+            array_offset: 0,
             origin: D3dOrigin {
                 class,
                 space: decl.space,

@@ -77,6 +77,7 @@ pub fn new_resource(kind: ResourceKind, slot: u32) -> ResourceDecl {
     ResourceDecl {
         kind,
         slot,
+        space: 0,
         format,
         explicit_format: false,
         stride: None,

@@ -30,6 +30,10 @@ enum Body {
     Test(Vec<TestLine>),
     Ignored(String),
     Unsupported(String),
+    /// `[binding layout]`: the layout text, read when the section ends.
+    BindingLayout(String),
+    BindingLayoutFile(String),
+    Binding(translator::binding::Binding),
     None,
 }
 
@@ -76,7 +80,7 @@ pub fn parse(text: &str) -> TestFile {
             }
             continue;
         }
-        if let Body::Shader { text, .. } = &mut body {
+        if let Body::Shader { text, .. } | Body::BindingLayout(text) = &mut body {
             text.push_str(raw);
             text.push('\n');
             continue;
@@ -95,7 +99,14 @@ pub fn parse(text: &str) -> TestFile {
             Body::Sampler(s) => decls::sampler_line(s, line),
             Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
-            Body::Shader { .. } | Body::Ignored(_) | Body::Unsupported(_) => Ok(()),
+            Body::Shader { .. }
+            | Body::Ignored(_)
+            | Body::Unsupported(_)
+            | Body::BindingLayout(_)
+            | Body::Binding(_) => Ok(()),
+            Body::BindingLayoutFile(_) => Err(format!(
+                "a [binding layout FILE] section has no body: '{line}'"
+            )),
             Body::None => Err(format!("line outside any section: '{line}'")),
         };
         if let Err(e) = result {
@@ -116,6 +127,18 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Test(v) => SectionKind::Test(v),
         Body::Ignored(s) => SectionKind::Ignored(s),
         Body::Unsupported(s) => SectionKind::Unsupported(s),
+        Body::Binding(b) => SectionKind::Binding(b),
+        Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
+        Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
+            Ok(l) => SectionKind::Binding(l.into()),
+            Err(e) => {
+                file.errors.push((line, e.to_string()));
+                // Later shaders must not run under some other placement.
+                SectionKind::Unsupported(format!(
+                    "the [binding layout] at line {line} is malformed"
+                ))
+            }
+        },
         Body::Shader {
             stage,
             header,
@@ -203,15 +226,17 @@ fn header(raw: &str) -> Result<Body, String> {
             });
         }
     }
-    let slot = |c: &mut Cursor<'_>| -> Result<u32, String> {
+    // `N` or `N space S` (registers of other spaces than 0, for SM5.1 shaders).
+    let slot = |c: &mut Cursor<'_>| -> Result<(u32, u32), String> {
         let n = c.u32()?;
+        let space = if c.eat_word("space") { c.u32()? } else { 0 };
         if !c.is_empty() {
             return Err(format!("trailing text in header '{raw}'"));
         }
-        if n > 64 {
+        if n > 1024 {
             return Err(format!("slot {n} out of range"));
         }
-        Ok(n)
+        Ok((n, space))
     };
     if inner == "require" {
         return Ok(Body::Require(Require::default()));
@@ -234,11 +259,39 @@ fn header(raw: &str) -> Result<Body, String> {
         ("vertex buffer", ResourceKind::VertexBuffer),
     ] {
         if c.eat_words(words) {
-            return Ok(Body::Resource(decls::new_resource(kind, slot(&mut c)?)));
+            let (n, space) = slot(&mut c)?;
+            if space != 0 && !matches!(kind, ResourceKind::Srv | ResourceKind::Uav) {
+                return Err(format!(
+                    "only SRVs, UAVs and samplers have register spaces: '{raw}'"
+                ));
+            }
+            let mut r = decls::new_resource(kind, n);
+            r.space = space;
+            return Ok(Body::Resource(r));
         }
     }
     if c.eat_word("sampler") {
-        return Ok(Body::Sampler(SamplerDecl::new(slot(&mut c)?)));
+        let (n, space) = slot(&mut c)?;
+        let mut s = SamplerDecl::new(n);
+        s.space = space;
+        return Ok(Body::Sampler(s));
+    }
+    if c.eat_words("binding layout") {
+        // `[binding layout]` holds the layout; `[binding layout FILE]` names a file beside
+        // the test.
+        let file = c.rest().trim();
+        return Ok(if file.is_empty() {
+            Body::BindingLayout(String::new())
+        } else {
+            Body::BindingLayoutFile(file.to_string())
+        });
+    }
+    if c.eat_words("binding policy") {
+        let name = c.rest().trim();
+        let p = translator::binding::BindingPolicy::from_name(name).ok_or_else(|| {
+            format!("unknown binding policy '{name}' (class-offsets, per-range, vkd3d)")
+        })?;
+        return Ok(Body::Binding(p.into()));
     }
     if inner.starts_with("preproc") || inner.starts_with("effect") {
         return Ok(Body::Ignored(inner.to_string()));
@@ -457,6 +510,62 @@ aabb
                 let _ = parse(&t);
             }
         }
+    }
+
+    #[test]
+    fn spaces_and_binding_sections() {
+        let f = parse(
+            "[srv 3 space 2]\nsize (2d, 1, 1)\n1.0\n[sampler 1 space 4]\n[uav 0]\n\
+             [binding policy per-range]\n[binding layout]\n  [[descriptors]]\n  class = \"t\"\n  \
+             space = 2\n  register = 3\n  set = 1\n  binding = 0\n[binding layout other.toml]\n",
+        );
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        match &f.sections[0].kind {
+            SectionKind::Resource(r) => {
+                assert_eq!((r.kind, r.slot, r.space), (ResourceKind::Srv, 3, 2))
+            }
+            k => panic!("{k:?}"),
+        }
+        match &f.sections[1].kind {
+            SectionKind::Sampler(s) => assert_eq!((s.slot, s.space), (1, 4)),
+            k => panic!("{k:?}"),
+        }
+        match &f.sections[2].kind {
+            SectionKind::Resource(r) => assert_eq!((r.slot, r.space), (0, 0)),
+            k => panic!("{k:?}"),
+        }
+        match &f.sections[3].kind {
+            SectionKind::Binding(b) => assert_eq!(
+                *b,
+                translator::binding::Binding::Policy(translator::binding::BindingPolicy::PerRange)
+            ),
+            k => panic!("{k:?}"),
+        }
+        match &f.sections[4].kind {
+            SectionKind::Binding(translator::binding::Binding::Layout(l)) => {
+                assert_eq!(l.descriptors.len(), 1);
+                assert_eq!((l.descriptors[0].space, l.descriptors[0].register), (2, 3));
+            }
+            k => panic!("{k:?}"),
+        }
+        match &f.sections[5].kind {
+            SectionKind::BindingLayoutFile(p) => assert_eq!(p, "other.toml"),
+            k => panic!("{k:?}"),
+        }
+        // Errors: a malformed layout names its section line and makes later checks skip;
+        // unknown policies, spaces on render targets and bodies after a file are errors.
+        let f = parse("[binding layout]\n  [[descriptors]]\n  class = \"q\"\n[test]\ndraw quad\n");
+        assert_eq!(f.errors.len(), 1, "{:?}", f.errors);
+        assert_eq!(f.errors[0].0, 1);
+        assert!(
+            f.errors[0].1.contains("binding layout"),
+            "{}",
+            f.errors[0].1
+        );
+        assert!(matches!(f.sections[0].kind, SectionKind::Unsupported(_)));
+        let f =
+            parse("[binding policy magic]\n[rtv 0 space 1]\n[binding layout x.toml]\nclass = 1\n");
+        assert_eq!(f.errors.len(), 3, "{:?}", f.errors);
     }
 
     #[test]

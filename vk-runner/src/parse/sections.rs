@@ -35,6 +35,11 @@ pub enum SectionKind {
     /// A section that would change how later tests run and is not implemented
     /// (`[descriptors]`): every later check is skipped with this reason.
     Unsupported(String),
+    /// `[binding layout]` (a TOML or JSON layout) or `[binding policy NAME]`: where the
+    /// translator places descriptors for the shaders translated after it.
+    Binding(translator::binding::Binding),
+    /// `[binding layout FILE]`: a layout file, relative to the test file's directory.
+    BindingLayoutFile(String),
 }
 
 /// Shader stages a section can hold.
@@ -190,6 +195,8 @@ pub enum Dimensions {
 pub struct ResourceDecl {
     pub kind: ResourceKind,
     pub slot: u32,
+    /// Register space (`[srv N space S]`; 0 by default).
+    pub space: u32,
     pub format: Format,
     pub explicit_format: bool,
     /// Structured buffer stride (`stride N`).
@@ -236,6 +243,8 @@ pub enum Reduction {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplerDecl {
     pub slot: u32,
+    /// Register space (`[sampler N space S]`; 0 by default).
+    pub space: u32,
     /// min, mag, mip: `true` = linear.
     pub linear: [bool; 3],
     pub address: [AddressMode; 3],
@@ -247,6 +256,7 @@ impl SamplerDecl {
     pub fn new(slot: u32) -> Self {
         SamplerDecl {
             slot,
+            space: 0,
             linear: [false; 3],
             address: [AddressMode::Clamp; 3],
             compare: None,
@@ -370,9 +380,11 @@ pub enum Directive {
         start_instance: u32,
     },
     Probe(Probe),
-    /// Writes 32-bit words into a constant buffer at a word offset (`uniform`, `write cbv-N`).
+    /// Writes 32-bit words into a constant buffer at a word offset (`uniform`, `write cbv-N`,
+    /// `write cbv-N space S`).
     Uniform {
         cbuffer: u32,
+        space: u32,
         offset: u32,
         words: Vec<u32>,
     },

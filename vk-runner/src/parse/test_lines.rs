@@ -73,12 +73,14 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         if r.0 != "cbv" {
             return Ok(Directive::Unsupported(format!("write to {}", r.0)));
         }
+        let space = if c.eat_word("space") { c.u32()? } else { 0 };
         c.expect_char('(')?;
         let offset = c.u32()?;
         c.expect_char(')')?;
         let lit = literal(c)?;
         return Ok(Directive::Uniform {
             cbuffer: r.1,
+            space,
             offset,
             words: literal_words(&lit),
         });
@@ -468,6 +470,7 @@ fn uniform(c: &mut Cursor<'_>) -> Result<Directive, String> {
     }
     Ok(Directive::Uniform {
         cbuffer: 0,
+        space: 0,
         offset,
         words,
     })
@@ -657,6 +660,7 @@ mod tests {
             d("uniform 4 float4 1.0 2.0 3.0 4.0"),
             Directive::Uniform {
                 cbuffer: 0,
+                space: 0,
                 offset: 4,
                 words: vec![
                     1f32.to_bits(),
@@ -670,6 +674,7 @@ mod tests {
             d("uniform 1 uint 0x41804180"),
             Directive::Uniform {
                 cbuffer: 0,
+                space: 0,
                 offset: 1,
                 words: vec![0x4180_4180]
             }
@@ -678,6 +683,7 @@ mod tests {
             d("uniform 0 int -2"),
             Directive::Uniform {
                 cbuffer: 0,
+                space: 0,
                 offset: 0,
                 words: vec![(-2i32) as u32]
             }
@@ -700,10 +706,21 @@ mod tests {
             d("write cbv-1 (4) f32(2.0)"),
             Directive::Uniform {
                 cbuffer: 1,
+                space: 0,
                 offset: 4,
                 words: vec![2f32.to_bits()]
             }
         );
+        assert_eq!(
+            d("write cbv-2 space 3 (0) u32(7)"),
+            Directive::Uniform {
+                cbuffer: 2,
+                space: 3,
+                offset: 0,
+                words: vec![7]
+            }
+        );
+        assert!(test_line(1, "write cbv-2 space (0) u32(7)").is_err());
         assert!(matches!(d("sample mask 3"), Directive::Unsupported(_)));
         assert!(test_line(1, "frobnicate").is_err());
         assert!(test_line(1, "dispatch 1 1").is_err());

@@ -34,7 +34,7 @@ fn module(
         .map(Some)
 }
 
-fn existing(st: &FileState, key: (ResourceKind, u32)) -> Result<(), RunError> {
+fn existing(st: &FileState, key: (ResourceKind, u32, u32)) -> Result<(), RunError> {
     match st.resource_errors.get(&key) {
         Some(e) => Err(e.clone()),
         None => Ok(()),
@@ -70,17 +70,46 @@ fn check_bound_resources(st: &FileState, mods: &[&Translation]) -> Result<(), Ru
     use translator::reflect::RegisterClass;
     for m in mods {
         for d in &m.reflection.descriptors {
-            for i in 0..d.count.unwrap_or(1) {
-                let reg = d.origin.lower + i;
-                match d.origin.class {
-                    RegisterClass::T => existing(st, (ResourceKind::Srv, reg))?,
-                    RegisterClass::U => existing(st, (ResourceKind::Uav, reg))?,
-                    RegisterClass::S => {
-                        if let Some(e) = st.sampler_errors.get(&reg) {
-                            return Err(RunError::Skip(format!("sampler {reg}: {e}")));
-                        }
+            let space = d.origin.space;
+            let failed = |kind: Option<ResourceKind>, reg: u32| -> Result<(), RunError> {
+                match kind {
+                    Some(k) => existing(st, (k, space, reg)),
+                    None => match st.sampler_errors.get(&(space, reg)) {
+                        Some(e) => Err(RunError::Skip(format!("sampler {reg}: {e}"))),
+                        None => Ok(()),
+                    },
+                }
+            };
+            let kind = match d.origin.class {
+                RegisterClass::T => Some(ResourceKind::Srv),
+                RegisterClass::U => Some(ResourceKind::Uav),
+                RegisterClass::S => None,
+                RegisterClass::B => continue,
+            };
+            match d.origin.upper {
+                Some(u) => {
+                    for reg in d.origin.lower..=u.min(d.origin.lower.saturating_add(1023)) {
+                        failed(kind, reg)?;
                     }
-                    RegisterClass::B => {}
+                }
+                // Unbounded: whatever the test declared in the space from `lower` on.
+                None => {
+                    for reg in st
+                        .resource_errors
+                        .keys()
+                        .filter(|(k, s, r)| Some(*k) == kind && *s == space && *r >= d.origin.lower)
+                        .map(|(_, _, r)| *r)
+                        .chain(
+                            st.sampler_errors
+                                .keys()
+                                .filter(|(s, r)| {
+                                    kind.is_none() && *s == space && *r >= d.origin.lower
+                                })
+                                .map(|(_, r)| *r),
+                        )
+                    {
+                        failed(kind, reg)?;
+                    }
                 }
             }
         }
@@ -89,15 +118,16 @@ fn check_bound_resources(st: &FileState, mods: &[&Translation]) -> Result<(), Ru
 }
 
 fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
-    let has_target = st.resources.contains_key(&(ResourceKind::Rtv, 0))
-        || st.resources.contains_key(&(ResourceKind::Dsv, 0));
+    let has_target = st.resources.contains_key(&(ResourceKind::Rtv, 0, 0))
+        || st.resources.contains_key(&(ResourceKind::Dsv, 0, 0));
     if has_target {
         return Ok(());
     }
-    existing(st, (ResourceKind::Rtv, 0))?;
+    existing(st, (ResourceKind::Rtv, 0, 0))?;
     let decl = ResourceDecl {
         kind: ResourceKind::Rtv,
         slot: 0,
+        space: 0,
         format: Format::RGBA32F,
         explicit_format: false,
         stride: None,
@@ -109,7 +139,7 @@ fn default_target(gpu: &Gpu, st: &mut FileState) -> Result<(), RunError> {
         data: Vec::new(),
     };
     let r = TestResource::create(gpu, &decl)?;
-    st.resources.insert((ResourceKind::Rtv, 0), r);
+    st.resources.insert((ResourceKind::Rtv, 0, 0), r);
     Ok(())
 }
 
@@ -180,8 +210,8 @@ pub fn draw(
     let rt_slots: Vec<u32> = st
         .resources
         .keys()
-        .filter(|(k, _)| *k == ResourceKind::Rtv)
-        .map(|(_, s)| *s)
+        .filter(|(k, _, _)| *k == ResourceKind::Rtv)
+        .map(|(_, _, s)| *s)
         .collect();
     let mut rts: Vec<(u32, TestResource)> = rt_slots
         .iter()
@@ -189,12 +219,12 @@ pub fn draw(
             (
                 *s,
                 st.resources
-                    .remove(&(ResourceKind::Rtv, *s))
+                    .remove(&(ResourceKind::Rtv, 0, *s))
                     .expect("listed"),
             )
         })
         .collect();
-    let mut dsv = st.resources.remove(&(ResourceKind::Dsv, 0));
+    let mut dsv = st.resources.remove(&(ResourceKind::Dsv, 0, 0));
     let result = (|| {
         let quad_vb;
         let quad_layout;
@@ -229,7 +259,7 @@ pub fn draw(
             Some(c) => (c, &st.layout[..], Vec::new()),
         };
         if !quad {
-            for ((kind, slot), r) in &st.resources {
+            for ((kind, _, slot), r) in &st.resources {
                 if *kind == ResourceKind::VertexBuffer
                     && let GpuObject::Buffer(b) = &r.obj
                 {
@@ -271,10 +301,10 @@ pub fn draw(
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();
     for (s, r) in rts {
-        st.resources.insert((ResourceKind::Rtv, s), r);
+        st.resources.insert((ResourceKind::Rtv, 0, s), r);
     }
     if let Some(d) = dsv {
-        st.resources.insert((ResourceKind::Dsv, 0), d);
+        st.resources.insert((ResourceKind::Dsv, 0, 0), d);
     }
     result
 }
@@ -288,10 +318,10 @@ pub fn clear(
     if target.kind == ResourceKind::Rtv && target.slot == 0 {
         default_target(gpu, st)?;
     }
-    existing(st, (target.kind, target.slot))?;
+    existing(st, (target.kind, 0, target.slot))?;
     let r = st
         .resources
-        .get(&(target.kind, target.slot))
+        .get(&(target.kind, 0, target.slot))
         .ok_or_else(|| {
             RunError::Fail(format!(
                 "clear of undeclared {} {}",
@@ -343,7 +373,7 @@ pub fn clear(
 }
 
 pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
-    let key = (p.target.kind, p.target.slot);
+    let key = (p.target.kind, 0, p.target.slot);
     existing(st, key)?;
     let r = st.resources.get(&key).ok_or_else(|| {
         RunError::Fail(format!(

@@ -63,12 +63,17 @@ pub(crate) struct FileState {
     pub name: String,
     pub require: Require,
     pub shaders: HashMap<Stage, (u32, ShaderSection)>,
-    pub resources: HashMap<(ResourceKind, u32), TestResource>,
-    pub resource_errors: HashMap<(ResourceKind, u32), RunError>,
-    pub samplers: HashMap<u32, vk::Sampler>,
-    pub sampler_errors: HashMap<u32, String>,
+    /// Test resources by (kind, register space, slot).
+    pub resources: HashMap<(ResourceKind, u32, u32), TestResource>,
+    pub resource_errors: HashMap<(ResourceKind, u32, u32), RunError>,
+    /// Samplers by (register space, slot).
+    pub samplers: HashMap<(u32, u32), vk::Sampler>,
+    pub sampler_errors: HashMap<(u32, u32), String>,
     pub layout: Vec<parse::InputElement>,
-    pub cbuffers: HashMap<u32, Vec<u32>>,
+    /// Constant buffer contents by (register space, register).
+    pub cbuffers: HashMap<(u32, u32), Vec<u32>>,
+    /// Where the translator places descriptors (`[binding layout]`, `[binding policy]`).
+    pub binding: translator::binding::Binding,
     /// Set when a line changes state in a way the runner does not support.
     pub taint: Option<String>,
     /// Outcome of the last draw/dispatch: (line, error) when it did not run.
@@ -116,6 +121,7 @@ impl<'a> Runner<'a> {
             sampler_errors: HashMap::new(),
             layout: Vec::new(),
             cbuffers: HashMap::new(),
+            binding: Default::default(),
             taint: None,
             last_failure: None,
             cache: ShaderCache::default(),
@@ -128,7 +134,7 @@ impl<'a> Runner<'a> {
                     st.shaders.insert(s.stage, (section.line, s.clone()));
                 }
                 SectionKind::Resource(r) => {
-                    let key = (r.kind, r.slot);
+                    let key = (r.kind, r.space, r.slot);
                     st.resources.remove(&key);
                     st.resource_errors.remove(&key);
                     if let Some(gpu) = self.gpu {
@@ -152,17 +158,18 @@ impl<'a> Runner<'a> {
                 }
                 SectionKind::Sampler(s) => {
                     if let Some(gpu) = self.gpu {
-                        if let Some(old) = st.samplers.remove(&s.slot) {
+                        let key = (s.space, s.slot);
+                        if let Some(old) = st.samplers.remove(&key) {
                             // SAFETY: no work is in flight between test lines.
                             unsafe { gpu.device.destroy_sampler(old, None) };
                         }
-                        st.sampler_errors.remove(&s.slot);
+                        st.sampler_errors.remove(&key);
                         match crate::vk::sampler::create_sampler(gpu, s) {
                             Ok(v) => {
-                                st.samplers.insert(s.slot, v);
+                                st.samplers.insert(key, v);
                             }
                             Err(e) => {
-                                st.sampler_errors.insert(s.slot, e);
+                                st.sampler_errors.insert(key, e);
                             }
                         }
                     }
@@ -170,6 +177,36 @@ impl<'a> Runner<'a> {
                 SectionKind::InputLayout(v) => st.layout = v.clone(),
                 SectionKind::Test(lines) => self.run_block(&mut st, lines, report),
                 SectionKind::Ignored(_) => {}
+                SectionKind::Binding(b) => {
+                    st.binding = b.clone();
+                    // Translations made under another placement are stale.
+                    st.cache = ShaderCache::default();
+                }
+                SectionKind::BindingLayoutFile(f) => {
+                    let at = path.parent().unwrap_or(Path::new(".")).join(f);
+                    let layout = std::fs::read_to_string(&at)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| {
+                            translator::binding::BindingLayout::parse(&t).map_err(|e| e.to_string())
+                        });
+                    st.cache = ShaderCache::default();
+                    match layout {
+                        Ok(l) => st.binding = l.into(),
+                        Err(e) => {
+                            report.add(Check {
+                                file: name.clone(),
+                                line: section.line,
+                                status: Status::Fail,
+                                todo: false,
+                                kind: "parse",
+                                message: format!("{}: {e}", at.display()),
+                            });
+                            st.taint.get_or_insert_with(|| {
+                                format!("line {}: the binding layout did not load", section.line)
+                            });
+                        }
+                    }
+                }
                 SectionKind::Unsupported(reason) => {
                     st.taint
                         .get_or_insert_with(|| format!("line {}: {reason}", section.line));
@@ -277,6 +314,7 @@ impl<'a> Runner<'a> {
             backend: self.backend,
             hlsl: self.hlsl,
             hlsl_error: self.hlsl_error.as_deref(),
+            binding: st.binding.clone(),
         };
         let file = st.name.clone();
         for tl in lines {
@@ -308,10 +346,11 @@ impl<'a> Runner<'a> {
             match &tl.directive {
                 Directive::Uniform {
                     cbuffer,
+                    space,
                     offset,
                     words,
                 } => {
-                    let cb = st.cbuffers.entry(*cbuffer).or_default();
+                    let cb = st.cbuffers.entry((*space, *cbuffer)).or_default();
                     let end = (*offset as usize + words.len()).div_ceil(4) * 4;
                     if cb.len() < end {
                         cb.resize(end, 0x7f7f_7f7f);

@@ -37,6 +37,8 @@ pub struct Translator<'a> {
     pub backend: &'a Backend,
     pub hlsl: Option<&'a HlslCompiler>,
     pub hlsl_error: Option<&'a str>,
+    /// Where descriptors go (the file's `[binding layout]` / `[binding policy]`).
+    pub binding: translator::binding::Binding,
 }
 
 impl ShaderCache {
@@ -120,7 +122,13 @@ fn translate(
         ShaderSource::DxbcHex(bytes) => bytes.clone(),
         ShaderSource::Unsupported { reason, .. } => return Err(RunError::Skip(reason.clone())),
     };
-    let tr = t.backend.translate(&dxbc).map_err(|e| {
+    if !matches!(t.backend, Backend::Ours { .. }) && t.binding != Default::default() {
+        return Err(RunError::Skip(format!(
+            "the {} backend places descriptors its own way; the test sets a binding layout or policy",
+            t.backend.name()
+        )));
+    }
+    let tr = t.backend.translate(&dxbc, &t.binding).map_err(|e| {
         RunError::Fail(format!(
             "{} backend: the {} shader at line {line}: {e}",
             t.backend.name(),

@@ -2,9 +2,12 @@
 //! from the stages' [`Reflection`]s.
 //!
 //! Each reflected descriptor's D3D origin (register class, space, register range) names the
-//! test resource bound to it: `b#` → the constant-buffer data set by `uniform`/`write`,
-//! `t#` → `[srv #]`, `u#` → `[uav #]`, `s#` → `[sampler #]`. The Vulkan descriptor type comes
-//! from the reflection; the view (image view type, texel-buffer format) from its resource shape.
+//! test resources bound to its elements: `b#` → the constant-buffer data set by
+//! `uniform`/`write cbv-#`, `t#` → `[srv #]`, `u#` → `[uav #]`, `s#` → `[sampler #]` (with
+//! `space S` for other register spaces). Several ranges may share a binding at different
+//! array elements; unbounded ranges become runtime arrays sized by the registers the test
+//! provides. The Vulkan descriptor type comes from the reflection; the view (image view
+//! type, texel-buffer format) from its resource shape. Push constants are in [`super::push`].
 
 use super::context::Gpu;
 use super::memory::Buffer;
@@ -37,9 +40,12 @@ impl From<String> for RunError {
 
 /// What the runner binds from.
 pub struct BindSources<'a> {
-    pub resources: &'a mut HashMap<(ResourceKind, u32), TestResource>,
-    pub samplers: &'a HashMap<u32, vk::Sampler>,
-    pub cbuffers: &'a HashMap<u32, Vec<u32>>,
+    /// Test resources by (kind, register space, slot).
+    pub resources: &'a mut HashMap<(ResourceKind, u32, u32), TestResource>,
+    /// Samplers by (register space, slot).
+    pub samplers: &'a HashMap<(u32, u32), vk::Sampler>,
+    /// Constant buffer words by (register space, register).
+    pub cbuffers: &'a HashMap<(u32, u32), Vec<u32>>,
 }
 
 /// A pipeline layout with its sets written, ready to bind.
@@ -131,158 +137,295 @@ enum Write {
     Texel(vk::BufferView),
 }
 
+/// Most descriptors one binding may hold here (a test's arrays are small).
+const MAX_ARRAY: u32 = 1024;
+
+/// One Vulkan binding and what goes in its elements.
+struct BindingPlan {
+    ty: DescriptorType,
+    flags: vk::ShaderStageFlags,
+    /// descriptorCount of the layout binding.
+    count: u32,
+    /// Element → (the descriptor that reads it, the D3D register it holds).
+    elems: BTreeMap<u32, (Descriptor, u32)>,
+}
+
+fn describe(d: &Descriptor, reg: u32) -> String {
+    let o = &d.origin;
+    let c = o.class.letter();
+    let sp = if o.space != 0 {
+        format!(" (space {})", o.space)
+    } else {
+        String::new()
+    };
+    if o.uav_counter {
+        format!("the counter of u{reg}{sp}")
+    } else {
+        format!("{c}{reg}{sp}")
+    }
+}
+
+/// Registers of `class` in `space` at or above `lower` that the test provides (the elements
+/// of an unbounded range the runner can fill).
+fn provided_registers(src: &BindSources<'_>, d: &Descriptor) -> Vec<u32> {
+    let (class, space, lower) = (d.origin.class, d.origin.space, d.origin.lower);
+    let mut regs: Vec<u32> = match class {
+        RegisterClass::B => src
+            .cbuffers
+            .keys()
+            .filter(|(s, _)| *s == space)
+            .map(|(_, r)| *r)
+            .collect(),
+        RegisterClass::S => src
+            .samplers
+            .keys()
+            .filter(|(s, _)| *s == space)
+            .map(|(_, r)| *r)
+            .collect(),
+        RegisterClass::T | RegisterClass::U => {
+            let kind = if class == RegisterClass::T {
+                ResourceKind::Srv
+            } else {
+                ResourceKind::Uav
+            };
+            src.resources
+                .keys()
+                .filter(|(k, s, _)| *k == kind && *s == space)
+                .map(|(_, _, r)| *r)
+                .collect()
+        }
+    };
+    regs.retain(|r| *r >= lower);
+    regs.sort_unstable();
+    regs
+}
+
+/// Merges the stages' descriptors into bindings (several ranges may share one binding at
+/// different array elements) and decides which register each element holds.
+fn plan_bindings(
+    stages: &[&Reflection],
+    src: &BindSources<'_>,
+) -> Result<BTreeMap<(u32, u32), BindingPlan>, RunError> {
+    let mut plans: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
+    for r in stages {
+        let flags = stage_flags(r.stage);
+        for d in &r.descriptors {
+            // (element, register) pairs this range occupies.
+            let regs: Vec<u32> = match (d.count, d.origin.upper) {
+                (None, _) | (_, None) => provided_registers(src, d),
+                (Some(_), Some(u)) => (d.origin.lower..=u).collect(),
+            };
+            let plan = plans
+                .entry((d.set, d.binding))
+                .or_insert_with(|| BindingPlan {
+                    ty: d.descriptor_type,
+                    flags: vk::ShaderStageFlags::empty(),
+                    count: 0,
+                    elems: BTreeMap::new(),
+                });
+            if plan.ty != d.descriptor_type {
+                return Err(RunError::Fail(format!(
+                    "set {} binding {} is both {:?} and {:?}",
+                    d.set, d.binding, plan.ty, d.descriptor_type
+                )));
+            }
+            plan.flags |= flags;
+            let mut need = d.count.unwrap_or(d.array_offset.saturating_add(1));
+            for reg in regs {
+                let elem = d.array_offset as u64 + (reg - d.origin.lower) as u64;
+                if elem >= MAX_ARRAY as u64 {
+                    break;
+                }
+                let elem = elem as u32;
+                need = need.max(elem + 1);
+                match plan.elems.get(&elem) {
+                    Some((o, oreg))
+                        if *oreg != reg
+                            || o.origin.class != d.origin.class
+                            || o.origin.space != d.origin.space
+                            || o.origin.uav_counter != d.origin.uav_counter =>
+                    {
+                        return Err(RunError::Fail(format!(
+                            "set {} binding {} element {elem} would hold both {} and {}",
+                            d.set,
+                            d.binding,
+                            describe(o, *oreg),
+                            describe(d, reg)
+                        )));
+                    }
+                    Some(_) => {}
+                    None => {
+                        plan.elems.insert(elem, (d.clone(), reg));
+                    }
+                }
+            }
+            if need > MAX_ARRAY {
+                return Err(RunError::Fail(format!(
+                    "descriptor array of {need} at set {} binding {} (the runner binds at most {MAX_ARRAY})",
+                    d.set, d.binding
+                )));
+            }
+            plan.count = plan.count.max(need);
+        }
+    }
+    Ok(plans)
+}
+
+/// The write for element `reg` of `d`, or `None` when the test provides no such resource.
+fn element_write(
+    gpu: &Gpu,
+    d: &Descriptor,
+    reg: u32,
+    src: &mut BindSources<'_>,
+    keep: &mut Vec<Buffer>,
+) -> Result<Option<Write>, RunError> {
+    let name = describe(d, reg);
+    let space = d.origin.space;
+    if d.origin.uav_counter {
+        // The hidden counter of each UAV: a zeroed 32-bit word (every draw or dispatch
+        // starts its UAV counters at 0; the counter cannot be probed).
+        if d.descriptor_type != DescriptorType::StorageBuffer {
+            return Err(RunError::Fail(format!(
+                "{name} reflected as {:?}",
+                d.descriptor_type
+            )));
+        }
+        let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
+        let info = vk::DescriptorBufferInfo {
+            buffer: buf.buffer,
+            offset: 0,
+            range: vk::WHOLE_SIZE,
+        };
+        keep.push(buf);
+        return Ok(Some(Write::Buffer(info)));
+    }
+    Ok(Some(match d.origin.class {
+        RegisterClass::B => {
+            let Some(data) = src.cbuffers.get(&(space, reg)) else {
+                return Ok(None);
+            };
+            let declared = match d.shape {
+                ResourceShape::ConstantBuffer { size_bytes } => size_bytes,
+                _ => 0,
+            };
+            let size = (declared.max(data.len() as u32 * 4).max(16) + 15) & !15;
+            let bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let usage = match d.descriptor_type {
+                DescriptorType::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                DescriptorType::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
+                t => return Err(RunError::Fail(format!("{name} reflected as {t:?}"))),
+            };
+            let buf = gpu.buffer_with_data(u64::from(size), usage, &bytes)?;
+            let info = vk::DescriptorBufferInfo {
+                buffer: buf.buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            };
+            keep.push(buf);
+            Write::Buffer(info)
+        }
+        RegisterClass::S => {
+            let Some(s) = src.samplers.get(&(space, reg)) else {
+                return Ok(None);
+            };
+            if d.descriptor_type != DescriptorType::Sampler {
+                return Err(RunError::Fail(format!(
+                    "{name} reflected as {:?}",
+                    d.descriptor_type
+                )));
+            }
+            Write::Image(vk::DescriptorImageInfo {
+                sampler: *s,
+                ..Default::default()
+            })
+        }
+        RegisterClass::T | RegisterClass::U => {
+            let kind = if d.origin.class == RegisterClass::T {
+                ResourceKind::Srv
+            } else {
+                ResourceKind::Uav
+            };
+            let Some(res) = src.resources.get_mut(&(kind, space, reg)) else {
+                return Ok(None);
+            };
+            resource_write(gpu, &name, d, res)?
+        }
+    }))
+}
+
+/// What the test must declare for a missing single descriptor.
+fn missing(d: &Descriptor, reg: u32) -> String {
+    let sp = if d.origin.space != 0 {
+        format!(" space {}", d.origin.space)
+    } else {
+        String::new()
+    };
+    let name = describe(d, reg);
+    match d.origin.class {
+        RegisterClass::B => format!(
+            "the shader reads {name} but the test sets no constants for it (write cbv-{reg}{sp})"
+        ),
+        RegisterClass::S => {
+            format!("the shader uses {name} but the test declares no [sampler {reg}{sp}]")
+        }
+        RegisterClass::T => {
+            format!("the shader uses {name} but the test declares no [srv {reg}{sp}]")
+        }
+        RegisterClass::U => {
+            format!("the shader uses {name} but the test declares no [uav {reg}{sp}]")
+        }
+    }
+}
+
 /// Builds layouts and writes descriptor sets for the given stages.
+///
+/// Each reflected descriptor binds, at element `array_offset + i`, the test resource of
+/// register `lower + i` in its space; an unbounded range binds every register the test
+/// provides from `lower` on. A single descriptor the test does not provide fails the check;
+/// array elements it does not provide stay unwritten (the binding is partially bound).
 pub fn bind(
     gpu: &Gpu,
     stages: &[&Reflection],
     src: &mut BindSources<'_>,
 ) -> Result<Bound, RunError> {
-    // Merge the stages' descriptors by (set, binding).
-    let mut merged: BTreeMap<(u32, u32), (Descriptor, vk::ShaderStageFlags)> = BTreeMap::new();
-    for r in stages {
-        let flags = stage_flags(r.stage);
-        for d in &r.descriptors {
-            match merged.get_mut(&(d.set, d.binding)) {
-                Some((prev, f)) => {
-                    if prev.descriptor_type != d.descriptor_type
-                        || prev.count != d.count
-                        || prev.origin != d.origin
-                    {
-                        return Err(RunError::Fail(format!(
-                            "set {} binding {} is declared differently by two stages",
-                            d.set, d.binding
-                        )));
-                    }
-                    *f |= flags;
-                }
-                None => {
-                    merged.insert((d.set, d.binding), (d.clone(), flags));
-                }
-            }
-        }
-    }
-    let max_set = merged.keys().map(|(s, _)| *s).max();
-    if max_set.is_some_and(|s| s > 31) {
-        return Err(RunError::Fail("descriptor set index above 31".into()));
+    let plans = plan_bindings(stages, src)?;
+    let max_set = plans.keys().map(|(s, _)| *s).max();
+    if max_set.is_some_and(|s| s >= gpu.props.limits.max_bound_descriptor_sets) {
+        return Err(RunError::Skip(format!(
+            "descriptor set {} is past the device's maxBoundDescriptorSets ({})",
+            max_set.unwrap_or(0),
+            gpu.props.limits.max_bound_descriptor_sets
+        )));
     }
     let set_count = max_set.map_or(0, |s| s + 1) as usize;
 
-    // Resolve what each descriptor element binds.
-    let mut cb_buffers = Vec::new();
+    // Resolve what each element binds.
+    let mut keep = Vec::new();
     let mut writes: Vec<((u32, u32), u32, vk::DescriptorType, Write)> = Vec::new();
-    let mut counts: Vec<((u32, u32), u32)> = Vec::new();
-    for (&(set, binding), (d, _)) in &merged {
-        let count = match d.count {
-            Some(n) => n,
-            None => {
-                return Err(RunError::Skip(format!(
-                    "unbounded descriptor array {}{}",
-                    d.origin.class.letter(),
-                    d.origin.lower
-                )));
-            }
-        };
-        if count > 64 {
-            return Err(RunError::Fail(format!(
-                "descriptor array of {count} at set {set} binding {binding}"
-            )));
-        }
-        counts.push(((set, binding), count));
-        if d.origin.uav_counter {
-            // The hidden counter of each UAV: a zeroed 32-bit word (every draw or dispatch
-            // starts its UAV counters at 0).
-            if d.descriptor_type != DescriptorType::StorageBuffer {
-                return Err(RunError::Fail(format!(
-                    "counter of u{} reflected as {:?}",
-                    d.origin.lower, d.descriptor_type
-                )));
-            }
-            for i in 0..count {
-                let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
-                let info = vk::DescriptorBufferInfo {
-                    buffer: buf.buffer,
-                    offset: 0,
-                    range: vk::WHOLE_SIZE,
-                };
-                cb_buffers.push(buf);
-                let ty = vk_type(d.descriptor_type);
-                writes.push(((set, binding), i, ty, Write::Buffer(info)));
-            }
-            continue;
-        }
-        if d.origin.space != 0 {
-            return Err(RunError::Fail(format!(
-                "{}{} is in space {}; tests bind only space 0",
-                d.origin.class.letter(),
-                d.origin.lower,
-                d.origin.space
-            )));
-        }
-        for i in 0..count {
-            let reg = d.origin.lower + i;
-            let name = format!("{}{}", d.origin.class.letter(), reg);
-            let ty = vk_type(d.descriptor_type);
-            let w = match d.origin.class {
-                RegisterClass::B => {
-                    let data = src.cbuffers.get(&reg).ok_or_else(|| {
-                        RunError::Fail(format!(
-                            "the shader reads {name} but the test sets no constants for it"
-                        ))
-                    })?;
-                    let declared = match d.shape {
-                        ResourceShape::ConstantBuffer { size_bytes } => size_bytes,
-                        _ => 0,
-                    };
-                    let size = (declared.max(data.len() as u32 * 4).max(16) + 15) & !15;
-                    let bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
-                    let usage = match d.descriptor_type {
-                        DescriptorType::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
-                        DescriptorType::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
-                        t => return Err(RunError::Fail(format!("{name} reflected as {t:?}"))),
-                    };
-                    let buf = gpu.buffer_with_data(u64::from(size), usage, &bytes)?;
-                    let info = vk::DescriptorBufferInfo {
-                        buffer: buf.buffer,
-                        offset: 0,
-                        range: vk::WHOLE_SIZE,
-                    };
-                    cb_buffers.push(buf);
-                    Write::Buffer(info)
+    let mut partial: Vec<(u32, u32)> = Vec::new();
+    for (&(set, binding), plan) in &plans {
+        let mut written = 0;
+        for (&elem, (d, reg)) in &plan.elems {
+            match element_write(gpu, d, *reg, src, &mut keep)? {
+                Some(w) => {
+                    writes.push(((set, binding), elem, vk_type(plan.ty), w));
+                    written += 1;
                 }
-                RegisterClass::S => {
-                    let s = src.samplers.get(&reg).ok_or_else(|| {
-                        RunError::Fail(format!(
-                            "the shader uses {name} but the test declares no [sampler {reg}]"
-                        ))
-                    })?;
-                    if d.descriptor_type != DescriptorType::Sampler {
-                        return Err(RunError::Fail(format!(
-                            "{name} reflected as {:?}",
-                            d.descriptor_type
-                        )));
-                    }
-                    Write::Image(vk::DescriptorImageInfo {
-                        sampler: *s,
-                        ..Default::default()
-                    })
+                None if plan.count == 1 && d.count == Some(1) => {
+                    return Err(RunError::Fail(missing(d, *reg)));
                 }
-                RegisterClass::T | RegisterClass::U => {
-                    let kind = if d.origin.class == RegisterClass::T {
-                        ResourceKind::Srv
-                    } else {
-                        ResourceKind::Uav
-                    };
-                    let res = src.resources.get_mut(&(kind, reg)).ok_or_else(|| {
-                        RunError::Fail(format!(
-                            "the shader uses {name} but the test declares no [{} {reg}]",
-                            kind.name()
-                        ))
-                    })?;
-                    resource_write(gpu, &name, d, res)?
-                }
-            };
-            writes.push(((set, binding), i, ty, w));
+                None => {}
+            }
         }
+        if written < plan.count {
+            partial.push((set, binding));
+        }
+    }
+    if !partial.is_empty() && gpu.enabled.get("descriptorBindingPartiallyBound") != Some(true) {
+        let (s, b) = partial[0];
+        return Err(RunError::Skip(format!(
+            "the test leaves elements of set {s} binding {b} unbound and the device lacks descriptorBindingPartiallyBound"
+        )));
     }
 
     // Layouts.
@@ -297,18 +440,34 @@ pub fn bind(
         }
     };
     for s in 0..set_count as u32 {
-        let bindings: Vec<vk::DescriptorSetLayoutBinding> = merged
+        let in_set: Vec<(&(u32, u32), &BindingPlan)> =
+            plans.iter().filter(|((set, _), _)| *set == s).collect();
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = in_set
             .iter()
-            .filter(|((set, _), _)| *set == s)
-            .map(|(&(_, b), (d, flags))| {
+            .map(|((_, b), p)| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(b)
-                    .descriptor_type(vk_type(d.descriptor_type))
-                    .descriptor_count(d.count.unwrap_or(1))
-                    .stage_flags(*flags)
+                    .binding(*b)
+                    .descriptor_type(vk_type(p.ty))
+                    .descriptor_count(p.count)
+                    .stage_flags(p.flags)
             })
             .collect();
-        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+        let flags: Vec<vk::DescriptorBindingFlags> = in_set
+            .iter()
+            .map(|(key, _)| {
+                if partial.contains(key) {
+                    vk::DescriptorBindingFlags::PARTIALLY_BOUND
+                } else {
+                    vk::DescriptorBindingFlags::empty()
+                }
+            })
+            .collect();
+        let mut flag_info =
+            vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&flags);
+        let mut info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+        if !partial.is_empty() {
+            info = info.push_next(&mut flag_info);
+        }
         // SAFETY: valid device and create info.
         match unsafe { gpu.device.create_descriptor_set_layout(&info, None) } {
             Ok(l) => set_layouts.push(l),
@@ -320,22 +479,18 @@ pub fn bind(
     }
 
     // Push constants: root constants replacing b# registers.
-    let mut ranges = Vec::new();
-    let mut push = Vec::new();
-    for r in stages {
-        for pc in &r.push_constants {
-            let flags = stage_flags(r.stage);
-            ranges.push(vk::PushConstantRange {
-                stage_flags: flags,
-                offset: pc.offset,
-                size: pc.size,
-            });
-            let data = src.cbuffers.get(&pc.register).cloned().unwrap_or_default();
-            let mut bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
-            bytes.resize(pc.size as usize, 0);
-            push.push((flags, pc.offset, bytes));
+    let push = match super::push::push_constants(
+        stages,
+        src.cbuffers,
+        gpu.props.limits.max_push_constants_size,
+    ) {
+        Ok(p) => p,
+        Err(e) => {
+            cleanup(&set_layouts);
+            return Err(e);
         }
-    }
+    };
+    let ranges: Vec<vk::PushConstantRange> = push.range.into_iter().collect();
     let info = vk::PipelineLayoutCreateInfo::default()
         .set_layouts(&set_layouts)
         .push_constant_ranges(&ranges);
@@ -353,8 +508,12 @@ pub fn bind(
         layout,
         pool: vk::DescriptorPool::null(),
         sets: Vec::new(),
-        push,
-        _cbuffers: cb_buffers,
+        push: push
+            .range
+            .map(|r| (r.stage_flags, r.offset, push.bytes))
+            .into_iter()
+            .collect(),
+        _cbuffers: keep,
     };
     if set_count == 0 {
         return Ok(bound);
@@ -362,9 +521,8 @@ pub fn bind(
 
     // Pool and sets.
     let mut sizes: HashMap<vk::DescriptorType, u32> = HashMap::new();
-    for ((key, count), _) in counts.iter().zip(0..) {
-        let ty = vk_type(merged[&key.clone()].0.descriptor_type);
-        *sizes.entry(ty).or_default() += count;
+    for p in plans.values() {
+        *sizes.entry(vk_type(p.ty)).or_default() += p.count;
     }
     let pool_sizes: Vec<vk::DescriptorPoolSize> = sizes
         .iter()

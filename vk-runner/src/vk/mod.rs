@@ -6,5 +6,6 @@ pub mod context;
 pub mod features;
 pub mod memory;
 pub mod pipeline;
+pub mod push;
 pub mod resource;
 pub mod sampler;

@@ -1,0 +1,133 @@
+//! The built-in binding policies, for callers without a layout of their own. Each is a
+//! pure function of the declared ranges, documented in `docs/bindings.md`.
+
+use super::{BindingError, Placement, RangeRequest};
+use crate::reflect::RegisterClass;
+
+/// A built-in rule for placing D3D registers in Vulkan descriptor sets and bindings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BindingPolicy {
+    /// set = register space; binding = class base + first register of the range, with bases
+    /// b: 0, s: 16, t: 32, u: 160, UAV counters: 224 (D3D11's per-stage limits are 14
+    /// constant buffers, 16 samplers, 128 SRVs and 64 UAVs, so the blocks never overlap).
+    /// A range is one binding (an array, a runtime array when unbounded). Every SM4/5.0
+    /// shader fits; an SM5.1 range fits when its first register is inside its class's block.
+    #[default]
+    ClassOffsets,
+    /// set = register space; one binding per declared range, numbered from 0 in each set in
+    /// the order b, s, t, u (each UAV's counter right after it), by first register.
+    /// Unbounded ranges become runtime arrays.
+    PerRange,
+    /// What vkd3d-shader does without an interface description: set 0, one binding per
+    /// declaration in declaration order, each UAV counter right after its UAV, whatever
+    /// the space.
+    Vkd3d,
+}
+
+impl BindingPolicy {
+    /// Every policy, for listings.
+    pub const ALL: [BindingPolicy; 3] = [
+        BindingPolicy::ClassOffsets,
+        BindingPolicy::PerRange,
+        BindingPolicy::Vkd3d,
+    ];
+
+    /// The name on the command line (`--binding-policy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BindingPolicy::ClassOffsets => "class-offsets",
+            BindingPolicy::PerRange => "per-range",
+            BindingPolicy::Vkd3d => "vkd3d",
+        }
+    }
+
+    /// The policy called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Base binding and number of registers of a class (or of UAV counters) under
+    /// `ClassOffsets`.
+    pub fn class_base(class: RegisterClass, counter: bool) -> (u32, u32) {
+        match (class, counter) {
+            (_, true) => (224, 64),
+            (RegisterClass::B, _) => (0, 16),
+            (RegisterClass::S, _) => (16, 16),
+            (RegisterClass::T, _) => (32, 128),
+            (RegisterClass::U, _) => (160, 64),
+        }
+    }
+
+    pub(super) fn place_all(self, ranges: &[RangeRequest]) -> Result<Vec<Placement>, BindingError> {
+        match self {
+            BindingPolicy::ClassOffsets => ranges.iter().map(class_offsets).collect(),
+            BindingPolicy::PerRange => Ok(per_range(ranges)),
+            BindingPolicy::Vkd3d => Ok((0u32..)
+                .zip(ranges)
+                .map(|(binding, _)| Placement::Descriptor {
+                    set: 0,
+                    binding,
+                    array_offset: 0,
+                })
+                .collect()),
+        }
+    }
+}
+
+fn class_offsets(r: &RangeRequest) -> Result<Placement, BindingError> {
+    let (base, count) = BindingPolicy::class_base(r.class, r.counter);
+    // An array is one binding, so only the first register must fit the class's block: D3D
+    // ranges of one class and space never overlap, so neither do their binding numbers.
+    if r.lower >= count {
+        return Err(BindingError::new(
+            r,
+            format!(
+                "the class-offsets policy numbers ranges starting at registers 0..{count} of this class; use the per-range policy or a binding layout"
+            ),
+        ));
+    }
+    Ok(Placement::Descriptor {
+        set: r.space,
+        binding: base + r.lower,
+        array_offset: 0,
+    })
+}
+
+fn class_rank(c: RegisterClass) -> u8 {
+    match c {
+        RegisterClass::B => 0,
+        RegisterClass::S => 1,
+        RegisterClass::T => 2,
+        RegisterClass::U => 3,
+    }
+}
+
+fn per_range(ranges: &[RangeRequest]) -> Vec<Placement> {
+    let mut order: Vec<usize> = (0..ranges.len()).collect();
+    order.sort_by_key(|&i| {
+        let r = &ranges[i];
+        (r.space, class_rank(r.class), r.lower, r.counter, i)
+    });
+    let mut out = vec![
+        Placement::Descriptor {
+            set: 0,
+            binding: 0,
+            array_offset: 0
+        };
+        ranges.len()
+    ];
+    let mut next = (u32::MAX, 0u32);
+    for i in order {
+        let space = ranges[i].space;
+        if next.0 != space {
+            next = (space, 0);
+        }
+        out[i] = Placement::Descriptor {
+            set: space,
+            binding: next.1,
+            array_offset: 0,
+        };
+        next.1 += 1;
+    }
+    out
+}

@@ -1,0 +1,202 @@
+//! The binding plan of a program: before the first resource declaration is lowered, every
+//! declared register range (and UAV counter) is collected and placed at once, because some
+//! policies number bindings over the whole program. The same single pass over the program
+//! records how each UAV is used (counter, atomics, typed loads and stores), which the
+//! declarations need and which would otherwise cost a scan of the program per UAV.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::super::{Lowerer, R};
+use crate::binding::{Placement, RangeRequest};
+use crate::reflect::{DescriptorType, RegisterClass};
+use crate::sm4::{Declaration, Opcode, OperandType, ResourceDimension};
+use crate::translate::TranslateError;
+
+/// The program uses the UAV's hidden counter.
+pub(crate) const USES_COUNTER: u8 = 1;
+/// The program runs atomics on the UAV.
+pub(crate) const USES_ATOMIC: u8 = 2;
+/// The program reads the typed UAV (`ld_uav_typed`).
+pub(crate) const USES_TYPED_LOAD: u8 = 4;
+/// The program writes the typed UAV (`store_uav_typed`).
+pub(crate) const USES_TYPED_STORE: u8 = 8;
+
+/// Placements of every declared range, by (class, range ID, counter).
+#[derive(Debug, Default)]
+pub(crate) struct Plan {
+    pub ready: bool,
+    places: HashMap<(RegisterClass, u32, bool), Placement>,
+    /// `USES_*` bits by UAV range ID.
+    pub uav_usage: HashMap<u32, u8>,
+}
+
+impl Plan {
+    pub fn placement(&self, class: RegisterClass, id: u32, counter: bool) -> Option<Placement> {
+        self.places.get(&(class, id, counter)).copied()
+    }
+}
+
+/// Register class and Vulkan descriptor type of a resource declaration; `None` for other
+/// declarations.
+pub(crate) fn descriptor_kind(decl: &Declaration) -> Option<(RegisterClass, DescriptorType)> {
+    let buffer = |d: &ResourceDimension| matches!(d, ResourceDimension::Buffer);
+    Some(match decl {
+        Declaration::ConstantBuffer { .. } => (RegisterClass::B, DescriptorType::UniformBuffer),
+        Declaration::Sampler { .. } => (RegisterClass::S, DescriptorType::Sampler),
+        Declaration::Resource { dim, .. } if buffer(dim) => {
+            (RegisterClass::T, DescriptorType::UniformTexelBuffer)
+        }
+        Declaration::Resource { .. } => (RegisterClass::T, DescriptorType::SampledImage),
+        Declaration::ResourceRaw { .. } | Declaration::ResourceStructured { .. } => {
+            (RegisterClass::T, DescriptorType::StorageBuffer)
+        }
+        Declaration::UavTyped { dim, .. } if buffer(dim) => {
+            (RegisterClass::U, DescriptorType::StorageTexelBuffer)
+        }
+        Declaration::UavTyped { .. } => (RegisterClass::U, DescriptorType::StorageImage),
+        Declaration::UavRaw { .. } | Declaration::UavStructured { .. } => {
+            (RegisterClass::U, DescriptorType::StorageBuffer)
+        }
+        _ => return None,
+    })
+}
+
+fn decl_space(decl: &Declaration) -> Option<u32> {
+    match decl {
+        Declaration::ConstantBuffer { space, .. }
+        | Declaration::Sampler { space, .. }
+        | Declaration::Resource { space, .. }
+        | Declaration::ResourceRaw { space }
+        | Declaration::ResourceStructured { space, .. }
+        | Declaration::UavTyped { space, .. }
+        | Declaration::UavRaw { space, .. }
+        | Declaration::UavStructured { space, .. } => *space,
+        _ => None,
+    }
+}
+
+fn usage_bit(op: Opcode) -> u8 {
+    use Opcode as O;
+    match op {
+        O::ImmAtomicAlloc | O::ImmAtomicConsume => USES_COUNTER,
+        O::AtomicAnd
+        | O::AtomicOr
+        | O::AtomicXor
+        | O::AtomicCmpStore
+        | O::AtomicIAdd
+        | O::AtomicIMax
+        | O::AtomicIMin
+        | O::AtomicUMax
+        | O::AtomicUMin
+        | O::ImmAtomicIAdd
+        | O::ImmAtomicAnd
+        | O::ImmAtomicOr
+        | O::ImmAtomicXor
+        | O::ImmAtomicExch
+        | O::ImmAtomicCmpExch
+        | O::ImmAtomicIMax
+        | O::ImmAtomicIMin
+        | O::ImmAtomicUMax
+        | O::ImmAtomicUMin => USES_ATOMIC,
+        O::LdUavTyped | O::LdUavTypedS => USES_TYPED_LOAD,
+        O::StoreUavTyped => USES_TYPED_STORE,
+        _ => 0,
+    }
+}
+
+impl<'p, 'm> Lowerer<'p, 'm> {
+    /// Builds the plan on first use.
+    pub(super) fn ensure_plan(&mut self) -> R<()> {
+        if self.res.plan.ready {
+            return Ok(());
+        }
+        let saved = self.offset;
+        let r = self.build_plan();
+        self.offset = saved;
+        r
+    }
+
+    fn build_plan(&mut self) -> R<()> {
+        let prog = self.prog;
+        let mut usage: HashMap<u32, u8> = HashMap::default();
+        for inst in prog.iter() {
+            let bit = usage_bit(inst.opcode);
+            if bit == 0 {
+                continue;
+            }
+            for o in inst.operands {
+                if o.ty == OperandType::UnorderedAccessView
+                    && let Some(i) = o.index(0)
+                {
+                    *usage.entry(i.imm32()).or_default() |= bit;
+                }
+            }
+        }
+        let mut requests: Vec<RangeRequest> = Vec::new();
+        let mut keys: Vec<(RegisterClass, u32, bool)> = Vec::new();
+        let mut offsets: Vec<usize> = Vec::new();
+        let mut seen: HashMap<(RegisterClass, u32), ()> = HashMap::default();
+        for inst in prog.iter() {
+            let Some(decl) = inst.decl() else { continue };
+            let Some((class, descriptor_type)) = descriptor_kind(decl) else {
+                continue;
+            };
+            let Some(op) = inst.operands.first() else {
+                continue;
+            };
+            self.offset = inst.offset;
+            let (id, range) = self.declared_range(op, decl_space(decl))?;
+            if seen.insert((class, id), ()).is_some() {
+                return Err(self.invalid(format!("{}{id} is declared twice", class.letter())));
+            }
+            let req = RangeRequest {
+                class,
+                space: range.space,
+                lower: range.lower,
+                upper: range.upper,
+                counter: false,
+                descriptor_type,
+            };
+            requests.push(req);
+            keys.push((class, id, false));
+            offsets.push(inst.offset);
+            let has_counter = match decl {
+                Declaration::UavStructured { flags, .. } | Declaration::UavRaw { flags, .. } => {
+                    flags.has_counter || usage.get(&id).is_some_and(|u| u & USES_COUNTER != 0)
+                }
+                _ => false,
+            };
+            if has_counter {
+                requests.push(RangeRequest {
+                    counter: true,
+                    descriptor_type: DescriptorType::StorageBuffer,
+                    ..req
+                });
+                keys.push((class, id, true));
+                offsets.push(inst.offset);
+            }
+        }
+        let places = self.opts.binding.place_all(&requests).map_err(|error| {
+            let offset = requests
+                .iter()
+                .zip(&offsets)
+                .find(|(r, _)| {
+                    r.class.letter() == error.class
+                        && r.space == error.space
+                        && r.lower == error.register
+                })
+                .map_or(self.offset, |(_, o)| *o);
+            TranslateError::Binding { error, offset }
+        })?;
+        let plan = &mut self.res.plan;
+        plan.places = keys.into_iter().zip(places).collect();
+        plan.uav_usage = usage;
+        plan.ready = true;
+        Ok(())
+    }
+
+    /// `USES_*` bits of UAV `id`.
+    pub(super) fn uav_usage(&self, id: u32) -> u8 {
+        self.res.plan.uav_usage.get(&id).copied().unwrap_or(0)
+    }
+}
