@@ -243,6 +243,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Every instance of a fork or join phase, in order.
     fn lower_instances(&mut self, phase: &Phase) -> R<()> {
         let n = phase.instances;
+        self.stage_info.join_phase = phase.kind == PhaseKind::Join;
         if n <= MAX_UNROLLED_INSTANCES {
             for k in 0..n {
                 self.stage_info.instance_id = Some(self.b.u32c(k));
@@ -278,6 +279,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.b.begin(exit);
         }
         self.stage_info.instance_id = None;
+        self.stage_info.join_phase = false;
         Ok(())
     }
 

@@ -59,6 +59,8 @@ pub(crate) struct StageInfo {
     pub instance_id: Option<Operand>,
     /// Join phases: the fork phases' outputs (`vpc`), per register and component.
     pub vpc: Vec<[Option<VarId>; 4]>,
+    /// A join phase is being lowered (else a fork phase, when `instance_id` is set).
+    pub join_phase: bool,
 }
 
 impl super::io::IoState {
@@ -365,8 +367,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     )));
                 }
                 let file = if op.ty == OperandType::OutputControlPoint {
-                    if self.stage != ShaderStage::Hull {
-                        return Err(self.invalid("vocp outside a hull shader"));
+                    if self.stage != ShaderStage::Hull || !self.io.patch_phase {
+                        return Err(self.invalid("vocp outside a fork or join phase"));
                     }
                     IoFile::Output
                 } else {
@@ -390,10 +392,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             }
             OperandType::InputForkInstanceId | OperandType::InputJoinInstanceId => {
-                let Some(id) = self.stage_info.instance_id else {
-                    return Err(
-                        self.invalid(format!("{} outside a fork or join phase", op.ty.name()))
-                    );
+                let join = op.ty == OperandType::InputJoinInstanceId;
+                let id = self
+                    .stage_info
+                    .instance_id
+                    .filter(|_| self.stage_info.join_phase == join);
+                let Some(id) = id else {
+                    return Err(self.invalid(format!(
+                        "{} outside a {} phase",
+                        op.ty.name(),
+                        if join { "join" } else { "fork" }
+                    )));
                 };
                 for _ in comps {
                     out.push(self.b.bitcast(sty, id));
@@ -599,7 +608,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     fn patch_register_component(&mut self, reg: u32, c: u8) -> R<Operand> {
         if self.stage == ShaderStage::Hull {
-            if self.stage_info.vpc.is_empty() && !self.io.patch_phase {
+            if !self.stage_info.join_phase {
                 return Err(self.invalid("vpc outside a join phase"));
             }
             return Ok(
