@@ -242,12 +242,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// The plan's placement of range `id` of `class` (or of its counter).
     fn placement(&mut self, class: RegisterClass, id: u32, counter: bool) -> R<Placement> {
         self.ensure_plan()?;
-        self.res
-            .plan
-            .placement(class, id, counter)
-            .ok_or_else(|| TranslateError::Internal {
-                what: format!("{}{id} has no place in the binding plan", class.letter()),
-            })
+        self.res.plan.placement(class, id, counter).ok_or_else(|| {
+            self.unsupported(format!(
+                "{}{id} declared after the program's first instruction",
+                class.letter()
+            ))
+        })
     }
 
     /// Declares a descriptor variable for a range where the plan placed it: an array when the

@@ -1,6 +1,7 @@
 //! The binding plan of a program: before the first resource declaration is lowered, every
 //! declared register range (and UAV counter) is collected and placed at once, because some
-//! policies number bindings over the whole program. The same single pass over the program
+//! policies number bindings over the whole program. Declarations precede the code, so the
+//! scan stops at the first executable instruction. The same single pass over the program
 //! records how each UAV is used (counter, atomics, typed loads and stores), which the
 //! declarations need and which would otherwise cost a scan of the program per UAV.
 
@@ -118,26 +119,24 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     fn build_plan(&mut self) -> R<()> {
         let prog = self.prog;
-        let mut usage: HashMap<u32, u8> = HashMap::default();
+        // Declarations first: (request, range ID, offset, may have a counter, counter flag).
+        let mut decls: Vec<(RangeRequest, u32, usize, bool, bool)> = Vec::new();
+        // Resources are declared before the first instruction (in a hull shader, before
+        // the first phase's code); a declaration after it is refused when it is lowered.
         for inst in prog.iter() {
-            let bit = usage_bit(inst.opcode);
-            if bit == 0 {
-                continue;
-            }
-            for o in inst.operands {
-                if o.ty == OperandType::UnorderedAccessView
-                    && let Some(i) = o.index(0)
+            let Some(decl) = inst.decl() else {
+                if matches!(
+                    inst.opcode,
+                    Opcode::HsDecls
+                        | Opcode::HsControlPointPhase
+                        | Opcode::HsForkPhase
+                        | Opcode::HsJoinPhase
+                ) || inst.custom_data().is_some()
                 {
-                    *usage.entry(i.imm32()).or_default() |= bit;
+                    continue;
                 }
-            }
-        }
-        let mut requests: Vec<RangeRequest> = Vec::new();
-        let mut keys: Vec<(RegisterClass, u32, bool)> = Vec::new();
-        let mut offsets: Vec<usize> = Vec::new();
-        let mut seen: HashMap<(RegisterClass, u32), ()> = HashMap::default();
-        for inst in prog.iter() {
-            let Some(decl) = inst.decl() else { continue };
+                break;
+            };
             let Some((class, descriptor_type)) = descriptor_kind(decl) else {
                 continue;
             };
@@ -146,9 +145,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             self.offset = inst.offset;
             let (id, range) = self.declared_range(op, decl_space(decl))?;
-            if seen.insert((class, id), ()).is_some() {
-                return Err(self.invalid(format!("{}{id} is declared twice", class.letter())));
-            }
+            let (buffer_uav, flagged) = match decl {
+                Declaration::UavStructured { flags, .. } | Declaration::UavRaw { flags, .. } => {
+                    (true, flags.has_counter)
+                }
+                _ => (false, false),
+            };
             let req = RangeRequest {
                 class,
                 space: range.space,
@@ -157,39 +159,63 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 counter: false,
                 descriptor_type,
             };
-            requests.push(req);
-            keys.push((class, id, false));
-            offsets.push(inst.offset);
-            let has_counter = match decl {
-                Declaration::UavStructured { flags, .. } | Declaration::UavRaw { flags, .. } => {
-                    flags.has_counter || usage.get(&id).is_some_and(|u| u & USES_COUNTER != 0)
+            decls.push((req, id, inst.offset, buffer_uav, flagged));
+        }
+        // How UAVs are used: one pass over the program, only when it has UAVs.
+        let mut usage: HashMap<u32, u8> = HashMap::default();
+        if decls.iter().any(|d| d.0.class == RegisterClass::U) {
+            for inst in prog.iter() {
+                let bit = usage_bit(inst.opcode);
+                if bit == 0 {
+                    continue;
                 }
-                _ => false,
-            };
-            if has_counter {
+                for o in inst.operands {
+                    if o.ty == OperandType::UnorderedAccessView
+                        && let Some(i) = o.index(0)
+                    {
+                        *usage.entry(i.imm32()).or_default() |= bit;
+                    }
+                }
+            }
+        }
+        // Requests in declaration order, each UAV counter right after its UAV.
+        let mut requests: Vec<RangeRequest> = Vec::with_capacity(decls.len() + 1);
+        let mut meta: Vec<(u32, bool, usize)> = Vec::with_capacity(decls.len() + 1);
+        for &(req, id, offset, buffer_uav, flagged) in &decls {
+            requests.push(req);
+            meta.push((id, false, offset));
+            let used = usage.get(&id).is_some_and(|u| u & USES_COUNTER != 0);
+            if buffer_uav && (flagged || used) {
                 requests.push(RangeRequest {
                     counter: true,
                     descriptor_type: DescriptorType::StorageBuffer,
                     ..req
                 });
-                keys.push((class, id, true));
-                offsets.push(inst.offset);
+                meta.push((id, true, offset));
             }
         }
         let places = self.opts.binding.place_all(&requests).map_err(|error| {
             let offset = requests
                 .iter()
-                .zip(&offsets)
+                .zip(&meta)
                 .find(|(r, _)| {
                     r.class.letter() == error.class
                         && r.space == error.space
                         && r.lower == error.register
                 })
-                .map_or(self.offset, |(_, o)| *o);
+                .map_or(self.offset, |(_, m)| m.2);
             TranslateError::Binding { error, offset }
         })?;
+        let mut map: HashMap<(RegisterClass, u32, bool), Placement> = HashMap::default();
+        map.reserve(places.len());
+        for ((r, &(id, counter, offset)), p) in requests.iter().zip(&meta).zip(places) {
+            if map.insert((r.class, id, counter), p).is_some() {
+                self.offset = offset;
+                return Err(self.invalid(format!("{}{id} is declared twice", r.class.letter())));
+            }
+        }
         let plan = &mut self.res.plan;
-        plan.places = keys.into_iter().zip(places).collect();
+        plan.places = map;
         plan.uav_usage = usage;
         plan.ready = true;
         Ok(())
