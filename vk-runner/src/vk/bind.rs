@@ -213,7 +213,8 @@ fn plan_bindings(
             // (element, register) pairs this range occupies.
             let regs: Vec<u32> = match (d.count, d.origin.upper) {
                 (None, _) | (_, None) => provided_registers(src, d),
-                (Some(_), Some(u)) => (d.origin.lower..=u).collect(),
+                // Elements past MAX_ARRAY fail below; never list more than that.
+                (Some(_), Some(u)) => (d.origin.lower..=u).take(MAX_ARRAY as usize + 1).collect(),
             };
             let plan = plans
                 .entry((d.set, d.binding))
