@@ -1,9 +1,8 @@
 //! The hand-written assembly in `shaders/asm/`: each file assembles, and disassembling the
 //! result gives the file back (`disasm(asm(text)) == text`, comment lines aside; for files
 //! with signature directives the directives printed from the container are part of the
-//! text). Each file also translates to SPIR-V that `spirv-val` accepts where the tool is
-//! installed; the SM5.1 unbounded-range files are checked against the current binding
-//! policy's documented refusal instead.
+//! text). Each file also translates to SPIR-V that `spirv-val` accepts (where the tool is
+//! installed), the DirectX docs' example with its unbounded range included.
 //!
 //! The DirectX docs' SM5.1 example (`docs_ps51.asm`) is also assembled in the docs' own
 //! spelling (lower-case `t0`/`s0`) and must give the same program.
@@ -132,24 +131,11 @@ fn docs_sm51_example_in_the_docs_spelling() {
     );
 }
 
-/// Files the translator does not take today, and the error that says why. A file listed here
-/// must fail with that error or translate; any other failure fails the test.
-const KNOWN: &[(&str, &str)] = &[
-    // The default binding policy places bounded ranges below 128 only; another piece of
-    // work adds binding layouts that place unbounded ones.
-    (
-        "docs_ps51.asm",
-        "use a binding layout for larger or unbounded ranges",
-    ),
-    (
-        "sm51_ranges.asm",
-        "use a binding layout for larger or unbounded ranges",
-    ),
-    // Non-empty case fall-through (outside D3D11's rules): the translator emits SPIR-V that
-    // spirv-val rejects ("branches to the selection construct, but not to the selection
-    // header").
-    ("switch_fallthrough_code.asm", "spirv-val"),
-];
+/// Files the translator does not take today, and the error that says why (none at the
+/// moment; the SM5.1 unbounded ranges, GS/HS stages and case fall-through with code were
+/// once listed). A file listed here must fail with that error or translate; any other
+/// failure fails the test.
+const KNOWN: &[(&str, &str)] = &[];
 
 /// Translates a container and runs spirv-val on the result.
 fn translate_and_validate(
@@ -185,17 +171,6 @@ fn files_translate() {
             (Ok(ok), Some(_)) => report.push(format!("{name}: {ok} (listed as known; remove it)")),
             (Err(e), Some(why)) if e.contains(why) => report.push(format!("{name}: known: {e}")),
             (Err(e), _) => failures.push(format!("{name}: {e}")),
-        }
-    }
-    // The SM5.1 files fail only for the binding policy: with T1's range bounded they
-    // translate and validate.
-    for name in ["docs_ps51.asm", "sm51_ranges.asm"] {
-        let text = std::fs::read_to_string(repo_root().join("shaders/asm").join(name)).unwrap();
-        let bounded = text.replace("T1[10:*]", "T1[10:100]");
-        assert_ne!(bounded, text);
-        match translate_and_validate(&asm::assemble(&bounded).unwrap(), name, &tmp) {
-            Ok(ok) => report.push(format!("{name} with T1[10:100]: {ok}")),
-            Err(e) => failures.push(format!("{name} with T1[10:100]: {e}")),
         }
     }
     eprintln!("{}", report.join("\n"));
