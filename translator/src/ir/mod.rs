@@ -213,6 +213,12 @@ pub struct Block {
     pub insts: Vec<ValueId>,
     pub term: Terminator,
     pub merge: Merge,
+    /// Structure the source program states: where the selection or switch this block's
+    /// terminator starts rejoins (D3D's `endif`/`endswitch`, the code after `breakc`/`retc`).
+    /// The structurizer takes it as the merge when it is valid there.
+    pub join: Option<BlockId>,
+    /// For a block opening a D3D `loop`: the block after its `endloop`.
+    pub loop_exit: Option<BlockId>,
 }
 
 impl Block {
@@ -220,8 +226,7 @@ impl Block {
         Block {
             insts: Vec::new(),
             term: Terminator::Open,
-            merge: Merge::None,
-        }
+            merge: Merge::None, join: None, loop_exit: None }
     }
 }
 

@@ -288,14 +288,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let after = self.b.new_block();
         let wrap = self.returns_from_inside_a_construct(body.clone());
         let flag = if wrap {
-            // `loop { body }` whose only way back to the header is a branch on a constant
-            // that is never taken: a real loop for the structurizer, one trip when run.
+            // `loop { body }` that runs once: a real loop for the structurizer, so that a
+            // `ret` anywhere in the body is a `break` out of it (see `CallCtx::flag`).
             let flag = self.b.f.new_var(TypeId::U32);
             let zero = self.b.u32c(0);
             self.b.store_var(flag, zero);
+            // The back edge is a branch on a constant never taken, placed first so that it
+            // stays reachable whatever the body does.
             let header = self.b.new_block();
+            let body_block = self.b.new_block();
+            let latch = self.b.new_block();
             self.b.branch_and_begin(header);
             self.b.f.block_mut(header).loop_exit = Some(after);
+            let t = self.b.boolc(true);
+            self.b.terminate(Terminator::CondBranch { cond: t, on_true: body_block, on_false: latch });
+            self.b.begin(latch);
+            self.b.terminate(Terminator::Branch(header));
+            self.b.begin(body_block);
             Some((flag, header))
         } else {
             None
@@ -310,28 +319,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         self.flow.call_frame_base.pop();
         self.flow.calls.pop();
-        if let Some((_, header)) = flag {
-            // The back edge, never taken (the constant is true).
-            let latch = self.b.new_block();
-            self.b.branch_and_begin(latch);
-            let t = self.b.boolc(true);
-            self.b.terminate(Terminator::CondBranch { cond: t, on_true: after, on_false: header });
-            self.b.begin(after);
-        } else {
-            self.b.branch_and_begin(after);
-        }
+        self.b.branch_and_begin(after);
         Ok(())
     }
 
-    /// Whether a subroutine body returns from inside one of its own loops or switches.
+    /// Whether a subroutine body returns from inside one of its own constructs (`retc` always
+    /// opens one): then a `ret` cannot simply branch to the code after the call.
     fn returns_from_inside_a_construct(&self, body: std::ops::Range<usize>) -> bool {
         let mut depth = 0usize;
         for i in body {
             let Some(inst) = self.prog.get(i) else { break };
             match inst.opcode {
-                Opcode::Loop | Opcode::Switch => depth += 1,
-                Opcode::EndLoop | Opcode::EndSwitch => depth = depth.saturating_sub(1),
-                Opcode::Ret | Opcode::Retc if depth > 0 => return true,
+                Opcode::If | Opcode::Loop | Opcode::Switch => depth += 1,
+                Opcode::EndIf | Opcode::EndLoop | Opcode::EndSwitch => depth = depth.saturating_sub(1),
+                Opcode::Retc => return true,
+                Opcode::Ret if depth > 0 => return true,
                 _ => {}
             }
         }

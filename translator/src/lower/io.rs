@@ -1504,14 +1504,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let mut v = self.b.bitcast(sty, raw);
             if matches!(
                 s.ty,
-                OperandType::OutputDepth | OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual
+                OperandType::OutputDepth
+                    | OperandType::OutputDepthGreaterEqual
+                    | OperandType::OutputDepthLessEqual
             ) {
                 // The output merger clamps depth to the viewport's range with D3D's min/max, so
                 // NaN becomes the lower bound (§17.10; trap 20). Vulkan without depth clamp
                 // does not clamp at all: do it here, against [0, 1].
                 let zero = self.b.f32c(0.0);
                 let one = self.b.f32c(1.0);
-                v = self.b.glsl(spirv::GlslStd450Op::NClamp, TypeId::F32, &[v, zero, one]);
+                v = self
+                    .b
+                    .glsl(spirv::GlslStd450Op::NClamp, TypeId::F32, &[v, zero, one]);
             }
             let part = IoPart {
                 first: 0,

@@ -114,6 +114,14 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
             }
         }
     }
+    // A D3D `loop` whose way back is dead code (every path breaks or returns) is still a loop
+    // construct: `break`s inside it exit it. Such a loop gets a continue target nothing
+    // reaches.
+    for &b in &f.layout {
+        if f.block(b).loop_exit.is_some() && !loops.iter().any(|l| l.header == b) {
+            loops.push(Loop { header: b, latches: Vec::new(), body: Vec::new(), merge: b, cont: b, parent: TOP });
+        }
+    }
     let preds = f.predecessors();
     for l in loops.iter_mut() {
         let mut body = vec![false; n];
@@ -178,18 +186,21 @@ fn restructure_loops(
     loops: &mut [Loop],
     dom: &DomTree,
 ) -> Result<Vec<(BlockId, usize)>, TranslateError> {
-    let sizes = subtree_sizes(dom, f.blocks.len());
     let mut fresh_merges = Vec::new();
-    // Inner loops first, so that blocks they add are known to the loops around them.
+    // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
+    // headers), so dominators and the next loop's natural body are computed afresh.
     let headers: Vec<BlockId> = loops.iter().map(|l| l.header).collect();
     let mut order: Vec<usize> = (0..loops.len()).collect();
     order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
+    let mut fresh_dom: Option<DomTree> = None;
     for li in order {
+        let dom = fresh_dom.as_ref().unwrap_or(dom);
+        let sizes = subtree_sizes(dom, f.blocks.len());
         let header = loops[li].header;
-        // Exit targets and how many edges reach each.
+        let preds = f.predecessors();
+        loops[li].body = natural_body(f, header, &loops[li].latches, &preds);
         // Exit targets (through single-entry forwarding chains such as `if (c) break;`
         // blocks) and how many edges reach each.
-        let preds = f.predecessors();
         let mut exits: Vec<(BlockId, u32)> = Vec::new();
         for (bi, &inside) in loops[li].body.iter().enumerate() {
             if !inside {
@@ -205,6 +216,7 @@ fn restructure_loops(
                     && preds[s.0 as usize].len() == 1
                     && dom.dominates(header, s)
                     && !headers.contains(&s)
+                    && !stated_exit(f, s)
                 {
                     let succ = f.block(s).term.successors();
                     if succ.len() != 1 || in_body(&loops[li], succ[0]) || headers.contains(&succ[0]) {
@@ -219,15 +231,47 @@ fn restructure_loops(
                 }
             }
         }
-        let outside: Vec<BlockId> = exits
+        let mut outside: Vec<BlockId> = exits
             .iter()
             .map(|e| e.0)
             .filter(|&t| !dom.dominates(header, t))
             .collect();
-        let merge = if outside.len() > 1 {
-            return Err(unsupported(
-                "a loop with exits to several places outside it",
-            ));
+        // The program's own `endloop` exit is the merge when it is a real exit of this loop
+        // (or, for a loop left only by returns, an unreachable block kept as the merge).
+        let hinted = f.block(header).loop_exit.filter(|&x| {
+            x != header && !in_body(&loops[li], x) && outside.iter().all(|&o| o == x)
+        });
+        if let Some(x) = hinted
+            && !preds[x.0 as usize].is_empty()
+            && !dom.dominates(header, x)
+        {
+            // Reached from outside the loop too: exit through a forwarding block (below).
+            outside = vec![x];
+        }
+        if let Some(x) = hinted
+            && preds[x.0 as usize].is_empty()
+        {
+            let blk = f.block_mut(x);
+            blk.insts.clear();
+            blk.term = Terminator::Unreachable;
+            blk.join = None;
+            blk.loop_exit = None;
+            if !f.layout.contains(&x) {
+                f.layout.push(x);
+            }
+            fresh_merges.push((x, loops[li].parent));
+            outside.clear();
+        }
+        let merge = if let Some(x) = hinted
+            && outside.is_empty()
+        {
+            x
+        } else if outside.len() > 1 {
+            return Err(unsupported(format!(
+                "a loop (B{}) with exits to several places outside it ({:?})",
+                header.0,
+                outside.iter().map(|b| b.0).collect::<Vec<_>>()
+            )));
         } else if let Some(&m) = outside.first() {
             // The merge must be dominated by the header: exit through a block of its own.
             let fwd = f.new_block();
@@ -276,8 +320,10 @@ fn restructure_loops(
                 &mut f.block_mut(header).term,
                 Terminator::Branch(body_start),
             );
+            let join = f.block_mut(header).join.take();
             f.block_mut(body_start).insts = insts;
             f.block_mut(body_start).term = term;
+            f.block_mut(body_start).join = join;
             f.layout.push(body_start);
             add_to_loops_holding(loops, header, body_start);
         }
@@ -287,8 +333,37 @@ fn restructure_loops(
         };
         loops[li].merge = merge;
         loops[li].cont = cont;
+        fresh_dom = Some(DomTree::compute(f));
     }
     Ok(fresh_merges)
+}
+
+/// Whether `b` is the block after some `endloop` (a loop exit the program states): exit chains
+/// stop there, since it may be another loop's merge.
+fn stated_exit(f: &Function, b: BlockId) -> bool {
+    f.layout.iter().any(|&h| f.block(h).loop_exit == Some(b))
+}
+
+/// A natural loop's blocks: the header and everything that reaches a latch without passing it.
+fn natural_body(f: &Function, header: BlockId, latches: &[BlockId], preds: &[smallvec::SmallVec<[BlockId; 2]>]) -> Vec<bool> {
+    let mut body = vec![false; f.blocks.len()];
+    body[header.0 as usize] = true;
+    let mut stack: Vec<BlockId> = Vec::new();
+    for &latch in latches {
+        if !body[latch.0 as usize] {
+            body[latch.0 as usize] = true;
+            stack.push(latch);
+        }
+    }
+    while let Some(x) = stack.pop() {
+        for &p in &preds[x.0 as usize] {
+            if !body[p.0 as usize] {
+                body[p.0 as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    body
 }
 
 /// Innermost loop (index into `loops`, or TOP) whose construct holds each block.
@@ -372,8 +447,31 @@ fn place_selection_merges(
         return Ok(false);
     }
     let preds = f.predecessors();
-    // One post-dominator computation per region that has selection headers.
-    let mut regions: Vec<usize> = headers.iter().map(|h| region[h.0 as usize]).collect();
+    // The join the program itself states (D3D's `endif`/`endswitch`, the code after
+    // `breakc`/`retc`) is the merge when it is one: not the header, not already a loop's merge
+    // or continue target, and dominated by the header (or unreachable: all paths left).
+    let mut in_layout = vec![false; n];
+    for &b in &f.layout {
+        in_layout[b.0 as usize] = true;
+    }
+    let mut hinted: Vec<Option<BlockId>> = vec![None; n];
+    for &h in &headers {
+        if let Some(j) = f.block(h).join
+            && j != h
+            && (j.0 as usize) < n
+            && !claimed[j.0 as usize]
+            && (!in_layout[j.0 as usize] || (dom.dominates(h, j) && merge_is_clean(f, dom, h, j, &claimed)))
+            && !hinted.contains(&Some(j))
+        {
+            hinted[h.0 as usize] = Some(j);
+        }
+    }
+    // One post-dominator computation per region that has selection headers without a join.
+    let mut regions: Vec<usize> = headers
+        .iter()
+        .filter(|h| hinted[h.0 as usize].is_none())
+        .map(|h| region[h.0 as usize])
+        .collect();
     regions.sort_unstable();
     regions.dedup();
     let mut ipdom: Vec<Option<BlockId>> = vec![None; n];
@@ -442,6 +540,24 @@ fn place_selection_merges(
     }
     for h in headers {
         let hi = h.0 as usize;
+        if let Some(j) = hinted[hi]
+            && !claimed[j.0 as usize]
+        {
+            if !in_layout[j.0 as usize] {
+                // Every path left the construct: the join is an unreachable merge.
+                let blk = f.block_mut(j);
+                blk.insts.clear();
+                blk.term = Terminator::Unreachable;
+                blk.join = None;
+                blk.loop_exit = None;
+                f.layout.push(j);
+                in_layout[j.0 as usize] = true;
+                region[j.0 as usize] = region[hi];
+            }
+            claimed[j.0 as usize] = true;
+            f.block_mut(h).merge = Merge::Selection(j);
+            continue;
+        }
         let joined = if to_sink[hi] { join_after_exits(f, h, loops, region, &preds, dom) } else { None };
         let mut m = match ipdom[hi] {
             Some(m) if !to_sink[hi] => m,
@@ -484,6 +600,33 @@ fn place_selection_merges(
         f.block_mut(h).merge = Merge::Selection(m);
     }
     Ok(redirected_any)
+}
+
+/// Whether `m` can merge the construct headed by `h`: nothing reachable from the merge leads
+/// back into the construct (blocks `h` dominates that `m` does not). A join the program states
+/// can fail this when the construct it closes is not what it seems in the graph — a `loop`
+/// whose back edge is dead code, say.
+fn merge_is_clean(f: &Function, dom: &DomTree, h: BlockId, m: BlockId, loop_exits: &[bool]) -> bool {
+    let mut stack = vec![m];
+    let mut seen = vec![false; f.blocks.len()];
+    seen[m.0 as usize] = true;
+    while let Some(u) = stack.pop() {
+        for v in f.block(u).term.successors() {
+            // Loops' merges and continue targets bound the construct: leaving to one is a
+            // structured exit, not a way back in.
+            if loop_exits.get(v.0 as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            if dom.dominates(h, v) && !dom.dominates(m, v) {
+                return false;
+            }
+            if dom.dominates(m, v) && !seen[v.0 as usize] {
+                seen[v.0 as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    true
 }
 
 /// The merge of a selection header whose paths do not all meet before leaving (some `break`,
@@ -681,10 +824,12 @@ pub fn structurize(f: &mut Function) -> Result<DomTree, TranslateError> {
         dom = DomTree::compute(f);
     }
     let mut region = assign_regions(f, &loops, &dom, &fresh);
-    if place_selection_merges(f, &loops, &mut region, &dom)? {
+    let redirected = place_selection_merges(f, &loops, &mut region, &dom)?;
+    // The layout must hold the new blocks before dominators are computed from it.
+    structured_layout(f);
+    if redirected {
         dom = DomTree::compute(f);
     }
-    structured_layout(f);
     order_switch_cases(f, &dom)?;
     structured_layout(f);
     if cfg!(debug_assertions) {
