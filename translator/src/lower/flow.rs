@@ -21,12 +21,16 @@ use crate::sm4::{InstRef, Opcode, OperandType};
 #[derive(Debug, Clone)]
 pub(crate) enum Frame {
     If {
+        /// The block whose conditional branch opened the `if`.
+        header: BlockId,
         else_block: BlockId,
         end: Option<BlockId>,
     },
     Loop {
         header: BlockId,
         exit: BlockId,
+        /// A `ret` of the inlined subroutine left this loop (see [`CallCtx::flag`]).
+        returned: bool,
     },
     Switch {
         block: BlockId,
@@ -34,7 +38,21 @@ pub(crate) enum Frame {
         default: Option<BlockId>,
         cases: Vec<(u32, BlockId)>,
         case_block: Option<BlockId>,
+        /// A `ret` of the inlined subroutine left this switch.
+        returned: bool,
     },
+}
+
+/// A subroutine being inlined.
+#[derive(Debug, Clone)]
+pub(crate) struct CallCtx {
+    pub label: u32,
+    /// Where the code after the call starts.
+    pub after: BlockId,
+    /// For a subroutine that returns from inside a loop or switch: its body is wrapped in a
+    /// one-trip loop exiting to `after`, and `ret` sets this flag and breaks out, construct by
+    /// construct (a branch straight to `after` would leave those constructs unstructured).
+    pub flag: Option<crate::ir::VarId>,
 }
 
 #[derive(Debug, Default)]
@@ -42,8 +60,8 @@ pub(crate) struct FlowState {
     pub frames: Vec<Frame>,
     /// Instruction index ranges of subroutine bodies, by label number.
     pub labels: Vec<(u32, std::ops::Range<usize>)>,
-    /// Labels being inlined (innermost last) with the block a `ret` branches to.
-    pub calls: Vec<(u32, BlockId)>,
+    /// Subroutines being inlined, innermost last.
+    pub calls: Vec<CallCtx>,
     /// Frame depth at which the innermost call started (frames below belong to callers).
     pub call_frame_base: Vec<usize>,
 }
@@ -76,8 +94,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Ends the current block with a return, storing the outputs first — or, inside an
     /// inlined subroutine, with a branch back to the caller.
     pub fn emit_return(&mut self) -> R<()> {
-        if let Some(&(_, after)) = self.flow.calls.last() {
-            self.b.terminate(Terminator::Branch(after));
+        if let Some(call) = self.flow.calls.last().cloned() {
+            match call.flag {
+                None => self.b.terminate(Terminator::Branch(call.after)),
+                Some(flag) => {
+                    let one = self.b.u32c(1);
+                    self.b.store_var(flag, one);
+                    let target = self.return_target(call.after, true);
+                    self.b.terminate(Terminator::Branch(target));
+                }
+            }
             return Ok(());
         }
         // A geometry shader's outputs leave only through `emit`; a hull shader's phases
@@ -90,6 +116,46 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         self.b.terminate(Terminator::Return);
         Ok(())
+    }
+
+    /// Where a `ret` of a wrapped subroutine goes: out of the innermost loop or switch of the
+    /// subroutine (marking it so that its end passes the return on), else to `after`.
+    fn return_target(&mut self, after: BlockId, mark: bool) -> BlockId {
+        let base = self.flow.call_frame_base.last().copied().unwrap_or(0);
+        for f in self.flow.frames[base..].iter_mut().rev() {
+            match f {
+                Frame::Loop { exit, returned, .. } | Frame::Switch { exit, returned, .. } => {
+                    if mark {
+                        *returned = true;
+                    }
+                    return *exit;
+                }
+                Frame::If { .. } => {}
+            }
+        }
+        after
+    }
+
+    /// After a loop or switch of a wrapped subroutine that a `ret` left: leave the next
+    /// construct too when the return flag is set.
+    fn pass_return_on(&mut self) {
+        let Some(call) = self.flow.calls.last().cloned() else { return };
+        let Some(flag) = call.flag else { return };
+        let target = self.return_target(call.after, true);
+        let f = self.b.load_var(flag);
+        let cond = self.nonzero(f, 1);
+        let next = self.b.new_block();
+        self.cond_branch(cond, target, next, next);
+        self.b.begin(next);
+    }
+
+    /// Ends the current block with a conditional branch and records where its paths rejoin.
+    pub fn cond_branch(&mut self, cond: Operand, on_true: BlockId, on_false: BlockId, join: BlockId) {
+        let cur = self.b.current();
+        if self.b.is_open() {
+            self.b.terminate(Terminator::CondBranch { cond, on_true, on_false });
+            self.b.f.block_mut(cur).join = Some(join);
+        }
     }
 
     fn innermost_breakable(&self) -> R<BlockId> {
@@ -177,18 +243,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             return Ok(());
         }
-        let after = self.b.new_block();
         // No label has this number (`label` operands are register indices).
-        self.flow.calls.push((u32::MAX, after));
-        self.flow.call_frame_base.push(self.flow.frames.len());
-        self.lower_range(range)?;
-        if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
-            return Err(self.invalid("hull shader phase ends inside an if, loop or switch"));
-        }
-        self.flow.call_frame_base.pop();
-        self.flow.calls.pop();
-        self.b.branch_and_begin(after);
-        Ok(())
+        self.lower_inlined(u32::MAX, range, "hull shader phase")
     }
 
     fn lower_range(&mut self, range: std::ops::Range<usize>) -> R<()> {
@@ -209,7 +265,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     fn call(&mut self, label: u32) -> R<()> {
-        if self.flow.calls.iter().any(|c| c.0 == label) {
+        if self.flow.calls.iter().any(|c| c.label == label) {
             return Err(self.invalid(format!("recursive call to label {label}")));
         }
         if self.flow.calls.len() >= MAX_CALL_DEPTH {
@@ -224,16 +280,42 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             .find(|l| l.0 == label)
             .map(|l| l.1.clone())
             .ok_or_else(|| self.invalid(format!("call to undefined label {label}")))?;
+        self.lower_inlined(label, body, "subroutine")
+    }
+
+    /// Lowers `body` in place as a subroutine `label` whose `ret` continues after it.
+    fn lower_inlined(&mut self, label: u32, body: std::ops::Range<usize>, what: &str) -> R<()> {
         let after = self.b.new_block();
-        self.flow.calls.push((label, after));
+        let wrap = self.returns_from_inside_a_construct(body.clone());
+        let flag = if wrap {
+            // `loop { body }` that runs once: a real loop for the structurizer, so that a
+            // `ret` anywhere in the body is a `break` out of it (see `CallCtx::flag`).
+            let flag = self.b.f.new_var(TypeId::U32);
+            let zero = self.b.u32c(0);
+            self.b.store_var(flag, zero);
+            // The back edge is a branch on a constant never taken, placed first so that it
+            // stays reachable whatever the body does.
+            let header = self.b.new_block();
+            let body_block = self.b.new_block();
+            let latch = self.b.new_block();
+            self.b.branch_and_begin(header);
+            self.b.f.block_mut(header).loop_exit = Some(after);
+            let t = self.b.boolc(true);
+            self.b.terminate(Terminator::CondBranch { cond: t, on_true: body_block, on_false: latch });
+            self.b.begin(latch);
+            self.b.terminate(Terminator::Branch(header));
+            self.b.begin(body_block);
+            Some((flag, header))
+        } else {
+            None
+        };
+        self.flow.calls.push(CallCtx { label, after, flag: flag.map(|f| f.0) });
         self.flow.call_frame_base.push(self.flow.frames.len());
         let saved_offset = self.offset;
         self.lower_range(body)?;
         self.offset = saved_offset;
         if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
-            return Err(self.invalid(format!(
-                "subroutine {label} ends inside an if, loop or switch"
-            )));
+            return Err(self.invalid(format!("{what} ends inside an if, loop or switch")));
         }
         self.flow.call_frame_base.pop();
         self.flow.calls.pop();
@@ -241,11 +323,29 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
+    /// Whether a subroutine body returns from inside one of its own constructs (`retc` always
+    /// opens one): then a `ret` cannot simply branch to the code after the call.
+    fn returns_from_inside_a_construct(&self, body: std::ops::Range<usize>) -> bool {
+        let mut depth = 0usize;
+        for i in body {
+            let Some(inst) = self.prog.get(i) else { break };
+            match inst.opcode {
+                Opcode::If | Opcode::Loop | Opcode::Switch => depth += 1,
+                Opcode::EndIf | Opcode::EndLoop | Opcode::EndSwitch => depth = depth.saturating_sub(1),
+                Opcode::Retc => return true,
+                Opcode::Ret if depth > 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Lowers a control-flow instruction; false when `inst` is not one.
     pub fn flow(&mut self, inst: InstRef<'p>) -> R<bool> {
         match inst.opcode {
             Opcode::If => {
                 let cond = self.condition(&inst, 0)?;
+                let header = self.b.current();
                 let then_block = self.b.new_block();
                 let else_block = self.b.new_block();
                 self.b.terminate(Terminator::CondBranch {
@@ -255,12 +355,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 });
                 self.b.begin(then_block);
                 self.flow.frames.push(Frame::If {
+                    header,
                     else_block,
                     end: None,
                 });
             }
             Opcode::Else => {
                 let Some(Frame::If {
+                    header,
                     else_block,
                     end: None,
                 }) = self.flow.frames.last().cloned()
@@ -271,29 +373,35 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.terminate(Terminator::Branch(end));
                 self.b.begin(else_block);
                 *self.flow.frames.last_mut().unwrap() = Frame::If {
+                    header,
                     else_block,
                     end: Some(end),
                 };
             }
             Opcode::EndIf => {
-                let Some(Frame::If { else_block, end }) = self.flow.frames.pop() else {
+                let Some(Frame::If { header, else_block, end }) = self.flow.frames.pop() else {
                     return Err(self.invalid("endif without a matching if"));
                 };
                 let join = end.unwrap_or(else_block);
+                self.b.f.block_mut(header).join = Some(join);
                 self.b.branch_and_begin(join);
             }
             Opcode::Loop => {
                 let header = self.b.new_block();
                 let exit = self.b.new_block();
                 self.b.branch_and_begin(header);
-                self.flow.frames.push(Frame::Loop { header, exit });
+                self.b.f.block_mut(header).loop_exit = Some(exit);
+                self.flow.frames.push(Frame::Loop { header, exit, returned: false });
             }
             Opcode::EndLoop => {
-                let Some(Frame::Loop { header, exit }) = self.flow.frames.pop() else {
+                let Some(Frame::Loop { header, exit, returned }) = self.flow.frames.pop() else {
                     return Err(self.invalid("endloop without a matching loop"));
                 };
                 self.b.terminate(Terminator::Branch(header));
                 self.b.begin(exit);
+                if returned {
+                    self.pass_return_on();
+                }
             }
             Opcode::Break => {
                 let exit = self.innermost_breakable()?;
@@ -304,11 +412,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let exit = self.innermost_breakable()?;
                 let cond = self.condition(&inst, 0)?;
                 let next = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: exit,
-                    on_false: next,
-                });
+                self.cond_branch(cond, exit, next, next);
                 self.b.begin(next);
             }
             Opcode::Continue => {
@@ -320,11 +424,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let header = self.innermost_loop()?;
                 let cond = self.condition(&inst, 0)?;
                 let next = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: header,
-                    on_false: next,
-                });
+                self.cond_branch(cond, header, next, next);
                 self.b.begin(next);
             }
             Opcode::Switch => {
@@ -340,6 +440,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     default: exit,
                     cases: Vec::new(),
                 });
+                self.b.f.block_mut(block).join = Some(exit);
                 self.begin_dead();
                 self.flow.frames.push(Frame::Switch {
                     block,
@@ -347,6 +448,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     default: None,
                     cases: Vec::new(),
                     case_block: None,
+                    returned: false,
                 });
             }
             Opcode::Case | Opcode::Default => {
@@ -403,6 +505,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     exit,
                     default,
                     cases,
+                    returned,
                     ..
                 }) = self.flow.frames.pop()
                 else {
@@ -419,6 +522,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     *c = cases;
                 }
                 self.b.begin(exit);
+                if returned {
+                    self.pass_return_on();
+                }
             }
             Opcode::Ret => {
                 self.emit_return()?;
@@ -428,11 +534,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let cond = self.condition(&inst, 0)?;
                 let ret = self.b.new_block();
                 let next = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: ret,
-                    on_false: next,
-                });
+                self.cond_branch(cond, ret, next, next);
                 self.b.begin(ret);
                 self.emit_return()?;
                 self.b.begin(next);
@@ -444,11 +546,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let cond = self.condition(&inst, 0)?;
                 let kill = self.b.new_block();
                 let next = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: kill,
-                    on_false: next,
-                });
+                self.cond_branch(cond, kill, next, next);
                 self.b.begin(kill);
                 self.demote();
                 self.b.terminate(Terminator::Branch(next));
@@ -471,11 +569,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let cond = self.condition(&inst, 0)?;
                 let body = self.b.new_block();
                 let next = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: body,
-                    on_false: next,
-                });
+                self.cond_branch(cond, body, next, next);
                 self.b.begin(body);
                 self.call(label)?;
                 self.b.branch_and_begin(next);
