@@ -89,11 +89,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let end = self.b.new_block();
             let zero = self.b.u32c(0);
             let first = self.b.op(Op::IEqual, TypeId::BOOL, &[invocation, zero]);
-            self.b.terminate(Terminator::CondBranch {
-                cond: first,
-                on_true: body,
-                on_false: end,
-            });
+            self.cond_branch(first, body, end, end);
             self.b.begin(body);
             self.io.patch_phase = true;
             let mut joined = false;
@@ -259,14 +255,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let latch = self.b.new_block();
             let exit = self.b.new_block();
             self.b.branch_and_begin(header);
+            self.b.f.block_mut(header).loop_exit = Some(exit);
             let i = self.b.load_var(counter);
             let count = self.b.u32c(n);
             let more = self.b.op(Op::ULessThan, TypeId::BOOL, &[i, count]);
-            self.b.terminate(Terminator::CondBranch {
-                cond: more,
-                on_true: body,
-                on_false: exit,
-            });
+            // Like `breakc_z`: the loop goes on in `body`.
+            self.cond_branch(more, body, exit, body);
             self.b.begin(body);
             self.stage_info.instance_id = Some(i);
             self.begin_phase(phase)?;
