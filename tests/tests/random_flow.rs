@@ -202,7 +202,7 @@ fn random_structured_flow_translates_to_valid_spirv() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
     let mut translated = 0;
-    let cases = 400u64;
+    let cases = 500u64;
     for seed in 1..=cases {
         let text = program(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let dxbc = match translator::asm::assemble(&text) {

@@ -49,8 +49,8 @@ fn unsupported(what: impl Into<String>) -> TranslateError {
     }
 }
 
-/// Simplifies trivial branches: a conditional branch with one target becomes a branch, a
-/// switch whose every target is the default becomes a branch.
+/// Simplifies trivial branches: a conditional branch with one target becomes a branch, and so
+/// does a switch whose every target is its exit.
 fn fold_trivial_branches(f: &mut Function) {
     for b in f.blocks.iter_mut() {
         match &b.term {
@@ -59,8 +59,13 @@ fn fold_trivial_branches(f: &mut Function) {
             } if on_true == on_false => {
                 b.term = Terminator::Branch(*on_true);
             }
-            Terminator::Switch { default, cases, .. } if cases.iter().all(|c| c.1 == *default) => {
+            // A switch whose every target is its exit is no construct at all; one whose cases
+            // share a body stays a switch, since `break`s in that body leave it.
+            Terminator::Switch { default, cases, .. }
+                if cases.iter().all(|c| c.1 == *default) && b.join.is_none_or(|j| j == *default) =>
+            {
                 b.term = Terminator::Branch(*default);
+                b.join = None;
             }
             _ => {}
         }
@@ -607,6 +612,13 @@ fn place_selection_merges(
 /// can fail this when the construct it closes is not what it seems in the graph — a `loop`
 /// whose back edge is dead code, say.
 fn merge_is_clean(f: &Function, dom: &DomTree, h: BlockId, m: BlockId, loop_exits: &[bool]) -> bool {
+    // The joins of constructs around `h` bound it too (a `break` out of an enclosing switch).
+    let enclosing: smallvec::SmallVec<[BlockId; 8]> = f
+        .layout
+        .iter()
+        .filter(|&&g| g != h && dom.dominates(g, h))
+        .filter_map(|&g| f.block(g).join.or(f.block(g).loop_exit))
+        .collect();
     let mut stack = vec![m];
     let mut seen = vec![false; f.blocks.len()];
     seen[m.0 as usize] = true;
@@ -614,7 +626,7 @@ fn merge_is_clean(f: &Function, dom: &DomTree, h: BlockId, m: BlockId, loop_exit
         for v in f.block(u).term.successors() {
             // Loops' merges and continue targets bound the construct: leaving to one is a
             // structured exit, not a way back in.
-            if loop_exits.get(v.0 as usize).copied().unwrap_or(false) {
+            if loop_exits.get(v.0 as usize).copied().unwrap_or(false) || enclosing.contains(&v) {
                 continue;
             }
             if dom.dominates(h, v) && !dom.dominates(m, v) {
