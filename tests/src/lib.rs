@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// `../shared` beside the repository, if present.
@@ -16,7 +19,12 @@ pub fn shared_dir() -> Option<PathBuf> {
 /// Runs `spirv-val --target-env ENV FILE`; the error is spirv-val's message (or says that the
 /// tool was not found).
 pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
-    match std::process::Command::new("spirv-val").arg("--target-env").arg(env).arg(file).output() {
+    match std::process::Command::new("spirv-val")
+        .arg("--target-env")
+        .arg(env)
+        .arg(file)
+        .output()
+    {
         Err(e) => Err(format!("spirv-val not found: {e}")),
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => {

@@ -47,7 +47,11 @@ impl Gen {
 
     fn cond(&mut self) -> String {
         let r = self.rng.below(3);
-        format!("r{}.{}", r, ["x", "y", "z", "w"][self.rng.below(4) as usize])
+        format!(
+            "r{}.{}",
+            r,
+            ["x", "y", "z", "w"][self.rng.below(4) as usize]
+        )
     }
 
     fn arith(&mut self) {
@@ -172,7 +176,14 @@ impl Gen {
 }
 
 fn program(seed: u64) -> String {
-    let mut g = Gen { rng: Rng(seed), out: String::new(), depth: 0, breakable: Vec::new(), budget: 30, labels: 0 };
+    let mut g = Gen {
+        rng: Rng(seed),
+        out: String::new(),
+        depth: 0,
+        breakable: Vec::new(),
+        budget: 30,
+        labels: 0,
+    };
     let head = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 uint\n\
                 dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\ndcl_temps 4\n\
                 ftou r0.xyzw, v0.xyxy\nmov r1.xyzw, l(1, 2, 3, 4)\nmov r2.xyzw, r0.yxwz\nmov r3.xyzw, l(0, 0, 0, 0)\n";
@@ -194,7 +205,9 @@ fn program(seed: u64) -> String {
 
 #[test]
 fn random_structured_flow_translates_to_valid_spirv() {
-    if spirv_val(std::path::Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
+    if spirv_val(std::path::Path::new("/nonexistent"), "vulkan1.3")
+        .is_err_and(|e| e.contains("not found"))
+    {
         println!("SKIPPED: spirv-val is not installed");
         return;
     }
@@ -213,11 +226,22 @@ fn random_structured_flow_translates_to_valid_spirv() {
             Ok(t) => {
                 translated += 1;
                 let spv = dir.join(format!("flow-{seed}.spv"));
-                std::fs::write(&spv, t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+                std::fs::write(
+                    &spv,
+                    t.spirv
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect::<Vec<u8>>(),
+                )
+                .unwrap();
                 if let Err(e) = spirv_val(&spv, "vulkan1.3") {
                     let asm = dir.join(format!("flow-{seed}.asm"));
                     std::fs::write(&asm, &text).unwrap();
-                    failures.push(format!("seed {seed} ({}): {}", asm.display(), e.lines().next().unwrap_or("")));
+                    failures.push(format!(
+                        "seed {seed} ({}): {}",
+                        asm.display(),
+                        e.lines().next().unwrap_or("")
+                    ));
                 }
             }
             Err(e) => {
@@ -230,5 +254,10 @@ fn random_structured_flow_translates_to_valid_spirv() {
         }
     }
     println!("{translated}/{cases} random programs translated and validated");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

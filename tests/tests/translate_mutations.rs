@@ -8,8 +8,8 @@
 //! the corruption.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use integration_tests::shared_dir;
@@ -40,7 +40,9 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     }
     let mut out = Vec::new();
     while let Some(d) = dirs.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -140,7 +142,10 @@ fn mutated_programs_never_panic_or_hang() {
                 Ok(Err(e)) => {
                     errors += 1;
                     let msg = e.to_string();
-                    assert!(!msg.contains('\n'), "multi-line error for {name} case {case}: {msg}");
+                    assert!(
+                        !msg.contains('\n'),
+                        "multi-line error for {name} case {case}: {msg}"
+                    );
                 }
                 Err(p) => {
                     let what = p
@@ -149,9 +154,13 @@ fn mutated_programs_never_panic_or_hang() {
                         .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                         .unwrap_or_default();
                     if panics.len() < 20 {
-                        let path = std::env::temp_dir().join(format!("translate-panic-{}.dxbc", panics.len()));
+                        let path = std::env::temp_dir()
+                            .join(format!("translate-panic-{}.dxbc", panics.len()));
                         let _ = std::fs::write(&path, &m);
-                        panics.push(format!("{name} case {case}: {what} (input saved to {})", path.display()));
+                        panics.push(format!(
+                            "{name} case {case}: {what} (input saved to {})",
+                            path.display()
+                        ));
                     }
                 }
             }
@@ -160,7 +169,13 @@ fn mutated_programs_never_panic_or_hang() {
     std::panic::set_hook(prev_hook);
     done.store(true, Ordering::Relaxed);
     watchdog.join().unwrap();
-    println!("{total} mutated programs: {ok} translated, {errors} rejected with an error, {} panicked", panics.len());
-    assert!(total >= 10_000 || shared_dir().is_none(), "too few cases: {total}");
+    println!(
+        "{total} mutated programs: {ok} translated, {errors} rejected with an error, {} panicked",
+        panics.len()
+    );
+    assert!(
+        total >= 10_000 || shared_dir().is_none(),
+        "too few cases: {total}"
+    );
     assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
 }

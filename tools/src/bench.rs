@@ -67,8 +67,15 @@ pub fn run(args: &Args) -> Result<Output, CliError> {
     );
     if args.per_file {
         for (f, t) in args.files.iter().zip(&per_file) {
-            stdout.push_str(&format!("  {:<48} {:9.2} us\n", f.display(), t / passes as f64 * 1e6));
+            stdout.push_str(&format!(
+                "  {:<48} {:9.2} us\n",
+                f.display(),
+                t / passes as f64 * 1e6
+            ));
         }
     }
-    Ok(Output { stdout, warnings: Vec::new() })
+    Ok(Output {
+        stdout,
+        warnings: Vec::new(),
+    })
 }

@@ -25,12 +25,15 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Output, CliError> {
     let data = args.input.read()?;
-    let (before, after) =
-        translator::debug::cfg_dot(&data, &args.opts.options()?).map_err(|e| CliError::input(&args.input.name(), e))?;
+    let (before, after) = translator::debug::cfg_dot(&data, &args.opts.options()?)
+        .map_err(|e| CliError::input(&args.input.name(), e))?;
     let stdout = match (args.before, args.after) {
         (true, _) => before,
         (_, true) => after,
         _ => before + &after,
     };
-    Ok(Output { stdout, warnings: Vec::new() })
+    Ok(Output {
+        stdout,
+        warnings: Vec::new(),
+    })
 }

@@ -6,6 +6,9 @@ fn main() {
             let b: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
             std::fs::write(&args[2], b).unwrap();
         }
-        Err(e) => { eprintln!("error: {e}"); std::process::exit(1); }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
     }
 }

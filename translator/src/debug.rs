@@ -11,6 +11,8 @@ pub fn cfg_dot(dxbc: &[u8], options: &Options) -> Result<(String, String), crate
     let before = crate::passes::cfg::to_dot(f);
     crate::passes::structurize::structurize(f)?;
     let after = crate::passes::cfg::to_dot(f);
-    let wrap = |name: &str, body: &str| format!("digraph {name} {{\n    node [shape=box, fontname=monospace];\n{body}}}\n");
+    let wrap = |name: &str, body: &str| {
+        format!("digraph {name} {{\n    node [shape=box, fontname=monospace];\n{body}}}\n")
+    };
     Ok((wrap("lowered", &before), wrap("structurized", &after)))
 }

@@ -26,10 +26,19 @@ pub struct FnBuilder<'m> {
 impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
-        let mut f = Function { insts: Vec::with_capacity(size_hint), ..Default::default() };
+        let mut f = Function {
+            insts: Vec::with_capacity(size_hint),
+            ..Default::default()
+        };
         let entry = f.new_block();
         f.layout.push(entry);
-        FnBuilder { m, f, cur: entry, var_block: Vec::new(), var_values: Vec::new() }
+        FnBuilder {
+            m,
+            f,
+            cur: entry,
+            var_block: Vec::new(),
+            var_values: Vec::new(),
+        }
     }
 
     /// The finished function.

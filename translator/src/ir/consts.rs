@@ -128,7 +128,10 @@ impl ConstTable {
             return c;
         }
         let parts = bits.iter().map(|&b| self.scalar(sty, b)).collect();
-        let c = self.intern(Const::Composite { ty: TypeTable::vec(s, n), parts });
+        let c = self.intern(Const::Composite {
+            ty: TypeTable::vec(s, n),
+            parts,
+        });
         self.vectors.insert((sty.0, key, n), c);
         c
     }

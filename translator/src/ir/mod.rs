@@ -226,7 +226,10 @@ impl Block {
         Block {
             insts: Vec::new(),
             term: Terminator::Open,
-            merge: Merge::None, join: None, loop_exit: None }
+            merge: Merge::None,
+            join: None,
+            loop_exit: None,
+        }
     }
 }
 

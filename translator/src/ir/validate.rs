@@ -54,7 +54,9 @@ pub fn validate_function(
     let preds = f.predecessors();
     let check_operand = |o: &Operand, user: String| -> Result<(), String> {
         match *o {
-            Operand::Value(v) if v.0 as usize >= f.insts.len() || def_block[v.0 as usize] == u32::MAX => {
+            Operand::Value(v)
+                if v.0 as usize >= f.insts.len() || def_block[v.0 as usize] == u32::MAX =>
+            {
                 return Err(format!(
                     "IR function {index}: {user} uses %{} which is not placed in a live block",
                     v.0

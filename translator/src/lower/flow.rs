@@ -139,7 +139,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// After a loop or switch of a wrapped subroutine that a `ret` left: leave the next
     /// construct too when the return flag is set.
     fn pass_return_on(&mut self) {
-        let Some(call) = self.flow.calls.last().cloned() else { return };
+        let Some(call) = self.flow.calls.last().cloned() else {
+            return;
+        };
         let Some(flag) = call.flag else { return };
         let target = self.return_target(call.after, true);
         let f = self.b.load_var(flag);
@@ -150,10 +152,20 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// Ends the current block with a conditional branch and records where its paths rejoin.
-    pub fn cond_branch(&mut self, cond: Operand, on_true: BlockId, on_false: BlockId, join: BlockId) {
+    pub fn cond_branch(
+        &mut self,
+        cond: Operand,
+        on_true: BlockId,
+        on_false: BlockId,
+        join: BlockId,
+    ) {
         let cur = self.b.current();
         if self.b.is_open() {
-            self.b.terminate(Terminator::CondBranch { cond, on_true, on_false });
+            self.b.terminate(Terminator::CondBranch {
+                cond,
+                on_true,
+                on_false,
+            });
             self.b.f.block_mut(cur).join = Some(join);
         }
     }
@@ -301,7 +313,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.b.branch_and_begin(header);
             self.b.f.block_mut(header).loop_exit = Some(after);
             let t = self.b.boolc(true);
-            self.b.terminate(Terminator::CondBranch { cond: t, on_true: body_block, on_false: latch });
+            self.b.terminate(Terminator::CondBranch {
+                cond: t,
+                on_true: body_block,
+                on_false: latch,
+            });
             self.b.begin(latch);
             self.b.terminate(Terminator::Branch(header));
             self.b.begin(body_block);
@@ -309,7 +325,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         } else {
             None
         };
-        self.flow.calls.push(CallCtx { label, after, flag: flag.map(|f| f.0) });
+        self.flow.calls.push(CallCtx {
+            label,
+            after,
+            flag: flag.map(|f| f.0),
+        });
         self.flow.call_frame_base.push(self.flow.frames.len());
         let saved_offset = self.offset;
         self.lower_range(body)?;
@@ -331,7 +351,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let Some(inst) = self.prog.get(i) else { break };
             match inst.opcode {
                 Opcode::If | Opcode::Loop | Opcode::Switch => depth += 1,
-                Opcode::EndIf | Opcode::EndLoop | Opcode::EndSwitch => depth = depth.saturating_sub(1),
+                Opcode::EndIf | Opcode::EndLoop | Opcode::EndSwitch => {
+                    depth = depth.saturating_sub(1)
+                }
                 Opcode::Retc => return true,
                 Opcode::Ret if depth > 0 => return true,
                 _ => {}
@@ -379,7 +401,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
             }
             Opcode::EndIf => {
-                let Some(Frame::If { header, else_block, end }) = self.flow.frames.pop() else {
+                let Some(Frame::If {
+                    header,
+                    else_block,
+                    end,
+                }) = self.flow.frames.pop()
+                else {
                     return Err(self.invalid("endif without a matching if"));
                 };
                 let join = end.unwrap_or(else_block);
@@ -391,10 +418,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let exit = self.b.new_block();
                 self.b.branch_and_begin(header);
                 self.b.f.block_mut(header).loop_exit = Some(exit);
-                self.flow.frames.push(Frame::Loop { header, exit, returned: false });
+                self.flow.frames.push(Frame::Loop {
+                    header,
+                    exit,
+                    returned: false,
+                });
             }
             Opcode::EndLoop => {
-                let Some(Frame::Loop { header, exit, returned }) = self.flow.frames.pop() else {
+                let Some(Frame::Loop {
+                    header,
+                    exit,
+                    returned,
+                }) = self.flow.frames.pop()
+                else {
                     return Err(self.invalid("endloop without a matching loop"));
                 };
                 self.b.terminate(Terminator::Branch(header));

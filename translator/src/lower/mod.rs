@@ -36,7 +36,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
-use crate::ir::{GlobalId, Module, Scalar, VarId};
+use crate::ir::{GlobalId, Module, VarId};
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Opcode, Program};
 use crate::translate::{Options, TranslateError};
@@ -179,7 +179,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             D::GlobalFlags(_) => {}
             D::ThreadGroup(size) => {
-                if size.iter().any(|&s| s == 0) {
+                if size.contains(&0) {
                     return Err(self.invalid("thread group size of zero"));
                 }
                 self.b
@@ -302,17 +302,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .m
                 .execution_mode(spirv::ExecutionMode::DenormFlushToZero, &[32]);
             self.need_feature("shaderDenormFlushToZeroFloat32");
-        }
-    }
-
-    /// A read-only helper: the scalar kind an opcode's operand `i` has.
-    pub fn operand_scalar(inst: &InstRef<'_>, i: usize) -> Scalar {
-        use crate::sm4::DataType;
-        match inst.info().operand_type(i) {
-            DataType::Float => Scalar::F32,
-            DataType::Int => Scalar::I32,
-            DataType::Uint | DataType::Any => Scalar::U32,
-            DataType::Double => Scalar::F64,
         }
     }
 

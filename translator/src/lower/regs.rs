@@ -31,10 +31,9 @@ pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> SmallVec<[u8; 4]> {
             }
         }
         _ => {
-            let swz = op.swizzle();
-            for c in 0..4 {
+            for (c, &s) in op.swizzle().iter().enumerate() {
                 if mask & (1 << c) != 0 {
-                    out.push(swz[c]);
+                    out.push(s);
                 }
             }
         }

@@ -219,7 +219,10 @@ pub fn to_dot(f: &Function) -> String {
         let merge = match blk.merge {
             Merge::None => String::new(),
             Merge::Selection(m) => format!("\nselection merge B{}", m.0),
-            Merge::Loop { merge, continue_target } => format!("\nloop merge B{} continue B{}", merge.0, continue_target.0),
+            Merge::Loop {
+                merge,
+                continue_target,
+            } => format!("\nloop merge B{} continue B{}", merge.0, continue_target.0),
         };
         let term = match blk.term {
             Terminator::Return => "\nret",
@@ -227,10 +230,13 @@ pub fn to_dot(f: &Function) -> String {
             Terminator::Unreachable => "\nunreachable",
             _ => "",
         };
-        node[b.0 as usize] = Some(g.add_node(format!("B{} ({} insts){merge}{term}", b.0, blk.insts.len())));
+        node[b.0 as usize] =
+            Some(g.add_node(format!("B{} ({} insts){merge}{term}", b.0, blk.insts.len())));
     }
     for &b in &f.layout {
-        let Some(from) = node[b.0 as usize] else { continue };
+        let Some(from) = node[b.0 as usize] else {
+            continue;
+        };
         let term = &f.block(b).term;
         let labels: &[&'static str] = match term {
             Terminator::CondBranch { .. } => &["true", "false"],

@@ -81,7 +81,13 @@ fn never(op: Op) -> bool {
 
 /// Storage classes whose memory a shader cannot write.
 fn read_only(storage: StorageClass) -> bool {
-    matches!(storage, StorageClass::Uniform | StorageClass::UniformConstant | StorageClass::Input | StorageClass::PushConstant)
+    matches!(
+        storage,
+        StorageClass::Uniform
+            | StorageClass::UniformConstant
+            | StorageClass::Input
+            | StorageClass::PushConstant
+    )
 }
 
 /// Removes repeated pure computations from `f`.
@@ -92,7 +98,11 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         loop {
             match o {
                 Operand::Global(g) => return Some(g.0),
-                Operand::Value(v) if matches!(f.inst(v).op, Op::AccessChain | Op::InBoundsAccessChain) => o = f.inst(v).args[0],
+                Operand::Value(v)
+                    if matches!(f.inst(v).op, Op::AccessChain | Op::InBoundsAccessChain) =>
+                {
+                    o = f.inst(v).args[0]
+                }
                 _ => return None,
             }
         }
@@ -111,14 +121,16 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         match base_global(f, ptr) {
             Some(g) => {
                 let gl = &globals[g as usize];
-                read_only(gl.storage) || (gl.storage == StorageClass::Private && !written[g as usize])
+                read_only(gl.storage)
+                    || (gl.storage == StorageClass::Private && !written[g as usize])
             }
             None => false,
         }
     };
 
     let mut repl = Replacements::new(f.insts.len());
-    let mut table: HashMap<Key, (ValueId, BlockId)> = HashMap::with_capacity_and_hasher(f.insts.len() / 2, Default::default());
+    let mut table: HashMap<Key, (ValueId, BlockId)> =
+        HashMap::with_capacity_and_hasher(f.insts.len() / 2, Default::default());
     let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::new();
     let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
@@ -151,7 +163,9 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
                 }
             }
             let inst = f.inst(v);
-            let mergeable = !never(inst.op) && inst.ty != TypeId::VOID && (inst.op != Op::Load || pure_load(f, inst.args[0]));
+            let mergeable = !never(inst.op)
+                && inst.ty != TypeId::VOID
+                && (inst.op != Op::Load || pure_load(f, inst.args[0]));
             if !mergeable {
                 kept.push(v);
                 continue;

@@ -50,7 +50,10 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
             if let Operand::Value(a) = pair[0]
                 && slot[a.0 as usize] != u32::MAX
             {
-                let (x, y) = (find(&mut parent, i as u32), find(&mut parent, slot[a.0 as usize]));
+                let (x, y) = (
+                    find(&mut parent, i as u32),
+                    find(&mut parent, slot[a.0 as usize]),
+                );
                 if x != y {
                     parent[x as usize] = y;
                 }
@@ -103,7 +106,11 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
         }
         let t = TypeId(t);
         let old = f.inst(v).ty;
-        if t == old || types.shape(t).is_none_or(|(s, w)| w != 1 || matches!(s, crate::ir::Scalar::Bool | crate::ir::Scalar::F64)) {
+        if t == old
+            || types.shape(t).is_none_or(|(s, w)| {
+                w != 1 || matches!(s, crate::ir::Scalar::Bool | crate::ir::Scalar::F64)
+            })
+        {
             continue;
         }
         new_ty[i] = Some(t);
@@ -139,7 +146,9 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 // Phis in the same web already agree; phis outside it need the old type.
                 let me = slot[v.0 as usize];
                 for k in (0..inst.args.len()).step_by(2) {
-                    let Operand::Value(a) = inst.args[k] else { continue };
+                    let Operand::Value(a) = inst.args[k] else {
+                        continue;
+                    };
                     let s = slot[a.0 as usize];
                     if s == u32::MAX || new_ty[s as usize].is_none() {
                         continue;
@@ -153,12 +162,16 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 continue;
             }
             for k in 0..inst.args.len() {
-                let Operand::Value(a) = inst.args[k] else { continue };
+                let Operand::Value(a) = inst.args[k] else {
+                    continue;
+                };
                 let s = slot[a.0 as usize];
                 if s == u32::MAX {
                     continue;
                 }
-                let Some(t) = new_ty[s as usize] else { continue };
+                let Some(t) = new_ty[s as usize] else {
+                    continue;
+                };
                 if inst.op == Op::Bitcast && inst.ty == t {
                     repl.set(v, Operand::Value(a));
                     continue;
@@ -191,15 +204,27 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
 }
 
 /// A bitcast of retyped phi `i` back to its old type (`u32`), placed after the phis of its block.
-fn back_cast(f: &mut Function, phis: &[(ValueId, crate::ir::BlockId, TypeId)], back: &mut [Option<ValueId>], i: usize) -> ValueId {
+fn back_cast(
+    f: &mut Function,
+    phis: &[(ValueId, crate::ir::BlockId, TypeId)],
+    back: &mut [Option<ValueId>],
+    i: usize,
+) -> ValueId {
     if let Some(v) = back[i] {
         return v;
     }
     let (phi, block, old_ty) = phis[i];
-    let v = f.add_inst(Inst::new(Op::Bitcast, old_ty, SmallVec::from_slice(&[Operand::Value(phi)])));
+    let v = f.add_inst(Inst::new(
+        Op::Bitcast,
+        old_ty,
+        SmallVec::from_slice(&[Operand::Value(phi)]),
+    ));
     let first_non_phi = {
         let insts = &f.block(block).insts;
-        insts.iter().position(|&x| f.inst(x).op != Op::Phi).unwrap_or(insts.len())
+        insts
+            .iter()
+            .position(|&x| f.inst(x).op != Op::Phi)
+            .unwrap_or(insts.len())
     };
     f.block_mut(block).insts.insert(first_non_phi, v);
     back[i] = Some(v);

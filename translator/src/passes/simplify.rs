@@ -108,11 +108,7 @@ impl Ctx<'_> {
 
     /// If `o` (looking through bitcasts) is `select(c, t, f)` with constant arms, returns
     /// `(c, t_bits, f_bits)`.
-    fn as_bool_select(
-        &self,
-        f: &Function,
-        o: Operand,
-    ) -> Option<BoolSelect> {
+    fn as_bool_select(&self, f: &Function, o: Operand) -> Option<BoolSelect> {
         let mut v = o.value()?;
         loop {
             let i = f.inst(v);
@@ -156,7 +152,12 @@ impl Ctx<'_> {
             }
             let mut args = [Operand::Lit(0); MAX_ARGS];
             args[..i.args.len()].copy_from_slice(&i.args);
-            Ins { op: i.op, ty: i.ty, n: i.args.len() as u8, buf: args }
+            Ins {
+                op: i.op,
+                ty: i.ty,
+                n: i.args.len() as u8,
+                buf: args,
+            }
         };
         let a = |i: usize| inst.args()[i];
         match inst.op {

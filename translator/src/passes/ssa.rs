@@ -22,7 +22,10 @@ pub struct Replacements {
 
 impl Replacements {
     pub fn new(n: usize) -> Self {
-        Replacements { map: vec![None; n], any: false }
+        Replacements {
+            map: vec![None; n],
+            any: false,
+        }
     }
 
     pub fn set(&mut self, v: ValueId, to: Operand) {
@@ -169,7 +172,8 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         def_blocks_flat[fill[var as usize] as usize] = b;
         fill[var as usize] += 1;
     }
-    let def_blocks = |var: usize| &def_blocks_flat[def_start[var] as usize..def_start[var + 1] as usize];
+    let def_blocks =
+        |var: usize| &def_blocks_flat[def_start[var] as usize..def_start[var + 1] as usize];
 
     // Phi placement on iterated dominance frontiers.
     let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];

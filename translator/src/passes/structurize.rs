@@ -62,7 +62,8 @@ fn fold_trivial_branches(f: &mut Function) {
             // A switch whose every target is its exit is no construct at all; one whose cases
             // share a body stays a switch, since `break`s in that body leave it.
             Terminator::Switch { default, cases, .. }
-                if cases.iter().all(|c| c.1 == *default) && b.join.is_none_or(|j| j == *default) =>
+                if cases.iter().all(|c| c.1 == *default)
+                    && b.join.is_none_or(|j| j == *default) =>
             {
                 b.term = Terminator::Branch(*default);
                 b.join = None;
@@ -124,7 +125,14 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
     // reaches.
     for &b in &f.layout {
         if f.block(b).loop_exit.is_some() && !loops.iter().any(|l| l.header == b) {
-            loops.push(Loop { header: b, latches: Vec::new(), body: Vec::new(), merge: b, cont: b, parent: TOP });
+            loops.push(Loop {
+                header: b,
+                latches: Vec::new(),
+                body: Vec::new(),
+                merge: b,
+                cont: b,
+                parent: TOP,
+            });
         }
     }
     let preds = f.predecessors();
@@ -224,7 +232,8 @@ fn restructure_loops(
                     && !stated_exit(f, s)
                 {
                     let succ = f.block(s).term.successors();
-                    if succ.len() != 1 || in_body(&loops[li], succ[0]) || headers.contains(&succ[0]) {
+                    if succ.len() != 1 || in_body(&loops[li], succ[0]) || headers.contains(&succ[0])
+                    {
                         break;
                     }
                     s = succ[0];
@@ -243,9 +252,10 @@ fn restructure_loops(
             .collect();
         // The program's own `endloop` exit is the merge when it is a real exit of this loop
         // (or, for a loop left only by returns, an unreachable block kept as the merge).
-        let hinted = f.block(header).loop_exit.filter(|&x| {
-            x != header && !in_body(&loops[li], x) && outside.iter().all(|&o| o == x)
-        });
+        let hinted = f
+            .block(header)
+            .loop_exit
+            .filter(|&x| x != header && !in_body(&loops[li], x) && outside.iter().all(|&o| o == x));
         if let Some(x) = hinted
             && !preds[x.0 as usize].is_empty()
             && !dom.dominates(header, x)
@@ -350,7 +360,12 @@ fn stated_exit(f: &Function, b: BlockId) -> bool {
 }
 
 /// A natural loop's blocks: the header and everything that reaches a latch without passing it.
-fn natural_body(f: &Function, header: BlockId, latches: &[BlockId], preds: &[smallvec::SmallVec<[BlockId; 2]>]) -> Vec<bool> {
+fn natural_body(
+    f: &Function,
+    header: BlockId,
+    latches: &[BlockId],
+    preds: &[smallvec::SmallVec<[BlockId; 2]>],
+) -> Vec<bool> {
     let mut body = vec![false; f.blocks.len()];
     body[header.0 as usize] = true;
     let mut stack: Vec<BlockId> = Vec::new();
@@ -465,7 +480,8 @@ fn place_selection_merges(
             && j != h
             && (j.0 as usize) < n
             && !claimed[j.0 as usize]
-            && (!in_layout[j.0 as usize] || (dom.dominates(h, j) && merge_is_clean(f, dom, h, j, &claimed)))
+            && (!in_layout[j.0 as usize]
+                || (dom.dominates(h, j) && merge_is_clean(f, dom, h, j, &claimed)))
             && !hinted.contains(&Some(j))
         {
             hinted[h.0 as usize] = Some(j);
@@ -563,7 +579,11 @@ fn place_selection_merges(
             f.block_mut(h).merge = Merge::Selection(j);
             continue;
         }
-        let joined = if to_sink[hi] { join_after_exits(f, h, loops, region, &preds, dom) } else { None };
+        let joined = if to_sink[hi] {
+            join_after_exits(f, h, loops, region, &preds, dom)
+        } else {
+            None
+        };
         let mut m = match ipdom[hi] {
             Some(m) if !to_sink[hi] => m,
             _ if joined.is_some() => joined.unwrap(),
@@ -611,7 +631,13 @@ fn place_selection_merges(
 /// back into the construct (blocks `h` dominates that `m` does not). A join the program states
 /// can fail this when the construct it closes is not what it seems in the graph — a `loop`
 /// whose back edge is dead code, say.
-fn merge_is_clean(f: &Function, dom: &DomTree, h: BlockId, m: BlockId, loop_exits: &[bool]) -> bool {
+fn merge_is_clean(
+    f: &Function,
+    dom: &DomTree,
+    h: BlockId,
+    m: BlockId,
+    loop_exits: &[bool],
+) -> bool {
     // The joins of constructs around `h` bound it too (a `break` out of an enclosing switch).
     let enclosing: smallvec::SmallVec<[BlockId; 8]> = f
         .layout
@@ -658,7 +684,11 @@ fn join_after_exits(
     dom: &DomTree,
 ) -> Option<BlockId> {
     let r = region[h.0 as usize];
-    let (own_merge, own_cont) = if r == TOP { (None, None) } else { (Some(loops[r].merge), Some(loops[r].cont)) };
+    let (own_merge, own_cont) = if r == TOP {
+        (None, None)
+    } else {
+        (Some(loops[r].merge), Some(loops[r].cont))
+    };
     let is_exit = |b: BlockId| {
         Some(b) == own_merge
             || Some(b) == own_cont
@@ -702,7 +732,11 @@ fn join_after_exits(
         // `if` without `else`: the branch that skips the body goes straight to the join.
         return ok(t);
     }
-    if escapes.len() == 1 { ok(escapes[0]) } else { None }
+    if escapes.len() == 1 {
+        ok(escapes[0])
+    } else {
+        None
+    }
 }
 
 /// Orders each switch's cases so that fall-through targets directly follow their source.
