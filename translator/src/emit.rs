@@ -472,25 +472,18 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         globals: Vec::with_capacity(1024),
         functions: Vec::with_capacity(4096),
     };
-    let uses_glsl = m
-        .functions
-        .iter()
-        .any(|f| f.insts.iter().any(|i| i.op == Op::ExtInst));
+    let uses_glsl = m.functions.iter().any(|f| {
+        f.layout.iter().any(|&b| f.block(b).insts.iter().any(|&v| f.inst(v).op == Op::ExtInst))
+    });
     if uses_glsl {
         e.glsl_id = e.id();
     }
     let fn_ids: Vec<Word> = m.functions.iter().map(|_| e.id()).collect();
     let fn_type = e.type_id(m.void_fn_type);
     // Function-storage variables used anywhere get their ids before the body is written.
+    let used = m.used_globals();
     for (i, g) in m.globals.iter().enumerate() {
-        if g.storage == spirv::StorageClass::Function
-            && m.functions.iter().any(|f| {
-                f.insts.iter().any(|inst| {
-                    inst.flags & flags::DEAD == 0
-                        && inst.args.contains(&Operand::Global(GlobalId(i as u32)))
-                })
-            })
-        {
+        if g.storage == spirv::StorageClass::Function && used[i] {
             e.global_id(GlobalId(i as u32));
         }
     }

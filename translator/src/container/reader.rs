@@ -121,7 +121,7 @@ impl<'a> ChunkReader<'a> {
     /// `field`. It must end inside the chunk and be valid UTF-8 (every compiler writes ASCII).
     /// Errors are reported at the field.
     pub(crate) fn str(&self, field: usize, what: &str) -> Result<&'a str, ContainerError> {
-        let offset = self.u32(field, &format!("{what} offset"))? as usize;
+        let offset = self.u32(field, what)? as usize;
         self.str_at(field, offset, what)
     }
 

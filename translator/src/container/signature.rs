@@ -206,7 +206,11 @@ impl<'a> Signature<'a> {
             } else {
                 0
             };
-            let semantic_name = r.str(at, &format!("semantic name of element {i}"))?;
+            // The element's index goes into the message only when there is an error (no
+            // allocation on the common path).
+            let semantic_name = r
+                .str(at, "semantic name")
+                .map_err(|e| ContainerError { what: format!("{} (element {i})", e.what), ..e })?;
             let masks = r.u32(at + 20, "masks")?;
             elements.push(SignatureElement {
                 stream,

@@ -129,9 +129,11 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
     };
 
     let mut repl = Replacements::new(f.insts.len());
+    let placed: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let mut table: HashMap<Key, (ValueId, BlockId)> =
-        HashMap::with_capacity_and_hasher(f.insts.len() / 2, Default::default());
-    let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::new();
+        HashMap::with_capacity_and_hasher(placed, Default::default());
+    let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::with_capacity(placed);
+    let mut spare: Vec<ValueId> = Vec::new();
     let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
         if *entered {
@@ -152,9 +154,12 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         }
         *entered = true;
         *mark = undo.len();
-        let insts = std::mem::take(&mut f.block_mut(b).insts);
-        let mut kept = Vec::with_capacity(insts.len());
-        for v in insts {
+        // The block's list is rebuilt in a spare vector; the old one becomes the next spare.
+        let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
+        let mut kept = std::mem::take(&mut f.block_mut(b).insts);
+        kept.clear();
+        kept.reserve(insts.len());
+        for &v in &insts {
             for k in 0..f.inst(v).args.len() {
                 let a = f.inst(v).args[k];
                 if let Operand::Value(_) = a {
@@ -188,6 +193,7 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
             }
         }
         f.block_mut(b).insts = kept;
+        spare = insts;
         let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
         match &mut term {
             crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),

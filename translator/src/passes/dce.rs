@@ -7,7 +7,7 @@
 
 use spirv::Op;
 
-use crate::ir::{Function, Operand, Terminator, ValueId, flags};
+use crate::ir::{Function, Operand, Terminator, ValueId};
 
 /// True for instructions that must stay even when their result is unused.
 pub fn has_side_effects(op: Op) -> bool {
@@ -83,10 +83,5 @@ pub fn eliminate_dead_code(f: &mut Function) {
         let b = f.layout[bi];
         let blk = &mut f.blocks[b.0 as usize];
         blk.insts.retain(|v| live[v.0 as usize]);
-    }
-    for (i, inst) in f.insts.iter_mut().enumerate() {
-        if !live[i] {
-            inst.flags |= flags::DEAD;
-        }
     }
 }

@@ -137,10 +137,17 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
     // Rewrite uses: bitcasts to the new type vanish; other users get one bitcast back.
     let mut repl = Replacements::new(f.insts.len());
     let mut back: Vec<Option<ValueId>> = vec![None; n];
-    let layout = f.layout.clone();
-    for &b in &layout {
-        let insts = f.block(b).insts.clone();
-        for v in insts {
+    let mut insts: Vec<ValueId> = Vec::new();
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        insts.clear();
+        insts.extend_from_slice(&f.block(b).insts);
+        for &v in &insts {
+            // Phis and instructions using a retyped phi are the only ones rewritten.
+            let uses_phi = f.inst(v).args.iter().any(|a| matches!(a, Operand::Value(x) if slot[x.0 as usize] != u32::MAX));
+            if !uses_phi {
+                continue;
+            }
             let inst = f.inst(v).clone();
             if inst.op == Op::Phi {
                 // Phis in the same web already agree; phis outside it need the old type.

@@ -615,11 +615,14 @@ pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable
         repl: Replacements::new(f.insts.len()),
         out: Vec::new(),
     };
+    let mut spare: Vec<ValueId> = Vec::new();
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
-        let insts = std::mem::take(&mut f.block_mut(b).insts);
-        cx.out = Vec::with_capacity(insts.len());
-        for v in insts {
+        let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
+        cx.out = std::mem::take(&mut f.block_mut(b).insts);
+        cx.out.clear();
+        cx.out.reserve(insts.len() + 4);
+        for &v in &insts {
             // Resolve operands through earlier folds.
             for i in 0..f.inst(v).args.len() {
                 let a = f.inst(v).args[i];
@@ -641,6 +644,7 @@ pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable
             }
         }
         f.block_mut(b).insts = std::mem::take(&mut cx.out);
+        spare = insts;
         let mut term = std::mem::replace(&mut f.block_mut(b).term, Terminator::Open);
         if let Terminator::CondBranch {
             cond,

@@ -223,6 +223,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     }
     let mut repl = Replacements::new(f.insts.len());
     let mut undo: Vec<(u32, Operand)> = Vec::new();
+    let mut spare: Vec<ValueId> = Vec::new();
     // Stack entries: (block, undo-log length at entry, entered?)
     let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
@@ -242,9 +243,11 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             undo.push((var, current[var as usize]));
             current[var as usize] = Operand::Value(phi);
         }
-        let insts = std::mem::take(&mut f.block_mut(b).insts);
-        let mut kept: Vec<ValueId> = Vec::with_capacity(insts.len());
-        for v in insts {
+        let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
+        let mut kept = std::mem::take(&mut f.block_mut(b).insts);
+        kept.clear();
+        kept.reserve(insts.len());
+        for &v in &insts {
             let op = f.inst(v).op;
             let first = f.inst(v).args.first().copied();
             match (op, first) {
@@ -287,6 +290,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             }
         }
         f.block_mut(b).insts = kept;
+        spare = insts;
         let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
         match &mut term {
             crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
@@ -335,8 +339,8 @@ pub fn remove_trivial_phis(f: &mut Function) {
         let mut changed = false;
         for bi in 0..f.layout.len() {
             let b = f.layout[bi];
-            let insts = f.block(b).insts.clone();
-            for v in insts {
+            for k in 0..f.block(b).insts.len() {
+                let v = f.block(b).insts[k];
                 let inst = f.inst(v);
                 if inst.op != Op::Phi {
                     break;
