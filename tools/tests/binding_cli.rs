@@ -25,7 +25,11 @@ fn tmp() -> PathBuf {
 fn docs_dxbc() -> PathBuf {
     let text = std::fs::read_to_string(repo().join("shaders/asm/docs_ps51.asm")).unwrap();
     let blob = translator::asm::assemble(&text).unwrap();
-    let p = tmp().join("docs.dxbc");
+    // One file per call: the tests run in parallel, and a reader must never see another
+    // test's half-written copy.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = tmp().join(format!("docs-{n}.dxbc"));
     std::fs::write(&p, blob).unwrap();
     p
 }

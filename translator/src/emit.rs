@@ -473,7 +473,12 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
         functions: Vec::with_capacity(4096),
     };
     let uses_glsl = m.functions.iter().any(|f| {
-        f.layout.iter().any(|&b| f.block(b).insts.iter().any(|&v| f.inst(v).op == Op::ExtInst))
+        f.layout.iter().any(|&b| {
+            f.block(b)
+                .insts
+                .iter()
+                .any(|&v| f.inst(v).op == Op::ExtInst)
+        })
     });
     if uses_glsl {
         e.glsl_id = e.id();
@@ -481,10 +486,13 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
     let fn_ids: Vec<Word> = m.functions.iter().map(|_| e.id()).collect();
     let fn_type = e.type_id(m.void_fn_type);
     // Function-storage variables used anywhere get their ids before the body is written.
-    let used = m.used_globals();
-    for (i, g) in m.globals.iter().enumerate() {
-        if g.storage == spirv::StorageClass::Function && used[i] {
-            e.global_id(GlobalId(i as u32));
+    let function_storage = |g: &crate::ir::Global| g.storage == spirv::StorageClass::Function;
+    if m.globals.iter().any(function_storage) {
+        let used = m.used_globals();
+        for (i, g) in m.globals.iter().enumerate() {
+            if function_storage(g) && used[i] {
+                e.global_id(GlobalId(i as u32));
+            }
         }
     }
     for (f, &id) in m.functions.iter().zip(&fn_ids) {

@@ -208,9 +208,10 @@ impl<'a> Signature<'a> {
             };
             // The element's index goes into the message only when there is an error (no
             // allocation on the common path).
-            let semantic_name = r
-                .str(at, "semantic name")
-                .map_err(|e| ContainerError { what: format!("{} (element {i})", e.what), ..e })?;
+            let semantic_name = r.str(at, "semantic name").map_err(|e| ContainerError {
+                what: format!("{} (element {i})", e.what),
+                ..e
+            })?;
             let masks = r.u32(at + 20, "masks")?;
             elements.push(SignatureElement {
                 stream,
@@ -323,7 +324,8 @@ mod tests {
         let e = Signature::parse(&chunk(b"ISGN", &d)).unwrap_err();
         // Reported at the name-offset field of element 0.
         assert_eq!(e.offset, 0x48);
-        assert!(e.what.contains("semantic name of element 0"), "{e}");
+        assert!(e.what.contains("semantic name offset 0x1000"), "{e}");
+        assert!(e.what.contains("element 0"), "{e}");
 
         let mut d = Vec::new();
         put(&mut d, &[0, 4]);

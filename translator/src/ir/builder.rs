@@ -21,7 +21,22 @@ pub struct FnBuilder<'m> {
     /// Per variable: the block (id + 1) in which `var_values` holds its current value.
     var_block: Vec<u32>,
     var_values: Vec<Operand>,
+    /// Per variable: `WHOLE`, or the component of the vector in `var_values` that is the
+    /// variable's value (written lazily: no extract until someone needs the scalar).
+    var_comp: Vec<u8>,
+    /// Variables written in the current block whose store is still to be emitted (stores are
+    /// deferred to the end of the block, so rewriting a register within a block costs nothing).
+    dirty: Vec<VarId>,
+    /// Per variable: the block (id + 1) in which it is listed in `dirty`.
+    var_dirty: Vec<u32>,
+    /// Rows of read-only memory loaded in the current block, by (variable, row index).
+    rows: rustc_hash::FxHashMap<(GlobalId, Operand), Operand>,
+    /// Components extracted in the current block, by (vector, index).
+    extracts: rustc_hash::FxHashMap<(ValueId, u8), Operand>,
 }
+
+/// `var_comp` value meaning "the value itself".
+const WHOLE: u8 = u8::MAX;
 
 impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
@@ -31,6 +46,8 @@ impl<'m> FnBuilder<'m> {
             ..Default::default()
         };
         let entry = f.new_block();
+        // Straight-line programs put everything in the entry block.
+        f.blocks[entry.0 as usize].insts.reserve(size_hint / 4);
         f.layout.push(entry);
         FnBuilder {
             m,
@@ -38,6 +55,11 @@ impl<'m> FnBuilder<'m> {
             cur: entry,
             var_block: Vec::new(),
             var_values: Vec::new(),
+            var_comp: Vec::new(),
+            dirty: Vec::new(),
+            var_dirty: Vec::new(),
+            rows: Default::default(),
+            extracts: Default::default(),
         }
     }
 
@@ -63,13 +85,32 @@ impl<'m> FnBuilder<'m> {
     /// Makes `b` current and appends it to the layout.
     pub fn begin(&mut self, b: BlockId) {
         debug_assert!(!self.f.layout.contains(&b));
+        // Writes pending in an unfinished block would be lost: store them where they are.
+        if !self.dirty.is_empty() && self.is_open() {
+            self.flush_vars();
+        }
+        self.dirty.clear();
+        self.rows.clear();
+        self.extracts.clear();
         self.f.layout.push(b);
         self.cur = b;
     }
 
-    /// Ends the current block (if still open) with `term`.
+    /// Ends the current block (if still open) with `term`, storing the variables it wrote
+    /// (unless `term` leaves the function).
     pub fn terminate(&mut self, term: Terminator) {
         if self.is_open() {
+            if matches!(
+                term,
+                Terminator::Return | Terminator::Kill | Terminator::Unreachable
+            ) {
+                // No successor reads the variables: their pending stores are dead.
+                for v in std::mem::take(&mut self.dirty) {
+                    self.var_dirty[v.0 as usize] = 0;
+                }
+            } else {
+                self.flush_vars();
+            }
             self.f.block_mut(self.cur).term = term;
         }
     }
@@ -218,14 +259,32 @@ impl<'m> FnBuilder<'m> {
                             self.extract(b, (sel - na) as u8)
                         };
                     }
-                    Op::CompositeExtract => {}
+                    Op::Bitcast => {
+                        // A component of a reinterpreted vector: the reinterpreted component,
+                        // so that chains of bitcasts on scalars fold away.
+                        let inner = inst.args[0];
+                        let tin = self.type_of(inner);
+                        if self.m.types.width(tin) == n {
+                            let x = self.extract(inner, i);
+                            return self.bitcast(TypeTable::vec(s, 1), x);
+                        }
+                    }
                     _ => {}
                 }
             }
             _ => {}
         }
         let sty = TypeTable::vec(s, 1);
-        self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)])
+        let Operand::Value(xv) = x else {
+            return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
+        };
+        // D3D code reads the same component many times: extract it once per block.
+        if let Some(&e) = self.extracts.get(&(xv, i)) {
+            return e;
+        }
+        let e = self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
+        self.extracts.insert((xv, i), e);
+        e
     }
 
     /// A vector of `parts` (scalars of one kind); one part gives the part itself.
@@ -239,6 +298,17 @@ impl<'m> FnBuilder<'m> {
         let ty = TypeTable::vec(s, parts.len() as u8);
         // All constants: a composite constant.
         if parts.iter().all(|p| matches!(p, Operand::Const(_))) {
+            // Scalar parts: through the vector cache, without building a `Const` to look up.
+            let mut bits: SmallVec<[u64; 4]> = SmallVec::new();
+            for p in parts {
+                match self.m.consts.get(p.konst().unwrap()) {
+                    Const::Scalar { bits: b, .. } => bits.push(*b),
+                    _ => break,
+                }
+            }
+            if bits.len() == parts.len() {
+                return Operand::Const(self.m.consts.vector(s, &bits));
+            }
             let cs = parts.iter().map(|p| p.konst().unwrap()).collect();
             return Operand::Const(self.m.consts.intern(Const::Composite { ty, parts: cs }));
         }
@@ -299,27 +369,94 @@ impl<'m> FnBuilder<'m> {
     pub fn load_var(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
         if self.var_block.get(i) == Some(&(self.cur.0 + 1)) {
-            return self.var_values[i];
+            let c = self.var_comp[i];
+            if c == WHOLE {
+                return self.var_values[i];
+            }
+            let x = self.extract(self.var_values[i], c);
+            self.var_values[i] = x;
+            self.var_comp[i] = WHOLE;
+            return x;
         }
         let ty = self.f.vars[i].ty;
         let v = self.op(Op::Load, ty, &[Operand::Var(var)]);
-        self.remember(var, v);
+        self.remember(var, v, WHOLE);
         v
     }
 
-    pub fn store_var(&mut self, var: VarId, value: Operand) {
-        self.op_void(Op::Store, &[Operand::Var(var), value]);
-        self.remember(var, value);
+    /// Row `row` of read-only memory `g` (a constant buffer), loaded once per block by `load`.
+    pub fn read_only_row(
+        &mut self,
+        g: GlobalId,
+        row: Operand,
+        load: impl FnOnce(&mut Self) -> Operand,
+    ) -> Operand {
+        if let Some(&v) = self.rows.get(&(g, row)) {
+            return v;
+        }
+        let v = load(self);
+        self.rows.insert((g, row), v);
+        v
     }
 
-    fn remember(&mut self, var: VarId, value: Operand) {
+    /// The value a variable holds in the current block without materializing it: the value
+    /// and, for a lazily written component, its index in that vector value.
+    pub fn peek_var(&self, var: VarId) -> Option<(Operand, u8)> {
+        let i = var.0 as usize;
+        (self.var_block.get(i) == Some(&(self.cur.0 + 1)))
+            .then(|| (self.var_values[i], self.var_comp[i]))
+    }
+
+    /// Sets a variable (any 32-bit scalar type); the store is emitted at the block's end.
+    pub fn store_var(&mut self, var: VarId, value: Operand) {
+        self.remember(var, value, WHOLE);
+        self.mark_dirty(var);
+    }
+
+    /// Sets a variable to component `c` of vector `value`, extracting it only when needed.
+    pub fn store_var_component(&mut self, var: VarId, value: Operand, c: u8) {
+        self.remember(var, value, c);
+        self.mark_dirty(var);
+    }
+
+    fn mark_dirty(&mut self, var: VarId) {
+        let i = var.0 as usize;
+        if self.var_dirty[i] != self.cur.0 + 1 {
+            self.var_dirty[i] = self.cur.0 + 1;
+            self.dirty.push(var);
+        }
+    }
+
+    /// Emits the stores of the variables written in the current block.
+    pub fn flush_vars(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        for &var in &dirty {
+            self.var_dirty[var.0 as usize] = 0;
+            if self.peek_var(var).is_none() {
+                continue;
+            }
+            let v = self.load_var(var);
+            self.op_void(Op::Store, &[Operand::Var(var), v]);
+        }
+        self.dirty = dirty;
+        self.dirty.clear();
+    }
+
+    fn remember(&mut self, var: VarId, value: Operand, comp: u8) {
         let i = var.0 as usize;
         if self.var_block.len() <= i {
-            self.var_block.resize(i + 1, 0);
-            self.var_values.resize(i + 1, Operand::Lit(0));
+            let n = (i + 1)
+                .max(self.f.vars.len())
+                .max(2 * self.var_block.len())
+                .max(32);
+            self.var_block.resize(n, 0);
+            self.var_values.resize(n, Operand::Lit(0));
+            self.var_comp.resize(n, WHOLE);
+            self.var_dirty.resize(n, 0);
         }
         self.var_block[i] = self.cur.0 + 1;
         self.var_values[i] = value;
+        self.var_comp[i] = comp;
     }
 
     pub fn load_global(&mut self, g: GlobalId) -> Operand {

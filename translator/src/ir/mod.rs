@@ -349,6 +349,8 @@ pub struct Module {
     pub decorations: Vec<Decoration>,
     /// Debug names (emitted only when asked for).
     pub names: Vec<(DecorationTarget, String)>,
+    /// Whether [`Module::name`] records names (off when the output will not carry them).
+    pub keep_names: bool,
     /// The `void()` function type of the entry point.
     pub void_fn_type: TypeId,
 }
@@ -373,6 +375,7 @@ impl Module {
             execution_modes: Vec::new(),
             decorations: Vec::new(),
             names: Vec::new(),
+            keep_names: true,
         }
     }
 
@@ -435,7 +438,10 @@ impl Module {
         }
     }
 
-    pub fn name(&mut self, target: DecorationTarget, name: impl Into<String>) {
-        self.names.push((target, name.into()));
+    /// Records a debug name (formatted only when the module keeps names).
+    pub fn name(&mut self, target: DecorationTarget, name: std::fmt::Arguments<'_>) {
+        if self.keep_names {
+            self.names.push((target, name.to_string()));
+        }
     }
 }

@@ -135,13 +135,14 @@ impl TypeTable {
             map: HashMap::with_capacity_and_hasher(64, Default::default()),
             next_unique: 0,
         };
-        t.intern(Type::Void);
+        // The predefined types sit at fixed ids and are never hashed (see `intern`).
+        t.types.push(Type::Void);
         for s in SCALARS {
-            t.intern(Type::Scalar(s));
+            t.types.push(Type::Scalar(s));
         }
         for s in SCALARS {
             for n in 2..=4 {
-                t.intern(Type::Vector(s, n));
+                t.types.push(Type::Vector(s, n));
             }
         }
         debug_assert_eq!(t.intern(Type::Vector(Scalar::F32, 4)), TypeId::VEC4);
@@ -151,6 +152,12 @@ impl TypeTable {
 
     /// The id of `ty`, creating it if needed (structs: see [`TypeTable::new_struct`]).
     pub fn intern(&mut self, ty: Type) -> TypeId {
+        match ty {
+            Type::Void => return TypeId::VOID,
+            Type::Scalar(s) => return Self::vec(s, 1),
+            Type::Vector(s, n) if (2..=4).contains(&n) => return Self::vec(s, n),
+            _ => {}
+        }
         if let Some(&id) = self.map.get(&ty) {
             return id;
         }

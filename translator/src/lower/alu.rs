@@ -405,7 +405,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         match inst.opcode {
             Opcode::Mov => {
                 let dst = &inst.operands[0];
-                let s = self.move_type(&inst.operands[1..2], inst.saturate);
+                let s = match self.move_type(&inst.operands[1..2], inst.saturate) {
+                    // A plain copy moves the bits in the type they already have.
+                    Scalar::U32 => self
+                        .natural_type(&inst.operands[1], dst_mask(dst))
+                        .unwrap_or(Scalar::U32),
+                    s => s,
+                };
                 let v = self.read(&inst.operands[1], dst_mask(dst), s)?;
                 self.write(dst, v, s, inst.saturate)?;
             }

@@ -64,6 +64,8 @@ pub(crate) struct FlowState {
     pub calls: Vec<CallCtx>,
     /// Frame depth at which the innermost call started (frames below belong to callers).
     pub call_frame_base: Vec<usize>,
+    /// The block begun after the last `ret` (no branch reaches it).
+    pub dead: Option<BlockId>,
 }
 
 const MAX_CALL_DEPTH: usize = 32;
@@ -89,6 +91,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn begin_dead(&mut self) {
         let b = self.b.new_block();
         self.b.begin(b);
+        self.flow.dead = Some(b);
     }
 
     /// Ends the current block with a return, storing the outputs first — or, inside an
@@ -199,9 +202,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if !self.flow.frames.is_empty() {
             return Err(self.invalid("program ends inside an if, loop or switch"));
         }
-        // Falling off the end returns.
+        // Falling off the end returns (after a final `ret`, nothing reaches the end).
         if self.b.is_open() {
-            self.emit_return()?;
+            if self.flow.dead == Some(self.b.current()) {
+                self.b.terminate(Terminator::Unreachable);
+            } else {
+                self.emit_return()?;
+            }
         }
         Ok(())
     }

@@ -461,7 +461,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .decorate(DecorationTarget::Global(g), Decoration::Flat, &[]);
             }
         }
-        self.b.m.name(DecorationTarget::Global(g), key);
+        self.b
+            .m
+            .name(DecorationTarget::Global(g), format_args!("{key}"));
         self.builtins.insert(key, g);
         g
     }
@@ -671,7 +673,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 IoFile::PatchInput => "vpc",
                 IoFile::PatchOutput => "opc",
             };
-            self.b.m.name(t, format!("{prefix}{reg}"));
+            self.b.m.name(t, format_args!("{prefix}{reg}"));
             parts.push(IoPart {
                 first,
                 count,
@@ -1298,6 +1300,43 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         };
         let x = self.b.extract(value, c - part.first);
         Ok((x, scalar))
+    }
+
+    /// Components `comps` of input register `reg` as one vector (its own component type), when
+    /// they all come from one part of the register: a swizzle of the loaded part, without
+    /// per-component extracts. `None` when the components span parts or are not declared.
+    pub fn read_input_vector(&mut self, reg: u32, comps: &[u8]) -> Option<Operand> {
+        let slot = self.io.inputs.get(reg as usize)?;
+        let c0 = comps[0];
+        let pi = slot
+            .parts
+            .iter()
+            .position(|p| c0 >= p.first && c0 < p.first + p.count)?;
+        let part = &slot.parts[pi];
+        if part.kind == PartKind::FrontFacing
+            || part.array_len != 0
+            || !comps
+                .iter()
+                .all(|&c| c >= part.first && c < part.first + part.count)
+        {
+            return None;
+        }
+        let first = part.first;
+        let value = match part.loaded {
+            Some(v) => v,
+            None => {
+                let part = part.clone();
+                let v = self.load_part(&part);
+                self.io.inputs[reg as usize].parts[pi].loaded = Some(v);
+                v
+            }
+        };
+        let sel: SmallVec<[u8; 4]> = comps.iter().map(|&c| c - first).collect();
+        if self.b.width_of(value) == 1 {
+            let parts: SmallVec<[Operand; 4]> = comps.iter().map(|_| value).collect();
+            return Some(self.b.construct(&parts));
+        }
+        Some(self.b.swizzle(value, &sel))
     }
 
     /// Component `c` of input register `base + index` (index dynamic), read through a

@@ -208,6 +208,7 @@ pub fn lower<'p>(
         crate::sm4::ProgramType::Compute => ShaderStage::Compute,
     };
     let mut module = Module::new(stage);
+    module.keep_names = opts.debug_names;
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 8 + 64),
         prog,

@@ -257,9 +257,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         });
         let init = self.b.m.consts.intern(Const::Composite { ty: arr, parts });
         let g = self.b.m.add_global(arr, StorageClass::Private, Some(init));
-        self.b
-            .m
-            .name(crate::ir::DecorationTarget::Global(g), "sample_positions");
+        self.b.m.name(
+            crate::ir::DecorationTarget::Global(g),
+            format_args!("sample_positions"),
+        );
         self.res.sample_positions = Some(g);
         g
     }

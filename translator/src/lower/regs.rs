@@ -108,9 +108,106 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if comps.is_empty() {
             return Err(self.invalid("an operand read for an empty destination mask"));
         }
-        let parts = self.fetch(op, comps, s)?;
-        let v = self.b.construct(&parts);
+        let v = match self.vector_read(op, comps, s)? {
+            Some(v) => v,
+            None => {
+                let parts = self.fetch(op, comps, s)?;
+                self.b.construct(&parts)
+            }
+        };
         self.apply_modifiers(op, v, s)
+    }
+
+    /// Reads that take their components from one vector (a constant-buffer row, an input
+    /// register, an immediate, a temp written in this block as one vector): a swizzle of that
+    /// vector, bitcast once, rather than per-component extracts and bitcasts.
+    fn vector_read(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> R<Option<Operand>> {
+        if !matches!(s, Scalar::F32 | Scalar::U32 | Scalar::I32) {
+            return Ok(None);
+        }
+        let n = comps.len() as u8;
+        let v = match op.ty {
+            OperandType::Temp => return Ok(self.lazy_temp_read(op, comps, s)),
+            OperandType::Immediate32 => {
+                let imm = op.immediates();
+                let bits: SmallVec<[u64; 4]> = comps
+                    .iter()
+                    .map(|&c| {
+                        if imm.len() == 1 {
+                            imm[0] as u64
+                        } else {
+                            imm[c as usize & 3] as u64
+                        }
+                    })
+                    .collect();
+                return Ok(Some(Operand::Const(self.b.m.consts.vector(s, &bits))));
+            }
+            OperandType::ConstantBuffer
+            | OperandType::ImmediateConstantBuffer
+            | OperandType::IndexableTemp => {
+                let row = self.load_row(op)?;
+                self.b.swizzle(row, comps)
+            }
+            OperandType::Input if op.index_dim() == 1 => {
+                let Some(reg) = op.register() else {
+                    return Ok(None);
+                };
+                match self.read_input_vector(reg, comps) {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(self.b.bitcast(TypeTable::vec(s, n), v)))
+    }
+
+    /// The one 32-bit type the components of `op` read under `mask` already have (a temp's
+    /// values in this block, a constant-buffer row's float), so a copy needs no bitcasts.
+    pub fn natural_type(&mut self, op: &Sm4Operand, mask: u8) -> Option<Scalar> {
+        match op.ty {
+            OperandType::ConstantBuffer => Some(Scalar::F32),
+            OperandType::Temp => {
+                let reg = op.register()? as usize;
+                let mut found = None;
+                for c in src_components(op, mask) {
+                    let var = self.temps.get(reg)?[c as usize & 3]?;
+                    let (value, _) = self.b.peek_var(var)?;
+                    let ty = self.b.type_of(value);
+                    let s = self.b.m.types.scalar(ty)?;
+                    if found.is_some_and(|f| f != s) {
+                        return None;
+                    }
+                    found = Some(s);
+                }
+                found.filter(|s| matches!(s, Scalar::F32 | Scalar::U32 | Scalar::I32))
+            }
+            _ => None,
+        }
+    }
+
+    /// A temp read whose components were all written in this block as components of one
+    /// vector value: a swizzle of that vector, with no per-component loads and extracts.
+    fn lazy_temp_read(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> Option<Operand> {
+        if op.ty != OperandType::Temp || comps.len() < 2 {
+            return None;
+        }
+        let reg = op.register()? as usize;
+        let vars = self.temps.get(reg)?;
+        let mut src = None;
+        let mut sel: SmallVec<[u8; 4]> = SmallVec::new();
+        for &c in comps {
+            let (value, k) = self.b.peek_var(vars[c as usize & 3]?)?;
+            if k == u8::MAX || src.is_some_and(|x| x != value) {
+                return None;
+            }
+            src = Some(value);
+            sel.push(k);
+        }
+        let src = src?;
+        let n = self.b.width_of(src);
+        let v = self.b.bitcast(TypeTable::vec(s, n), src);
+        Some(self.b.swizzle(v, &sel))
     }
 
     fn apply_modifiers(&mut self, op: &Sm4Operand, mut v: Operand, s: Scalar) -> R<Operand> {
@@ -259,6 +356,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if mask & (1 << c) == 0 {
                 continue;
             }
+            if width > 1 && self.store_lazily(dst, c, value, i)? {
+                i += 1;
+                continue;
+            }
             let comp = if width == 1 {
                 value
             } else {
@@ -268,6 +369,30 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.store_component(dst, c, comp)?;
         }
         Ok(())
+    }
+
+    /// Sets register component `c` of `dst` to component `i` of vector `value` without
+    /// extracting it (temps and directly addressed outputs); false for other destinations.
+    fn store_lazily(&mut self, dst: &Sm4Operand, c: u8, value: Operand, i: u8) -> R<bool> {
+        // Constants and constructed vectors give their components for free; keeping those
+        // per component lets bitcasts of the parts fold.
+        match value {
+            Operand::Value(v) if self.b.f.inst(v).op != Op::CompositeConstruct => {}
+            _ => return Ok(false),
+        }
+        let var = match dst.ty {
+            OperandType::Temp => {
+                let reg = self.imm_register(dst)?;
+                self.temp_var(reg, c)?
+            }
+            OperandType::Output if dst.index_dim() == 1 && dst.register().is_some() => {
+                let reg = self.imm_register(dst)?;
+                self.output_var(reg, c)?
+            }
+            _ => return Ok(false),
+        };
+        self.b.store_var_component(var, value, i);
+        Ok(true)
     }
 
     /// Stores one 32-bit component to a destination operand. Register variables take the

@@ -321,13 +321,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let t = DecorationTarget::Global(g);
         self.b.m.decorate(t, Decoration::DescriptorSet, &[set]);
         self.b.m.decorate(t, Decoration::Binding, &[binding]);
-        let name = format!(
-            "{}{}{}",
-            class.letter(),
-            range.lower,
-            if counter { "_counter" } else { "" }
+        self.b.m.name(
+            t,
+            format_args!(
+                "{}{}{}",
+                class.letter(),
+                range.lower,
+                if counter { "_counter" } else { "" }
+            ),
         );
-        self.b.m.name(t, name);
         self.reflect_descriptor(
             g,
             Descriptor {
@@ -401,7 +403,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let g = self.b.m.add_global(arr, StorageClass::Function, Some(null));
             self.b
                 .m
-                .name(DecorationTarget::Global(g), format!("x{register}"));
+                .name(DecorationTarget::Global(g), format_args!("x{register}"));
             self.res.indexable.insert(
                 *register,
                 IndexableInfo {
@@ -783,7 +785,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let g = self.b.m.add_global(arr, StorageClass::Workgroup, init);
         self.b
             .m
-            .name(DecorationTarget::Global(g), format!("g{reg}"));
+            .name(DecorationTarget::Global(g), format_args!("g{reg}"));
         self.res.tgsm.insert(
             reg,
             TgsmInfo {
@@ -817,7 +819,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         });
         let init = self.b.m.consts.intern(Const::Composite { ty: arr, parts });
         let g = self.b.m.add_global(arr, StorageClass::Private, Some(init));
-        self.b.m.name(DecorationTarget::Global(g), "icb");
+        self.b
+            .m
+            .name(DecorationTarget::Global(g), format_args!("icb"));
         self.res.icb = Some((g, rows.len() as u32));
         Ok(())
     }
@@ -903,11 +907,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     }
                     p
                 } else {
-                    self.b.op(
-                        Op::AccessChain,
-                        ptr,
-                        &[Operand::Global(info.global), zero, offset],
-                    )
+                    // The same row read again in this block is the same value.
+                    return Ok(self.b.read_only_row(info.global, offset, |b| {
+                        let p = b.op(
+                            Op::AccessChain,
+                            ptr,
+                            &[Operand::Global(info.global), zero, offset],
+                        );
+                        b.op(Op::Load, TypeId::VEC4, &[p])
+                    }));
                 };
                 Ok(self.b.op(Op::Load, TypeId::VEC4, &[p]))
             }

@@ -675,6 +675,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             }
             Idx::Dyn(i) => {
+                // Registers hold any 32-bit type: select between raw bits.
+                let raw = self.b.bitcast(TypeId::U32, raw);
                 for k in first..first + count {
                     let declared = self
                         .io
@@ -686,6 +688,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     }
                     let var = self.output_var(k, c)?;
                     let old = self.b.load_var(var);
+                    let old = self.b.bitcast(TypeId::U32, old);
                     let kc = self.b.u32c(k);
                     let hit = self.b.op(Op::IEqual, TypeId::BOOL, &[i, kc]);
                     let v = self.b.op(Op::Select, TypeId::U32, &[hit, raw, old]);

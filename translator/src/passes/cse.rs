@@ -17,16 +17,16 @@ use super::dce::has_side_effects;
 use super::ssa::Replacements;
 use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
 
-/// An instruction packed into words: opcode, result type and up to six operands, each operand
+/// An instruction packed into words: opcode and flags, result type and up to six operands, each operand
 /// tagged in its top three bits. Instructions that do not fit are never merged.
 type Key = [u32; 8];
 
-fn pack(op: Op, ty: TypeId, args: &[Operand]) -> Option<Key> {
+fn pack(op: Op, flags: u8, ty: TypeId, args: &[Operand]) -> Option<Key> {
     if args.len() > 6 {
         return None;
     }
     let mut k = [u32::MAX; 8];
-    k[0] = op as u32;
+    k[0] = op as u32 | (flags as u32) << 24;
     k[1] = ty.0;
     for (i, a) in args.iter().enumerate() {
         let (tag, x) = match *a {
@@ -128,43 +128,30 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         }
     };
 
+    // Blocks are visited in dominator-tree pre-order. An entry is valid for a block when the
+    // block that made it dominates this one; an entry from a subtree already left is stale and
+    // is simply overwritten (no ancestor can hold the same key: its instruction would have been
+    // merged into the ancestor's), so the table needs no undo log.
     let mut repl = Replacements::new(f.insts.len());
     let placed: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let mut table: HashMap<Key, (ValueId, BlockId)> =
         HashMap::with_capacity_and_hasher(placed, Default::default());
-    let mut undo: Vec<(Key, Option<(ValueId, BlockId)>)> = Vec::with_capacity(placed);
     let mut spare: Vec<ValueId> = Vec::new();
-    let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
-    while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
-        if *entered {
-            let m = *mark;
-            while undo.len() > m {
-                let (k, old) = undo.pop().unwrap();
-                match old {
-                    Some(x) => {
-                        table.insert(k, x);
-                    }
-                    None => {
-                        table.remove(&k);
-                    }
-                }
-            }
-            stack.pop();
-            continue;
-        }
-        *entered = true;
-        *mark = undo.len();
+    let mut stack: Vec<BlockId> = vec![dom.root()];
+    while let Some(b) = stack.pop() {
         // The block's list is rebuilt in a spare vector; the old one becomes the next spare.
         let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
         let mut kept = std::mem::take(&mut f.block_mut(b).insts);
         kept.clear();
         kept.reserve(insts.len());
         for &v in &insts {
-            for k in 0..f.inst(v).args.len() {
-                let a = f.inst(v).args[k];
-                if let Operand::Value(_) = a {
-                    let r = repl.resolve(a);
-                    f.inst_mut(v).args[k] = r;
+            if !repl.is_empty() {
+                for k in 0..f.inst(v).args.len() {
+                    let a = f.inst(v).args[k];
+                    if let Operand::Value(_) = a {
+                        let r = repl.resolve(a);
+                        f.inst_mut(v).args[k] = r;
+                    }
                 }
             }
             let inst = f.inst(v);
@@ -175,34 +162,42 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
                 kept.push(v);
                 continue;
             }
-            let Some(key) = pack(inst.op, inst.ty, &inst.args) else {
+            let Some(key) = pack(inst.op, inst.flags, inst.ty, &inst.args) else {
                 kept.push(v);
                 continue;
             };
-            let flags = inst.flags;
             let local = block_local(inst.op);
-            match table.get(&key) {
-                Some(&(prev, pb)) if (!local || pb == b) && f.inst(prev).flags == flags => {
-                    repl.set(v, Operand::Value(prev));
+            match table.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    let (prev, pb) = *e.get();
+                    if if local { pb == b } else { dom.dominates(pb, b) } {
+                        repl.set(v, Operand::Value(prev));
+                    } else {
+                        e.insert((v, b));
+                        kept.push(v);
+                    }
                 }
-                _ => {
-                    let old = table.insert(key, (v, b));
-                    undo.push((key, old));
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert((v, b));
                     kept.push(v);
                 }
             }
         }
         f.block_mut(b).insts = kept;
         spare = insts;
-        let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
-        match &mut term {
-            crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
-            crate::ir::Terminator::Switch { selector, .. } => *selector = repl.resolve(*selector),
-            _ => {}
+        if !repl.is_empty() {
+            let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
+            match &mut term {
+                crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
+                crate::ir::Terminator::Switch { selector, .. } => {
+                    *selector = repl.resolve(*selector)
+                }
+                _ => {}
+            }
+            f.block_mut(b).term = term;
         }
-        f.block_mut(b).term = term;
         for &c in dom.children(b).iter().rev() {
-            stack.push((c, 0, false));
+            stack.push(c);
         }
     }
     // Phis name values from blocks visited later.

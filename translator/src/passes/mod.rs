@@ -16,7 +16,15 @@ use crate::translate::TranslateError;
 
 /// Whether to validate after every pass (always in debug builds and tests).
 fn checking() -> bool {
-    cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some()
+    static CHECKING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECKING
+        .get_or_init(|| cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some())
+}
+
+/// Whether to print the IR after lowering and structurization (`DXBC_DUMP_IR`).
+fn dumping() -> bool {
+    static DUMPING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DUMPING.get_or_init(|| std::env::var_os("DXBC_DUMP_IR").is_some())
 }
 
 fn check(
@@ -40,7 +48,7 @@ pub fn run(m: &mut Module) -> Result<(), TranslateError> {
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
             check(m, f, i, Stage::Lowered, "lowering")?;
-            let dump = std::env::var_os("DXBC_DUMP_IR").is_some();
+            let dump = dumping();
             if dump {
                 let mut s = String::new();
                 let _ = crate::ir::display::write_function(&mut s, f);

@@ -144,7 +144,11 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
         insts.extend_from_slice(&f.block(b).insts);
         for &v in &insts {
             // Phis and instructions using a retyped phi are the only ones rewritten.
-            let uses_phi = f.inst(v).args.iter().any(|a| matches!(a, Operand::Value(x) if slot[x.0 as usize] != u32::MAX));
+            let uses_phi = f
+                .inst(v)
+                .args
+                .iter()
+                .any(|a| matches!(a, Operand::Value(x) if slot[x.0 as usize] != u32::MAX));
             if !uses_phi {
                 continue;
             }

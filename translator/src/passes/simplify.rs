@@ -189,27 +189,36 @@ impl Ctx<'_> {
                         .component(c, idx, self.types)
                         .map(Operand::Const),
                     Operand::Value(xv) => {
-                        let xi = f.inst(xv).clone();
+                        let xi = f.inst(xv);
+                        let mut buf = [Operand::Lit(0); MAX_ARGS];
+                        let xn = xi.args.len().min(MAX_ARGS);
+                        buf[..xn].copy_from_slice(&xi.args[..xn]);
+                        let xi = Ins {
+                            op: xi.op,
+                            ty: xi.ty,
+                            n: xn as u8,
+                            buf,
+                        };
                         match xi.op {
                             Op::CompositeConstruct => {
                                 // Scalar parts only (vector parts would shift indices).
                                 let all_scalar = xi
-                                    .args
+                                    .args()
                                     .iter()
                                     .all(|&p| self.types.width(self.ty(f, p)) == 1);
                                 if all_scalar {
-                                    xi.args.get(idx as usize).copied()
+                                    xi.args().get(idx as usize).copied()
                                 } else {
                                     None
                                 }
                             }
                             Op::VectorShuffle => {
-                                let sel = xi.args.get(2 + idx as usize)?.lit()?;
-                                let na = self.types.width(self.ty(f, xi.args[0])) as u32;
+                                let sel = xi.args().get(2 + idx as usize)?.lit()?;
+                                let na = self.types.width(self.ty(f, xi.args()[0])) as u32;
                                 let (src, k) = if sel < na {
-                                    (xi.args[0], sel)
+                                    (xi.args()[0], sel)
                                 } else {
-                                    (xi.args[1], sel - na)
+                                    (xi.args()[1], sel - na)
                                 };
                                 let sw = self.types.width(self.ty(f, src));
                                 if sw == 1 {

@@ -24,10 +24,7 @@
 //! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
 //!    comes after its dominators and each construct's body before its merge.
 
-use petgraph::algo::dominators::simple_fast;
-use petgraph::graph::{DiGraph, NodeIndex};
-
-use super::cfg::{DomTree, reverse_post_order};
+use super::cfg::{DomTree, immediate_dominators, reverse_post_order};
 use crate::ir::{BlockId, Function, Merge, Terminator};
 use crate::translate::TranslateError;
 
@@ -519,10 +516,7 @@ fn place_selection_merges(
         // invocation leaves to the sink. (Headers left with only the sink get their merge from
         // `join_after_exits` below.)
         {
-            let mut g: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len() + 1, nodes.len() * 2);
-            for _ in 0..=nodes.len() {
-                g.add_node(());
-            }
+            let mut edges: Vec<(u32, u32)> = Vec::with_capacity(nodes.len() * 2);
             let map = |s: BlockId| -> u32 {
                 if Some(s) == own_merge || Some(s) == own_cont {
                     return sink;
@@ -539,19 +533,19 @@ fn place_selection_merges(
                         f.block(b).term.successors()
                     };
                 if succs.is_empty() {
-                    g.add_edge(NodeIndex::new(sink as usize), NodeIndex::new(ni), ());
+                    edges.push((sink, ni as u32));
                 }
                 for s in succs {
                     // Reversed edges: post-dominators are dominators of the reversed graph.
-                    g.add_edge(NodeIndex::new(map(s) as usize), NodeIndex::new(ni), ());
+                    edges.push((map(s), ni as u32));
                 }
             }
-            let pd = simple_fast(&g, NodeIndex::new(sink as usize));
+            let pd = immediate_dominators(nodes.len() + 1, sink, &edges);
             for (ni, &b) in nodes.iter().enumerate() {
                 let bi = b.0 as usize;
-                match pd.immediate_dominator(NodeIndex::new(ni)) {
-                    Some(d) if d.index() as u32 != sink => {
-                        ipdom[bi] = Some(nodes[d.index()]);
+                match pd[ni] {
+                    d if d != sink && d != u32::MAX => {
+                        ipdom[bi] = Some(nodes[d as usize]);
                         to_sink[bi] = false;
                     }
                     _ => to_sink[bi] = true,

@@ -113,7 +113,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             });
         }
         let g = self.b.m.add_global(st, StorageClass::PushConstant, None);
-        self.b.m.name(DecorationTarget::Global(g), "push_constants");
+        self.b
+            .m
+            .name(DecorationTarget::Global(g), format_args!("push_constants"));
         self.res.push_block = Some((g, members));
         Ok(())
     }
