@@ -458,6 +458,15 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
 
 /// Writes `m` as a SPIR-V module.
 pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> {
+    Ok(emit_with_usage(m, opts)?.0)
+}
+
+/// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its
+/// functions reference; the others are not declared).
+pub fn emit_with_usage(
+    m: &Module,
+    opts: EmitOptions,
+) -> Result<(Vec<Word>, Vec<bool>), TranslateError> {
     let mut e = Emitter {
         m,
         next_id: 1,
@@ -603,5 +612,6 @@ pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> 
     out.extend_from_slice(&e.globals);
     out.extend_from_slice(&e.functions);
     out[3] = e.next_id;
-    Ok(out)
+    let used = e.global_ids.iter().map(|&id| id != 0).collect();
+    Ok((out, used))
 }

@@ -83,14 +83,14 @@ pub enum TranslateError {
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
     let (mut module, mut reflection, globals) = lower_container_with_reflection(dxbc, options)?;
     crate::passes::run(&mut module)?;
-    sync_reflection(&module, &mut reflection, &globals);
-    let spirv = crate::emit::emit(
+    let (spirv, used) = crate::emit::emit_with_usage(
         &module,
         crate::emit::EmitOptions {
             version: options.target_env.spirv_version(),
             debug_names: options.debug_names,
         },
     )?;
+    sync_reflection(&used, &mut reflection, &globals);
     Ok(Translation { spirv, reflection })
 }
 
@@ -102,15 +102,14 @@ pub(crate) fn lower_container(
     Ok(lower_container_with_reflection(dxbc, options)?.0)
 }
 
-/// Makes the reflection say what the finished module holds: descriptors it does not use are
-/// dropped, interface variables it does not use are marked unused. Descriptors are then sorted
-/// by (set, binding).
+/// Makes the reflection say what the finished module holds (`used`: per global, whether the
+/// module uses it): descriptors it does not use are dropped, interface variables it does not
+/// use are marked unused. Descriptors are then sorted by (set, binding).
 fn sync_reflection(
-    module: &crate::ir::Module,
+    used: &[bool],
     refl: &mut Reflection,
     globals: &crate::lower::ReflectionGlobals,
 ) {
-    let used = module.used_globals();
     let is_used = |g: &crate::ir::GlobalId| used.get(g.0 as usize).copied().unwrap_or(false);
     let mut keep = globals.descriptors.iter().map(is_used);
     refl.descriptors.retain(|_| keep.next().unwrap_or(true));

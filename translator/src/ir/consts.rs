@@ -40,6 +40,7 @@ impl Const {
 #[derive(Debug, Clone, Default)]
 pub struct ConstTable {
     consts: Vec<Const>,
+    /// Every constant but the scalars, by value.
     map: HashMap<Const, ConstId>,
     /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
     scalars: HashMap<(u32, u64), ConstId>,
@@ -49,6 +50,9 @@ pub struct ConstTable {
 
 impl ConstTable {
     pub fn intern(&mut self, c: Const) -> ConstId {
+        if let Const::Scalar { ty, bits } = c {
+            return self.scalar(ty, bits);
+        }
         if let Some(&id) = self.map.get(&c) {
             return id;
         }
@@ -107,12 +111,11 @@ impl ConstTable {
 
     /// A scalar of type `ty` holding `bits` (low 32 bits for 32-bit types).
     pub fn scalar(&mut self, ty: TypeId, bits: u64) -> ConstId {
-        if let Some(&c) = self.scalars.get(&(ty.0, bits)) {
-            return c;
-        }
-        let c = self.intern(Const::Scalar { ty, bits });
-        self.scalars.insert((ty.0, bits), c);
-        c
+        // Scalars live only in this map (see `intern`).
+        *self.scalars.entry((ty.0, bits)).or_insert_with(|| {
+            self.consts.push(Const::Scalar { ty, bits });
+            ConstId(self.consts.len() as u32 - 1)
+        })
     }
 
     /// A splat or per-component vector of the given scalar bits (`n` = 1 gives a scalar).

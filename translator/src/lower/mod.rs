@@ -210,7 +210,7 @@ pub fn lower<'p>(
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
-        b: FnBuilder::new(&mut module, prog.instructions.len() * 8 + 64),
+        b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),
         prog,
         sigs,
         opts,

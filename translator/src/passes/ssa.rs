@@ -132,8 +132,8 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         return;
     }
     let nblocks = f.blocks.len();
-    let preds = f.predecessors();
-    let df = dom.frontiers(f, &preds);
+    // One block (most vertex and pixel shaders): no phis, only renaming.
+    let single = f.layout.len() == 1;
 
     // Stores per variable (blocks), and whether the variable is read before written in a block.
     // Definitions are collected flat and bucketed by variable (one allocation, not one per
@@ -172,34 +172,18 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         def_blocks_flat[fill[var as usize] as usize] = b;
         fill[var as usize] += 1;
     }
-    let def_blocks =
-        |var: usize| &def_blocks_flat[def_start[var] as usize..def_start[var + 1] as usize];
 
     // Phi placement on iterated dominance frontiers.
     let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];
-    let mut has_phi = vec![u32::MAX; nblocks];
-    let mut in_work = vec![u32::MAX; nblocks];
-    let mut work: Vec<BlockId> = Vec::new();
-    for (var, _) in global.iter().enumerate().filter(|g| *g.1) {
-        work.clear();
-        for &d in def_blocks(var) {
-            in_work[d.0 as usize] = var as u32;
-            work.push(d);
-        }
-        while let Some(x) = work.pop() {
-            for &y in &df[x.0 as usize] {
-                if has_phi[y.0 as usize] != var as u32 {
-                    has_phi[y.0 as usize] = var as u32;
-                    let ty = f.vars[var].ty;
-                    let phi = f.add_inst(Inst::new(Op::Phi, ty, Args::new()));
-                    block_phis[y.0 as usize].push((phi, var as u32));
-                    if in_work[y.0 as usize] != var as u32 {
-                        in_work[y.0 as usize] = var as u32;
-                        work.push(y);
-                    }
-                }
-            }
-        }
+    if !single {
+        place_phis(
+            f,
+            dom,
+            &global,
+            &def_blocks_flat,
+            &def_start,
+            &mut block_phis,
+        );
     }
     for (bi, phis) in block_phis.iter().enumerate() {
         if !phis.is_empty() {
@@ -328,8 +312,49 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             stack.push((c, 0, false));
         }
     }
-    remove_trivial_phis(f);
+    if !single {
+        remove_trivial_phis(f);
+    }
     f.vars.clear();
+}
+
+/// Places the phis of the variables read across blocks (`global`) on the iterated dominance
+/// frontiers of the blocks that store them (`def_blocks[def_start[v]..def_start[v + 1]]`).
+fn place_phis(
+    f: &mut Function,
+    dom: &DomTree,
+    global: &[bool],
+    def_blocks: &[BlockId],
+    def_start: &[u32],
+    block_phis: &mut [SmallVec<[(ValueId, u32); 4]>],
+) {
+    let nblocks = f.blocks.len();
+    let preds = f.predecessors();
+    let df = dom.frontiers(f, &preds);
+    let mut has_phi = vec![u32::MAX; nblocks];
+    let mut in_work = vec![u32::MAX; nblocks];
+    let mut work: Vec<BlockId> = Vec::new();
+    for (var, _) in global.iter().enumerate().filter(|g| *g.1) {
+        work.clear();
+        for &d in &def_blocks[def_start[var] as usize..def_start[var + 1] as usize] {
+            in_work[d.0 as usize] = var as u32;
+            work.push(d);
+        }
+        while let Some(x) = work.pop() {
+            for &y in &df[x.0 as usize] {
+                if has_phi[y.0 as usize] != var as u32 {
+                    has_phi[y.0 as usize] = var as u32;
+                    let ty = f.vars[var].ty;
+                    let phi = f.add_inst(Inst::new(Op::Phi, ty, Args::new()));
+                    block_phis[y.0 as usize].push((phi, var as u32));
+                    if in_work[y.0 as usize] != var as u32 {
+                        in_work[y.0 as usize] = var as u32;
+                        work.push(y);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Folds phis whose inputs are all the same value (or the phi itself).
