@@ -22,23 +22,52 @@ pub(crate) enum Idx {
 }
 
 /// Components of `op` read for each component set in `mask`, in order.
-pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> SmallVec<[u8; 4]> {
-    let mut out = SmallVec::new();
+pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> Comps {
+    let mut out = Comps { sel: [0; 4], n: 0 };
     match op.components {
         Components::One | Components::Zero => {
-            for _ in 0..mask.count_ones().max(1) {
-                out.push(0);
-            }
+            out.n = mask.count_ones().clamp(1, 4) as u8;
         }
         _ => {
             for (c, &s) in op.swizzle().iter().enumerate() {
                 if mask & (1 << c) != 0 {
-                    out.push(s);
+                    out.sel[out.n as usize] = s;
+                    out.n += 1;
                 }
             }
         }
     }
     out
+}
+
+/// Source components, in destination order (at most four; a plain value, no allocation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Comps {
+    sel: [u8; 4],
+    n: u8,
+}
+
+impl std::ops::Deref for Comps {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.sel[..self.n as usize]
+    }
+}
+
+impl IntoIterator for Comps {
+    type Item = u8;
+    type IntoIter = std::iter::Take<std::array::IntoIter<u8, 4>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.sel.into_iter().take(self.n as usize)
+    }
+}
+
+impl<'a> IntoIterator for &'a Comps {
+    type Item = &'a u8;
+    type IntoIter = std::slice::Iter<'a, u8>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {

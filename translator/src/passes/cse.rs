@@ -17,9 +17,19 @@ use super::dce::has_side_effects;
 use super::ssa::Replacements;
 use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
 
-/// An instruction packed into words: opcode and flags, result type and up to six operands, each operand
-/// tagged in its top three bits. Instructions that do not fit are never merged.
-type Key = [u32; 8];
+/// An instruction packed into words: opcode and flags, result type and up to six operands,
+/// each operand tagged in its top three bits. Instructions that do not fit are never merged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key([u32; 8]);
+
+impl std::hash::Hash for Key {
+    /// Four 64-bit words: cheaper to hash than the bytes of the array.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for pair in self.0.chunks_exact(2) {
+            state.write_u64((pair[0] as u64) << 32 | pair[1] as u64);
+        }
+    }
+}
 
 fn pack(op: Op, flags: u8, ty: TypeId, args: &[Operand]) -> Option<Key> {
     if args.len() > 6 {
@@ -42,7 +52,7 @@ fn pack(op: Op, flags: u8, ty: TypeId, args: &[Operand]) -> Option<Key> {
         }
         k[2 + i] = (tag << 29) | x;
     }
-    Some(k)
+    Some(Key(k))
 }
 
 fn block_local(op: Op) -> bool {
@@ -92,8 +102,6 @@ fn read_only(storage: StorageClass) -> bool {
 
 /// Removes repeated pure computations from `f`.
 pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom: &DomTree) {
-    // Globals that are written somewhere (their loads are not pure).
-    let mut written = vec![false; globals.len()];
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {
             match o {
@@ -107,13 +115,19 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
             }
         }
     };
-    for &b in &f.layout {
-        for &v in &f.block(b).insts {
-            let i = f.inst(v);
-            if has_side_effects(i.op)
-                && let Some(g) = i.args.first().and_then(|&a| base_global(f, a))
-            {
-                written[g as usize] = true;
+    // Private globals written somewhere (their loads are not pure); most programs have no
+    // private globals, and then nothing needs scanning.
+    let mut written = Vec::new();
+    if globals.iter().any(|g| g.storage == StorageClass::Private) {
+        written = vec![false; globals.len()];
+        for &b in &f.layout {
+            for &v in &f.block(b).insts {
+                let i = f.inst(v);
+                if has_side_effects(i.op)
+                    && let Some(g) = i.args.first().and_then(|&a| base_global(f, a))
+                {
+                    written[g as usize] = true;
+                }
             }
         }
     }
