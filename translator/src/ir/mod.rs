@@ -94,6 +94,9 @@ impl From<ConstId> for Operand {
 /// Operand list of an instruction.
 pub type Args = SmallVec<[Operand; 4]>;
 
+/// A terminator's successors (inline up to eight: switches rarely have more cases).
+pub type Succs = SmallVec<[BlockId; 8]>;
+
 /// Extra facts about an instruction that become decorations.
 pub mod flags {
     /// `NoContraction` (D3D `precise`).
@@ -154,14 +157,14 @@ pub enum Terminator {
 
 impl Terminator {
     /// Successor blocks, in operand order (may repeat).
-    pub fn successors(&self) -> SmallVec<[BlockId; 2]> {
+    pub fn successors(&self) -> Succs {
         match self {
             Terminator::Branch(b) => smallvec::smallvec![*b],
             Terminator::CondBranch {
                 on_true, on_false, ..
             } => smallvec::smallvec![*on_true, *on_false],
             Terminator::Switch { default, cases, .. } => {
-                let mut s: SmallVec<[BlockId; 2]> = smallvec::smallvec![*default];
+                let mut s: Succs = smallvec::smallvec![*default];
                 s.extend(cases.iter().map(|c| c.1));
                 s
             }

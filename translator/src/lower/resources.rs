@@ -393,7 +393,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if *size == 0 || *size > 4096 * 4 {
                 return Err(self.invalid(format!("indexable temp of {size} registers")));
             }
-            let len = self.b.m.consts.u32(*size);
+            // One row more than declared: dynamically indexed stores out of range land in it
+            // (D3D drops them), so that they need no branch; nothing reads it.
+            let len = self.b.m.consts.u32(*size + 1);
             let arr = self.b.m.types.intern(Type::Array {
                 elem: TypeId::UVEC4,
                 len,
@@ -986,7 +988,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
     }
 
-    /// Stores one component of an indexable temp; out-of-bounds dynamic stores are dropped.
+    /// Stores one component of an indexable temp; out-of-bounds stores are dropped.
     pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
         let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
         if idx.len() < 2 {
@@ -1015,23 +1017,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             }
             Idx::Dyn(v) => {
-                let n = self.b.u32c(info.size);
-                let inb = self.b.op(Op::ULessThan, TypeId::BOOL, &[v, n]);
-                let store = self.b.new_block();
-                let join = self.b.new_block();
-                self.b.terminate(crate::ir::Terminator::CondBranch {
-                    cond: inb,
-                    on_true: store,
-                    on_false: join,
-                });
-                self.b.begin(store);
+                // Out of range: into the spare row past the end (see the declaration).
+                let spare = self.b.u32c(info.size);
+                let row = self
+                    .b
+                    .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[v, spare]);
                 let p = self.b.op(
                     Op::AccessChain,
                     ptr,
-                    &[Operand::Global(info.global), v, comp],
+                    &[Operand::Global(info.global), row, comp],
                 );
                 self.b.op_void(Op::Store, &[p, raw]);
-                self.b.branch_and_begin(join);
             }
         }
         Ok(())

@@ -526,7 +526,7 @@ fn place_selection_merges(
             };
             for (ni, &b) in nodes.iter().enumerate() {
                 let bi = b.0 as usize;
-                let succs: smallvec::SmallVec<[BlockId; 2]> =
+                let succs: crate::ir::Succs =
                     if header_loop[bi] != TOP && loops[header_loop[bi]].parent == r {
                         smallvec::smallvec![loops[header_loop[bi]].merge]
                     } else {
