@@ -92,7 +92,7 @@ fn wrong_expectation_fails_the_run() {
             "vkd3d",
             "--hlsl-compiler",
             &c,
-            "shaders/runtime/harness/expected-failure.shader_test",
+            "vk-runner/tests/fixtures/expected-failure.shader_test",
         ],
         &[],
     );
@@ -124,10 +124,7 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
     let mut files: Vec<String> = std::fs::read_dir(root().join("shaders/runtime/harness"))
         .expect("harness dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "shader_test")
-                && !p.ends_with("expected-failure.shader_test")
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "shader_test"))
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     files.sort();
