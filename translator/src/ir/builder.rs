@@ -5,6 +5,7 @@
 //! was just built, bitcasting a bitcast back) because they are free at construction time and
 //! keep the later passes' work small.
 
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 use spirv::Op;
 
@@ -30,9 +31,9 @@ pub struct FnBuilder<'m> {
     /// Per variable: the block (id + 1) in which it is listed in `dirty`.
     var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
-    rows: rustc_hash::FxHashMap<(GlobalId, Operand), Operand>,
+    rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by (vector, index).
-    extracts: rustc_hash::FxHashMap<(ValueId, u8), Operand>,
+    extracts: HashMap<(ValueId, u8), Operand>,
 }
 
 /// `var_comp` value meaning "the value itself".
@@ -58,8 +59,8 @@ impl<'m> FnBuilder<'m> {
             var_comp: Vec::new(),
             dirty: Vec::new(),
             var_dirty: Vec::new(),
-            rows: Default::default(),
-            extracts: Default::default(),
+            rows: HashMap::with_capacity_and_hasher(16, Default::default()),
+            extracts: HashMap::with_capacity_and_hasher(64, Default::default()),
         }
     }
 

@@ -611,17 +611,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if !self.stage_info.join_phase {
                 return Err(self.invalid("vpc outside a join phase"));
             }
-            return Ok(
-                match self
-                    .stage_info
-                    .vpc
-                    .get(reg as usize)
-                    .and_then(|r| r[c as usize])
-                {
-                    Some(v) => self.b.load_var(v),
-                    None => self.b.u32c(0),
-                },
-            );
+            // Registers hold any 32-bit type; callers want the bits.
+            let v = match self
+                .stage_info
+                .vpc
+                .get(reg as usize)
+                .and_then(|r| r[c as usize])
+            {
+                Some(v) => self.b.load_var(v),
+                None => self.b.u32c(0),
+            };
+            return Ok(self.b.bitcast(TypeId::U32, v));
         }
         let Some(slot) = self
             .io

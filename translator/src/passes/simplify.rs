@@ -150,8 +150,11 @@ impl Ctx<'_> {
             if i.args.len() > MAX_ARGS {
                 return None;
             }
+            // An element-wise copy: a `copy_from_slice` of a variable length is a memcpy call.
             let mut args = [Operand::Lit(0); MAX_ARGS];
-            args[..i.args.len()].copy_from_slice(&i.args);
+            for (d, s) in args.iter_mut().zip(i.args.iter()) {
+                *d = *s;
+            }
             Ins {
                 op: i.op,
                 ty: i.ty,
@@ -192,7 +195,9 @@ impl Ctx<'_> {
                         let xi = f.inst(xv);
                         let mut buf = [Operand::Lit(0); MAX_ARGS];
                         let xn = xi.args.len().min(MAX_ARGS);
-                        buf[..xn].copy_from_slice(&xi.args[..xn]);
+                        for (d, s) in buf.iter_mut().zip(xi.args.iter()) {
+                            *d = *s;
+                        }
                         let xi = Ins {
                             op: xi.op,
                             ty: xi.ty,
