@@ -220,7 +220,31 @@ impl<'m> Emitter<'m> {
                 }
                 id = self.id();
                 words[1] = id;
-                inst(&mut self.globals, Op::ConstantComposite, &words);
+                let op = if self.m.consts.is_spec(c) {
+                    Op::SpecConstantComposite
+                } else {
+                    Op::ConstantComposite
+                };
+                inst(&mut self.globals, op, &words);
+            }
+            Const::Spec {
+                ty: t,
+                id: spec_id,
+                default,
+            } => {
+                id = self.id();
+                // Only 32-bit integer specialization constants are made.
+                debug_assert!(t != TypeId::BOOL && t != TypeId::F64);
+                inst(
+                    &mut self.globals,
+                    Op::SpecConstant,
+                    &[ty, id, default as u32],
+                );
+                inst(
+                    &mut self.annotations,
+                    Op::Decorate,
+                    &[id, spirv::Decoration::SpecId as u32, spec_id],
+                );
             }
             Const::Null(_) => {
                 id = self.id();

@@ -59,6 +59,29 @@ pub struct Reflection {
     /// Vulkan device features the module needs, by the name of the member of the Vulkan
     /// feature struct (e.g. "shaderStorageImageReadWithoutFormat", "geometryShader").
     pub vulkan_features: Vec<String>,
+    /// Specialization constants the pipeline should set, by what they mean. (An entry may
+    /// outlive the code that read it when that code turned out dead; Vulkan ignores map
+    /// entries for IDs a module lacks.)
+    #[serde(default)]
+    pub spec_constants: Vec<SpecConstant>,
+}
+
+/// A specialization constant of the module and the pipeline state it stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpecConstant {
+    /// Its `SpecId`.
+    pub id: u32,
+    pub meaning: SpecConstantMeaning,
+    /// Its value when the pipeline does not set it.
+    pub default: u32,
+}
+
+/// What a specialization constant stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpecConstantMeaning {
+    /// The pipeline's rasterization sample count (a 32-bit unsigned integer: 1, 2, 4, 8, 16).
+    RasterizerSampleCount,
 }
 
 /// One stage input or output.

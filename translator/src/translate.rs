@@ -48,6 +48,12 @@ pub struct Options {
     /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
     /// the driver's default applies.
     pub denorm_flush_f32: bool,
+    /// The SpecId of the specialization constant that holds the rasterizer's sample count,
+    /// which `sampleinfo`/`samplepos` on `rasterizer` (HLSL `GetRenderTargetSampleCount`,
+    /// `GetRenderTargetSamplePosition`) read. Default 0. The reflection lists it
+    /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
+    /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
+    pub rasterizer_sample_count_spec_id: u32,
 }
 
 /// A translated module.

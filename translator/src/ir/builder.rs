@@ -515,5 +515,6 @@ pub fn recast_const(
         }
         Const::Null(_) => Some(consts.null(to)),
         Const::Undef(_) => Some(consts.undef(to)),
+        Const::Spec { .. } => None,
     }
 }

@@ -23,6 +23,10 @@ pub enum Const {
     Null(TypeId),
     /// OpUndef (declared at module level).
     Undef(TypeId),
+    /// A scalar specialization constant (`OpSpecConstant` decorated `SpecId id`): its value is
+    /// set when the pipeline is created, so no pass may fold it. A composite with a
+    /// specialization part is emitted as `OpSpecConstantComposite`.
+    Spec { ty: TypeId, id: u32, default: u64 },
 }
 
 impl Const {
@@ -31,7 +35,8 @@ impl Const {
             Const::Scalar { ty, .. }
             | Const::Composite { ty, .. }
             | Const::Null(ty)
-            | Const::Undef(ty) => *ty,
+            | Const::Undef(ty)
+            | Const::Spec { ty, .. } => *ty,
         }
     }
 }
@@ -147,6 +152,20 @@ impl ConstTable {
         self.intern(Const::Null(ty))
     }
 
+    /// A scalar specialization constant with SpecId `id` and the value `default` (raw bits).
+    pub fn spec(&mut self, ty: TypeId, id: u32, default: u64) -> ConstId {
+        self.intern(Const::Spec { ty, id, default })
+    }
+
+    /// Whether `id` is, or is made of, a specialization constant (its value is unknown here).
+    pub fn is_spec(&self, id: ConstId) -> bool {
+        match self.get(id) {
+            Const::Spec { .. } => true,
+            Const::Composite { parts, .. } => parts.iter().any(|&p| self.is_spec(p)),
+            _ => false,
+        }
+    }
+
     /// Raw bits of a scalar constant, or of each component of a vector constant.
     pub fn scalar_bits(&self, id: ConstId) -> Option<u64> {
         match self.get(id) {
@@ -159,7 +178,7 @@ impl ConstTable {
     /// Component `i` of a scalar or vector constant (a scalar is its own component 0).
     pub fn component(&mut self, id: ConstId, i: u8, types: &TypeTable) -> Option<ConstId> {
         match self.get(id).clone() {
-            Const::Scalar { .. } if i == 0 => Some(id),
+            Const::Scalar { .. } | Const::Spec { .. } if i == 0 => Some(id),
             Const::Composite { parts, .. } => parts.get(i as usize).copied(),
             Const::Null(ty) | Const::Undef(ty) => {
                 let (s, _) = types.shape(ty)?;

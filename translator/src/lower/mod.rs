@@ -281,6 +281,7 @@ impl Reflection {
             capabilities: Vec::new(),
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
+            spec_constants: Vec::new(),
         }
     }
 }

@@ -196,22 +196,32 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.write_texture_result(dst, v, res, scalar, inst.saturate)
     }
 
-    /// The sample count of a `t#` operand (1 for views that are not multisampled).
-    fn sample_count(&mut self, res: &crate::sm4::Operand) -> R<Operand> {
+    /// The sample count of a `t#` operand (1 for views that are not multisampled), or of the
+    /// rasterizer: a specialization constant the pipeline sets (see `Options`), 1 by default.
+    /// The flag says the count is known to be 1.
+    fn sample_count(&mut self, res: &crate::sm4::Operand) -> R<(Operand, bool)> {
         if res.ty == OperandType::Rasterizer {
-            return Err(self.unsupported(
-                "rasterizer sample count (needs the pipeline's sample count as a specialization constant)",
-            ));
+            let id = self.opts.rasterizer_sample_count_spec_id;
+            let c = self.b.m.consts.spec(TypeId::U32, id, 1);
+            let spec = crate::reflect::SpecConstant {
+                id,
+                meaning: crate::reflect::SpecConstantMeaning::RasterizerSampleCount,
+                default: 1,
+            };
+            if !self.refl.spec_constants.contains(&spec) {
+                self.refl.spec_constants.push(spec);
+            }
+            return Ok((Operand::Const(c), false));
         }
         let (img, info) = self.load_image(res)?;
         let ViewKind::Typed { dim, .. } = info.kind else {
             unreachable!("load_image checks")
         };
         if !dim.is_multisampled() {
-            return Ok(self.b.u32c(1));
+            return Ok((self.b.u32c(1), true));
         }
         self.b.m.capability(Capability::ImageQuery);
-        Ok(self.b.op(Op::ImageQuerySamples, TypeId::U32, &[img]))
+        Ok((self.b.op(Op::ImageQuerySamples, TypeId::U32, &[img]), false))
     }
 
     /// `sampleinfo[_uint] dst, t#/rasterizer`: (count, 0, 0, 0).
@@ -219,15 +229,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let ops = self.query_operands(inst, 2)?;
         let (dst, res) = (&ops[0], &ops[1]);
         let uint = matches!(inst.control, OpControl::SampleInfo { uint: true });
-        let count = self.sample_count(res)?;
+        let (count, single) = self.sample_count(res)?;
         let (s, count) = if uint {
             (Scalar::U32, count)
+        } else if single {
+            (Scalar::F32, self.b.f32c(1.0))
         } else {
-            let f = match count {
-                Operand::Const(_) => self.b.f32c(1.0),
-                c => self.b.op(Op::ConvertUToF, TypeId::F32, &[c]),
-            };
-            (Scalar::F32, f)
+            (
+                Scalar::F32,
+                self.b.op(Op::ConvertUToF, TypeId::F32, &[count]),
+            )
         };
         let zero = Operand::Const(self.b.m.consts.scalar(TypeTable::vec(s, 1), 0));
         let v = self.b.construct(&[count, zero, zero, zero]);
@@ -269,9 +280,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub(super) fn samplepos(&mut self, inst: &InstRef<'p>) -> R<()> {
         let ops = self.query_operands(inst, 3)?;
         let (dst, res, index) = (&ops[0], &ops[1], &ops[2]);
-        let count = self.sample_count(res)?;
+        let (count, single) = self.sample_count(res)?;
         let i = self.read_scalar(index, Scalar::U32)?;
-        let pos = if matches!(count, Operand::Const(_)) {
+        let pos = if single {
             // One sample at the centre: (0, 0) for every index.
             self.b.splat(Scalar::F32, 2, 0)
         } else {
@@ -369,5 +380,94 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let z = self.b.f32c(0.0);
         let v = self.b.construct(&[x, y, z, z]);
         self.write_texture_result(dst, v, t, Scalar::F32, inst.saturate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spirv::{Decoration, Op};
+
+    use crate::reflect::{SpecConstant, SpecConstantMeaning};
+
+    /// Every instruction of a module as (opcode, operand words).
+    fn insts(words: &[u32]) -> Vec<(Op, &[u32])> {
+        let mut out = Vec::new();
+        let mut i = 5;
+        while i < words.len() {
+            let n = (words[i] >> 16) as usize;
+            assert!(n > 0, "zero-length instruction at word {i}");
+            if let Some(op) = Op::from_u32(words[i] & 0xffff) {
+                out.push((op, &words[i + 1..i + n]));
+            }
+            i += n;
+        }
+        out
+    }
+
+    fn translate_asm(text: &str, spec_id: u32) -> crate::Translation {
+        let dxbc = crate::asm::assemble(text).unwrap();
+        let opts = crate::Options {
+            rasterizer_sample_count_spec_id: spec_id,
+            ..Default::default()
+        };
+        crate::translate(&dxbc, &opts).unwrap()
+    }
+
+    #[test]
+    fn rasterizer_sample_count_is_a_specialization_constant() {
+        let t = translate_asm(
+            "ps_5_0\n.output SV_Target 0 o0 uint\ndcl_output o0.xyzw\n\
+             sampleinfo_uint o0.xyzw, rasterizer.xxxx\nret\n",
+            7,
+        );
+        let insts = insts(&t.spirv);
+        // One OpSpecConstant of default 1, decorated SpecId 7, written out unfolded.
+        let specs: Vec<_> = insts
+            .iter()
+            .filter(|(op, _)| *op == Op::SpecConstant)
+            .collect();
+        assert_eq!(specs.len(), 1, "{insts:?}");
+        let (_, w) = specs[0];
+        assert_eq!(w[2], 1, "default sample count");
+        let id = w[1];
+        assert!(
+            insts.iter().any(|(op, w)| *op == Op::Decorate
+                && w[0] == id
+                && w[1] == Decoration::SpecId as u32
+                && w[2] == 7),
+            "no SpecId 7 on %{id}"
+        );
+        assert_eq!(
+            t.reflection.spec_constants,
+            [SpecConstant {
+                id: 7,
+                meaning: SpecConstantMeaning::RasterizerSampleCount,
+                default: 1,
+            }]
+        );
+        // (count, 0, 0, 0) swizzled .xxxx is a splat of the constant: built from it, whether
+        // as a spec-constant composite or in the function; never as a plain constant.
+        assert!(
+            insts
+                .iter()
+                .all(|(op, w)| *op != Op::ConstantComposite || !w[2..].contains(&id)),
+            "a plain OpConstantComposite holds the specialization constant"
+        );
+    }
+
+    #[test]
+    fn texture_sample_count_needs_no_specialization() {
+        let t = translate_asm(
+            "ps_5_0\n.output SV_Target 0 o0 float\n\
+             dcl_resource_texture2dms(4) (float,float,float,float) t0\ndcl_output o0.xyzw\n\
+             sampleinfo o0.xyzw, t0.xyzw\nret\n",
+            0,
+        );
+        assert!(t.reflection.spec_constants.is_empty());
+        assert!(
+            !insts(&t.spirv)
+                .iter()
+                .any(|(op, _)| *op == Op::SpecConstant)
+        );
     }
 }

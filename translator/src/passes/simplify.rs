@@ -80,7 +80,7 @@ impl Ctx<'_> {
                 parts.iter().map(|&p| self.consts.scalar_bits(p)).collect()
             }
             Const::Null(ty) => Some(smallvec::smallvec![0; self.types.width(*ty) as usize]),
-            Const::Undef(_) => None,
+            Const::Undef(_) | Const::Spec { .. } => None,
         }
     }
 

@@ -167,6 +167,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         capabilities: info.capabilities.clone(),
         extensions: info.extensions.clone(),
         vulkan_features,
+        spec_constants: Vec::new(),
     })
 }
 

@@ -138,6 +138,39 @@ pub struct DrawState<'a> {
     pub depth_func: vk::CompareOp,
 }
 
+/// The specialization constants of one stage, set from the pipeline state they stand for.
+struct Specialization {
+    entries: Vec<vk::SpecializationMapEntry>,
+    /// The values, native-endian, as Vulkan reads specialization data.
+    data: Vec<u8>,
+}
+
+impl Specialization {
+    fn new(refl: &translator::reflect::Reflection, samples: vk::SampleCountFlags) -> Self {
+        use translator::reflect::SpecConstantMeaning;
+        let mut entries = Vec::new();
+        let mut data = Vec::new();
+        for (i, c) in refl.spec_constants.iter().enumerate() {
+            entries.push(vk::SpecializationMapEntry {
+                constant_id: c.id,
+                offset: 4 * i as u32,
+                size: 4,
+            });
+            let value = match c.meaning {
+                SpecConstantMeaning::RasterizerSampleCount => samples.as_raw(),
+            };
+            data.extend_from_slice(&value.to_ne_bytes());
+        }
+        Specialization { entries, data }
+    }
+
+    fn info(&self) -> vk::SpecializationInfo<'_> {
+        vk::SpecializationInfo::default()
+            .map_entries(&self.entries)
+            .data(&self.data)
+    }
+}
+
 /// Builds a graphics pipeline for `stages` and draws.
 pub fn draw(
     gpu: &Gpu,
@@ -166,15 +199,34 @@ pub fn draw(
                 .map_err(|_| "entry point name has a NUL".to_string())?,
         );
     }
+    let samples = st
+        .colors
+        .iter()
+        .flatten()
+        .map(|a| a.image.samples)
+        .chain(st.depth.iter().map(|a| a.image.samples))
+        .max_by_key(|s| s.as_raw())
+        .unwrap_or(vk::SampleCountFlags::TYPE_1);
+    let specs: Vec<Specialization> = stages
+        .iter()
+        .map(|t| Specialization::new(&t.reflection, samples))
+        .collect();
+    let spec_infos: Vec<vk::SpecializationInfo> = specs.iter().map(|s| s.info()).collect();
     let stage_infos: Vec<vk::PipelineShaderStageCreateInfo> = stages
         .iter()
         .zip(&modules)
         .zip(&names)
-        .map(|((t, m), n)| {
-            vk::PipelineShaderStageCreateInfo::default()
+        .zip(&spec_infos)
+        .map(|(((t, m), n), si)| {
+            let info = vk::PipelineShaderStageCreateInfo::default()
                 .stage(stage_flags(t.reflection.stage))
                 .module(*m)
-                .name(n)
+                .name(n);
+            if si.map_entry_count > 0 {
+                info.specialization_info(si)
+            } else {
+                info
+            }
         })
         .collect();
     let result = (|| {
@@ -270,14 +322,6 @@ pub fn draw(
             .cull_mode(vk::CullModeFlags::NONE)
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
-        let samples = st
-            .colors
-            .iter()
-            .flatten()
-            .map(|a| a.image.samples)
-            .chain(st.depth.iter().map(|a| a.image.samples))
-            .max_by_key(|s| s.as_raw())
-            .unwrap_or(vk::SampleCountFlags::TYPE_1);
         let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
         let blend: Vec<vk::PipelineColorBlendAttachmentState> = st
             .colors
