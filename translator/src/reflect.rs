@@ -187,7 +187,10 @@ pub enum ResourceShape {
     Sampler {
         comparison: bool,
     },
-    /// A texture or typed buffer; `dim` is the D3D resource dimension.
+    /// A texture or typed buffer; `dim` is the D3D resource dimension. `multisampled` says
+    /// whether the module's image is multisampled, so the bound image must have two or more
+    /// samples: it is false for a `Texture2DMS[Array]` declared with one sample, which binds a
+    /// single-sampled image.
     Image {
         dim: ResourceDim,
         return_type: ReturnType,

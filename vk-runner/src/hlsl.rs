@@ -69,7 +69,11 @@ impl HlslCompiler {
         options: &[String],
     ) -> Result<Vec<u8>, CompileError> {
         let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", entry];
-        for o in options {
+        // Both packing orders together: column-major wins (as D3DCOMPILE_PACK_MATRIX_*
+        // flags combine in the compilers vkd3d's tests describe).
+        let both =
+            options.iter().any(|o| o == "column-major") && options.iter().any(|o| o == "row-major");
+        for o in options.iter().filter(|o| !(both && *o == "row-major")) {
             let extra = option_args(o)
                 .ok_or_else(|| CompileError::Tool(format!("unsupported compile option '{o}'")))?;
             args.extend(extra);

@@ -505,13 +505,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             Declaration::Resource {
                 dim,
+                sample_count,
                 return_type,
                 space,
-                ..
             } => {
                 let (id, mut range) = self.declared_range(op, *space)?;
                 let scalar = scalar_of_return(return_type.types[0]);
-                let (sdim, arrayed, ms) = image_shape(*dim);
+                // A multisampled view declared with one sample is a single-sampled image in
+                // Vulkan (whose multisampled images need two or more samples): the view is
+                // typed, fetched (`ldms` at mip 0) and queried as the plain 2D (array) texture.
+                let view_dim = match (*dim, *sample_count) {
+                    (ResourceDimension::Texture2DMS, 1) => ResourceDimension::Texture2D,
+                    (ResourceDimension::Texture2DMSArray, 1) => ResourceDimension::Texture2DArray,
+                    (d, _) => d,
+                };
+                let (sdim, arrayed, ms) = image_shape(view_dim);
                 let image = self.b.m.types.intern(Type::Image(ImageType {
                     sampled_type: scalar,
                     dim: sdim,
@@ -550,7 +558,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         kind: ViewKind::Typed {
                             image,
                             scalar,
-                            dim: *dim,
+                            dim: view_dim,
                         },
                         range,
                         elem_ty: image,

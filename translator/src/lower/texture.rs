@@ -599,6 +599,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 return Err(self.invalid("ld on a multisampled texture (needs ld2dms)"));
             }
             ia.sample = Some(self.read_scalar(&ops[3], Scalar::I32)?);
+        } else if ms_op {
+            // `ldms` on a view declared with one sample (a single-sampled image): its one
+            // sample is mip 0's texel.
+            ia.lod = Some(self.b.i32c(0));
         } else if dim != ResourceDimension::Buffer {
             let w = self.read_comps(coord_op, &[coord_op.swizzle()[3]], Scalar::I32)?;
             ia.lod = Some(w);

@@ -55,13 +55,16 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
             "tessellation-shader",
             "wave-ops",
         ];
-        if CAPS.contains(&word) {
-            req.caps.push(word.to_string());
-        } else {
-            // A tag condition (`vulkan`, `!msl`, `llvmpipe | d3d12`): parse it as a qualifier.
-            let q = Qualifier::parse_opt(&mut Cursor::new(&format!("({word})")))
-                .map_err(|e| format!("unknown require directive '{word}' ({e})"))?;
+        // Older files spell some capabilities with spaces (`wave ops`).
+        let dashed = word.split_whitespace().collect::<Vec<_>>().join("-");
+        if CAPS.contains(&dashed.as_str()) {
+            req.caps.push(dashed);
+        } else if let Ok(q) = Qualifier::parse_opt(&mut Cursor::new(&format!("({word})"))) {
+            // A tag condition (`vulkan`, `!msl`, `llvmpipe | d3d12`).
             req.tag_conditions.push((word.to_string(), q));
+        } else {
+            // A requirement this runner does not know: the block's checks skip, naming it.
+            req.caps.push(format!("unknown {word}"));
         }
     }
     Ok(())
@@ -137,6 +140,13 @@ pub fn data_word(tok: &str) -> Result<u32, String> {
 fn parse_size(c: &mut Cursor<'_>) -> Result<Dimensions, String> {
     c.expect_char('(')?;
     let kind = c.take_token(&[',', ')']);
+    // Older files: `size (W, H)` is a 2D texture.
+    if let Ok(width) = kind.trim().parse::<u32>() {
+        c.expect_char(',')?;
+        let height = c.u32()?;
+        c.expect_char(')')?;
+        return Ok(Dimensions::Tex2d { width, height });
+    }
     let mut nums = Vec::new();
     while c.eat_char(',') {
         nums.push(c.u32()?);
@@ -324,6 +334,11 @@ mod tests {
         require_line(&mut r, "float64").unwrap();
         require_line(&mut r, "format r32-float uav-load").unwrap();
         require_line(&mut r, "options: row-major").unwrap();
+        // Older spellings and requirements the runner does not know: skipped, not an error.
+        require_line(&mut r, "wave ops").unwrap();
+        require_line(&mut r, "shiny new feature (v2)").unwrap();
+        assert_eq!(r.caps[2..], ["wave-ops", "unknown shiny new feature (v2)"]);
+        r.caps.truncate(2);
         assert_eq!(r.min_model, ShaderModel::new(5, 0));
         assert_eq!(r.max_model, ShaderModel::new(5, 1));
         assert_eq!(
@@ -340,7 +355,8 @@ mod tests {
         assert_eq!(r.tag_conditions.len(), 2);
         require_line(&mut r, "denorm-flush-f32").unwrap();
         assert!(r.caps.contains(&"denorm-flush-f32".to_string()));
-        assert!(require_line(&mut r, "teleportation").is_err());
+        require_line(&mut r, "teleportation").unwrap();
+        assert!(r.caps.contains(&"unknown teleportation".to_string()));
     }
 
     #[test]
@@ -366,6 +382,16 @@ mod tests {
         assert_eq!(b.dims, Dimensions::Buffer { elements: 3 });
         assert!(resource_line(&mut b, "size (5d, 1)").is_err());
         assert!(resource_line(&mut b, "size (2d, 1)").is_err());
+        // Older files: `size (W, H)` is a 2D texture.
+        resource_line(&mut b, "size (3, 2)").unwrap();
+        assert_eq!(
+            b.dims,
+            Dimensions::Tex2d {
+                width: 3,
+                height: 2
+            }
+        );
+        assert!(resource_line(&mut b, "size (3)").is_err());
         assert!(resource_line(&mut b, "1.0 zebra").is_err());
     }
 

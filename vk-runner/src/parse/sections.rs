@@ -394,6 +394,8 @@ pub enum Directive {
     },
     /// Depth test function for later draws with a `[dsv]`.
     Depth(CompareFunc),
+    /// Sample mask of later draws (`VkPipelineMultisampleStateCreateInfo::pSampleMask`).
+    SampleMask(u32),
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }

@@ -95,9 +95,15 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         let f = parse_compare(c)?;
         return Ok(Directive::Depth(f));
     }
+    if c.eat_words("sample mask") {
+        let m = c.u32()?;
+        if !c.is_empty() {
+            return Err(format!("trailing text '{}'", c.rest()));
+        }
+        return Ok(Directive::SampleMask(m));
+    }
     for (w, what) in [
         ("copy", "resource copies"),
-        ("sample mask", "sample masks"),
         ("alpha test", "alpha test (SM1-3)"),
         ("shade mode", "shade mode (SM1-3)"),
         ("clip-plane", "clip planes (SM1-3)"),
@@ -297,7 +303,7 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         let rest = format!("{kw} {}", c.rest());
         let mut lc = Cursor::new(&rest);
         let expected = literal(&mut lc)?;
-        let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
+        let ulps = trailing_ulps(&mut lc)?;
         let region = Region::Rect {
             left: x,
             top: y,
@@ -319,7 +325,7 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         let rest = format!("{kw} {}", c.rest());
         let mut lc = Cursor::new(&rest);
         let expected = literal(&mut lc)?;
-        let ulps = if lc.is_empty() { 0 } else { lc.u32()? };
+        let ulps = trailing_ulps(&mut lc)?;
         return Ok(Probe {
             target,
             region: r,
@@ -328,7 +334,7 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         });
     };
     let expected = literal(c)?;
-    let ulps = if c.is_empty() { 0 } else { c.u32()? };
+    let ulps = trailing_ulps(c)?;
     if !c.is_empty() {
         return Err(format!("trailing text '{}'", c.rest()));
     }
@@ -338,6 +344,21 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
         expected,
         ulps,
     })
+}
+
+/// The optional ULPS count after a probe's value; a stray `;` (which vkd3d's runner ignores
+/// too) may follow the value or the count.
+fn trailing_ulps(c: &mut Cursor<'_>) -> Result<u32, String> {
+    let rest = c.rest().trim();
+    let rest = rest.strip_suffix(';').unwrap_or(rest).trim_end();
+    let n = if rest.is_empty() {
+        0
+    } else {
+        rest.parse::<u32>()
+            .map_err(|_| format!("expected a ULPS count at '{rest}'"))?
+    };
+    *c = Cursor::new("");
+    Ok(n)
 }
 
 /// A typed literal: `f32(1, 2)`, `rgba (1, 2, 3, 4)`, `rui(5)`, `u64(1)`, ...
@@ -491,6 +512,10 @@ mod tests {
             Directive::Probe(p) => p,
             other => panic!("{other:?}"),
         };
+        // A stray `;` after the value or the count is ignored, as vkd3d's runner does.
+        assert_eq!(p("probe all rgba (0.2, 0.1, 0.8, 0.5);").ulps, 0);
+        assert_eq!(p("probe all rgba (0.2, 0.1, 0.8, 0.5) 4;").ulps, 4);
+        assert!(test_line(1, "probe all rgba (0.2, 0.1, 0.8, 0.5) 4 x").is_err());
         let a = p("probe (0, 0) rgba (0.20, -0.10, 0.0075, -0.15) 1");
         assert_eq!(
             a.region,
@@ -721,7 +746,8 @@ mod tests {
             }
         );
         assert!(test_line(1, "write cbv-2 space (0) u32(7)").is_err());
-        assert!(matches!(d("sample mask 3"), Directive::Unsupported(_)));
+        assert!(matches!(d("sample mask 3"), Directive::SampleMask(3)));
+        assert!(matches!(d("sample mask 0x09"), Directive::SampleMask(9)));
         assert!(test_line(1, "frobnicate").is_err());
         assert!(test_line(1, "dispatch 1 1").is_err());
         assert!(test_line(1, "uniform 0 float4 1 2 3").is_err());

@@ -297,6 +297,7 @@ pub fn draw(
             colors,
             depth,
             depth_func: st.depth_func,
+            sample_mask: st.sample_mask,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();

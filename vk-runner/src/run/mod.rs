@@ -80,6 +80,8 @@ pub(crate) struct FileState {
     pub last_failure: Option<(u32, String)>,
     pub cache: ShaderCache,
     pub depth_func: vk::CompareOp,
+    /// `sample mask` of later draws (all samples by default).
+    pub sample_mask: u32,
 }
 
 impl<'a> Runner<'a> {
@@ -126,6 +128,7 @@ impl<'a> Runner<'a> {
             last_failure: None,
             cache: ShaderCache::default(),
             depth_func: vk::CompareOp::ALWAYS,
+            sample_mask: !0,
         };
         for section in &file.sections {
             match &section.kind {
@@ -289,6 +292,7 @@ impl<'a> Runner<'a> {
                     "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
                     "wave-ops" | "native-16-bit" => "it needs SM6",
                     "rov" | "depth-bounds" | "descriptors" => "the runner does not support it",
+                    c if c.starts_with("unknown ") => "the runner does not know this requirement",
                     _ => "the device lacks it",
                 };
                 return Some(format!("[require] {cap}: {why}"));
@@ -362,6 +366,10 @@ impl<'a> Runner<'a> {
                     st.depth_func = crate::vk::sampler::compare_op(*f);
                     continue;
                 }
+                Directive::SampleMask(m) => {
+                    st.sample_mask = *m;
+                    continue;
+                }
                 Directive::Unsupported(what) => {
                     st.taint.get_or_insert_with(|| {
                         format!(
@@ -423,7 +431,10 @@ impl<'a> Runner<'a> {
                     }
                     exec::probe(gpu, st, p)
                 }
-                Directive::Uniform { .. } | Directive::Depth(_) | Directive::Unsupported(_) => {
+                Directive::Uniform { .. }
+                | Directive::Depth(_)
+                | Directive::SampleMask(_)
+                | Directive::Unsupported(_) => {
                     unreachable!("handled above")
                 }
             };

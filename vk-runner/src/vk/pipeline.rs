@@ -136,6 +136,8 @@ pub struct DrawState<'a> {
     pub depth: Option<Attachment<'a>>,
     /// Depth test function (`depth` directive), used when there is a depth attachment.
     pub depth_func: vk::CompareOp,
+    /// Sample mask (bit i enables sample i).
+    pub sample_mask: u32,
 }
 
 /// The specialization constants of one stage, set from the pipeline state they stand for.
@@ -322,7 +324,10 @@ pub fn draw(
             .cull_mode(vk::CullModeFlags::NONE)
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
-        let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
+        let sample_mask = [st.sample_mask];
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(samples)
+            .sample_mask(&sample_mask);
         let blend: Vec<vk::PipelineColorBlendAttachmentState> = st
             .colors
             .iter()
