@@ -30,6 +30,12 @@ use crate::translate::TranslateError;
 
 const TOP: usize = usize::MAX;
 
+/// Restructuring loops costs about (loops × blocks): each loop recomputes dominators and
+/// predecessors and keeps a body set over all blocks. Real programs stay far below this bound
+/// (a hundred loops in ten thousand blocks is 2^20); a hostile one over it gets an error rather
+/// than minutes of work and a quadratic amount of memory.
+const MAX_LOOP_WORK: u64 = 1 << 24;
+
 struct Loop {
     header: BlockId,
     latches: Vec<BlockId>,
@@ -90,6 +96,8 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
         rpo_index[b.0 as usize] = i as u32;
     }
     let mut loops: Vec<Loop> = Vec::new();
+    // The loop whose header each block is (u32::MAX: none).
+    let mut loop_of = vec![u32::MAX; n];
     for &b in &f.layout {
         for s in f.block(b).term.successors() {
             if rpo_index[s.0 as usize] > rpo_index[b.0 as usize] {
@@ -100,20 +108,23 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
                     "irreducible control flow (a loop entered other than through its header)",
                 ));
             }
-            match loops.iter_mut().find(|l| l.header == s) {
+            match loops.get_mut(loop_of[s.0 as usize] as usize) {
                 Some(l) => {
                     if !l.latches.contains(&b) {
                         l.latches.push(b)
                     }
                 }
-                None => loops.push(Loop {
-                    header: s,
-                    latches: vec![b],
-                    body: Vec::new(),
-                    merge: s,
-                    cont: s,
-                    parent: TOP,
-                }),
+                None => {
+                    loop_of[s.0 as usize] = loops.len() as u32;
+                    loops.push(Loop {
+                        header: s,
+                        latches: vec![b],
+                        body: Vec::new(),
+                        merge: s,
+                        cont: s,
+                        parent: TOP,
+                    })
+                }
             }
         }
     }
@@ -121,7 +132,8 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
     // construct: `break`s inside it exit it. Such a loop gets a continue target nothing
     // reaches.
     for &b in &f.layout {
-        if f.block(b).loop_exit.is_some() && !loops.iter().any(|l| l.header == b) {
+        if f.block(b).loop_exit.is_some() && loop_of[b.0 as usize] == u32::MAX {
+            loop_of[b.0 as usize] = loops.len() as u32;
             loops.push(Loop {
                 header: b,
                 latches: Vec::new(),
@@ -131,6 +143,13 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
                 parent: TOP,
             });
         }
+    }
+    if loops.len() as u64 * n as u64 > MAX_LOOP_WORK {
+        return Err(unsupported(format!(
+            "control flow too large to structurize: {} loops in {n} blocks (loops × blocks \
+             may be at most {MAX_LOOP_WORK})",
+            loops.len()
+        )));
     }
     let preds = f.predecessors();
     for l in loops.iter_mut() {
@@ -898,4 +917,39 @@ fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// A pixel shader of `n` loops one after another, each counting to four.
+    fn sequential_loops(n: usize) -> Vec<u8> {
+        let mut text = String::from(
+            "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
+             dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
+             dcl_temps 3\nmov r0.xyzw, v0.xyxy\n",
+        );
+        for _ in 0..n {
+            text.push_str(
+                "mov r2.x, l(0)\nloop\nige r1.x, r2.x, l(4)\nbreakc_nz r1.x\n\
+                 add r0.x, r0.x, l(1.0)\niadd r2.x, r2.x, l(1)\nendloop\n",
+            );
+        }
+        text.push_str("mov o0.xyzw, r0.xyzw\nret\n");
+        crate::asm::assemble(&text).unwrap()
+    }
+
+    #[test]
+    fn loop_work_is_bounded() {
+        let opts = crate::Options::default();
+        // Well inside the bound: translates.
+        assert!(crate::translate(&sequential_loops(200), &opts).is_ok());
+        // 3000 loops in ~9000 blocks: over it, an error naming why instead of seconds of work.
+        match crate::translate(&sequential_loops(3000), &opts) {
+            Err(crate::Error::Translate(crate::translate::TranslateError::Unsupported {
+                what,
+                ..
+            })) => assert!(what.contains("too large to structurize"), "{what}"),
+            other => panic!("expected an unsupported error, got {other:?}"),
+        }
+    }
 }
