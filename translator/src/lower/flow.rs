@@ -66,9 +66,22 @@ pub(crate) struct FlowState {
     pub call_frame_base: Vec<usize>,
     /// The block begun after the last `ret` (no branch reaches it).
     pub dead: Option<BlockId>,
+    /// Instructions lowered as inlined subroutine bodies so far (see [`MAX_INLINED`]).
+    pub inlined: usize,
 }
 
+/// Most instructions lowered from inlined subroutine bodies, all calls together. Subroutines
+/// are inlined at each call, so a chain of labels each calling the next twice doubles the
+/// code per level: without a bound, 30 levels of a few instructions cost gigabytes.
+const MAX_INLINED: usize = 1 << 18;
+
 const MAX_CALL_DEPTH: usize = 32;
+
+/// Deepest nesting of `if`/`loop`/`switch` accepted, counting the constructs of callers around
+/// an inlined subroutine. D3D allows 64 of flow control
+/// (D3D11_COMMONSHADER_FLOWCONTROL_NESTING_LIMIT); this is four times that, and keeps the
+/// structurizer's work per block (one step per enclosing construct) bounded.
+const MAX_FLOW_DEPTH: usize = 256;
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// Reads a condition operand as a bool (`_nz`: != 0, `_z`: == 0).
@@ -304,6 +317,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Lowers `body` in place as a subroutine `label` whose `ret` continues after it.
     fn lower_inlined(&mut self, label: u32, body: std::ops::Range<usize>, what: &str) -> R<()> {
+        self.flow.inlined += body.len();
+        if self.flow.inlined > MAX_INLINED {
+            return Err(self.unsupported(format!(
+                "{what} inlining of more than {MAX_INLINED} instructions in all"
+            )));
+        }
         let after = self.b.new_block();
         let wrap = self.returns_from_inside_a_construct(body.clone());
         let flag = if wrap {
@@ -371,6 +390,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Lowers a control-flow instruction; false when `inst` is not one.
     pub fn flow(&mut self, inst: InstRef<'p>) -> R<bool> {
+        if matches!(inst.opcode, Opcode::If | Opcode::Loop | Opcode::Switch)
+            && self.flow.frames.len() >= MAX_FLOW_DEPTH
+        {
+            return Err(
+                self.unsupported(format!("flow control nested deeper than {MAX_FLOW_DEPTH}"))
+            );
+        }
         match inst.opcode {
             Opcode::If => {
                 let cond = self.condition(&inst, 0)?;
@@ -650,4 +676,58 @@ fn is_float_arith(op: Op) -> bool {
             | Op::VectorTimesScalar
             | Op::ExtInst
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_FLOW_DEPTH;
+
+    const HEAD: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
+        dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
+        dcl_temps 2\nmov r0.xyzw, v0.xyxy\n";
+
+    fn unsupported(text: &str) -> String {
+        let dxbc = crate::asm::assemble(text).unwrap();
+        match crate::translate(&dxbc, &crate::Options::default()) {
+            Err(crate::Error::Translate(crate::translate::TranslateError::Unsupported {
+                what,
+                ..
+            })) => what,
+            other => panic!("expected an unsupported error, got {other:?}"),
+        }
+    }
+
+    fn nested_ifs(depth: usize) -> String {
+        let mut t = String::from(HEAD);
+        for _ in 0..depth {
+            t.push_str("lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nadd r0.x, r0.x, l(1.0)\n");
+        }
+        t.push_str(&"endif\n".repeat(depth));
+        t.push_str("mov o0.xyzw, r0.xyzw\nret\n");
+        t
+    }
+
+    #[test]
+    fn flow_nesting_is_bounded() {
+        let ok = crate::asm::assemble(&nested_ifs(MAX_FLOW_DEPTH)).unwrap();
+        assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
+        let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1));
+        assert!(e.contains("nested deeper than 256"), "{e}");
+    }
+
+    #[test]
+    fn inlining_is_bounded() {
+        // label i calls label i + 1 twice: 2^24 copies of the last body without a bound.
+        let mut t = String::from(HEAD);
+        t.push_str("call label0\nmov o0.xyzw, r0.xyzw\nret\n");
+        for i in 0..24 {
+            t.push_str(&format!("label label{i}\nadd r0.x, r0.x, l(1.0)\n"));
+            if i < 23 {
+                t.push_str(&format!("call label{0}\ncall label{0}\n", i + 1));
+            }
+            t.push_str("ret\n");
+        }
+        let e = unsupported(&t);
+        assert!(e.contains("inlining of more than"), "{e}");
+    }
 }

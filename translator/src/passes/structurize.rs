@@ -491,16 +491,19 @@ fn place_selection_merges(
         in_layout[b.0 as usize] = true;
     }
     let mut hinted: Vec<Option<BlockId>> = vec![None; n];
+    // Blocks already some header's hinted merge.
+    let mut hint_taken = vec![false; n];
     for &h in &headers {
         if let Some(j) = f.block(h).join
             && j != h
             && (j.0 as usize) < n
             && !claimed[j.0 as usize]
+            && !hint_taken[j.0 as usize]
             && (!in_layout[j.0 as usize]
-                || (dom.dominates(h, j) && merge_is_clean(f, dom, h, j, &claimed)))
-            && !hinted.contains(&Some(j))
+                || (dom.dominates(h, j) && merge_is_clean(f, dom, &preds, h, j, &claimed)))
         {
             hinted[h.0 as usize] = Some(j);
+            hint_taken[j.0 as usize] = true;
         }
     }
     // One post-dominator computation per region that has selection headers without a join.
@@ -647,10 +650,34 @@ fn place_selection_merges(
 fn merge_is_clean(
     f: &Function,
     dom: &DomTree,
+    preds: &[smallvec::SmallVec<[BlockId; 2]>],
     h: BlockId,
     m: BlockId,
     loop_exits: &[bool],
 ) -> bool {
+    // The walk below covers everything `m` dominates, which after a run of `if`s is the rest
+    // of the program: first look for an edge from there into the construct (the blocks `h`
+    // dominates and `m` does not, found from `h` without entering `m`'s subtree), which costs
+    // only the construct. Without one the walk cannot find a way back either.
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack = vec![h];
+    seen[h.0 as usize] = true;
+    let mut way_back = false;
+    while let Some(u) = stack.pop() {
+        if preds[u.0 as usize].iter().any(|&p| dom.dominates(m, p)) {
+            way_back = true;
+            break;
+        }
+        for v in f.block(u).term.successors() {
+            if !seen[v.0 as usize] && dom.dominates(h, v) && !dom.dominates(m, v) {
+                seen[v.0 as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    if !way_back {
+        return true;
+    }
     // The joins of constructs around `h` bound it too (a `break` out of an enclosing switch).
     let enclosing: smallvec::SmallVec<[BlockId; 8]> = f
         .layout
