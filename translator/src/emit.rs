@@ -14,10 +14,23 @@ use crate::ir::{
 };
 use crate::translate::TranslateError;
 
+thread_local! {
+    /// Set when an instruction went over SPIR-V's universal limits (an `OpSwitch` of 20,000
+    /// cases, an `OpPhi` of 20,000 predecessors); `emit` then fails.
+    static TOO_LONG: std::cell::Cell<Option<(Op, usize)>> = const { std::cell::Cell::new(None) };
+}
+
 /// Appends one instruction to `buf`.
 #[inline]
 fn inst(buf: &mut Vec<Word>, op: Op, operands: &[Word]) {
-    buf.push(((operands.len() as u32 + 1) << 16) | op as u32);
+    let words = operands.len() + 1;
+    // SPIR-V's universal limits: 65535 words an instruction, 16383 (literal, label) pairs an
+    // OpSwitch and 16383 (value, parent) pairs an OpPhi.
+    let pairs_over = matches!(op, Op::Switch | Op::Phi) && operands.len() > 2 + 2 * 16383;
+    if words > 0xFFFF || pairs_over {
+        TOO_LONG.with(|t| t.set(Some((op, words))));
+    }
+    buf.push(((words.min(0xFFFF) as u32) << 16) | op as u32);
     buf.extend_from_slice(operands);
 }
 
@@ -491,6 +504,7 @@ pub fn emit_with_usage(
     m: &Module,
     opts: EmitOptions,
 ) -> Result<(Vec<Word>, Vec<bool>), TranslateError> {
+    TOO_LONG.with(|t| t.set(None));
     let mut e = Emitter {
         m,
         next_id: 1,
@@ -637,5 +651,14 @@ pub fn emit_with_usage(
     out.extend_from_slice(&e.functions);
     out[3] = e.next_id;
     let used = e.global_ids.iter().map(|&id| id != 0).collect();
+    if let Some((op, words)) = TOO_LONG.with(|t| t.take()) {
+        return Err(TranslateError::Unsupported {
+            what: format!(
+                "an Op{op:?} of {words} words, over SPIR-V's limits (65535 words, 16383 \
+                 switch cases or phi predecessors)"
+            ),
+            offset: 0,
+        });
+    }
     Ok((out, used))
 }

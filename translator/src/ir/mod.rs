@@ -301,7 +301,8 @@ impl Function {
         for &b in &self.layout {
             for s in self.block(b).term.successors() {
                 let p: &mut SmallVec<[BlockId; 2]> = &mut preds[s.0 as usize];
-                if !p.contains(&b) {
+                // `b`'s successors come one after another: a repeat is the last entry.
+                if p.last() != Some(&b) {
                     p.push(b);
                 }
             }

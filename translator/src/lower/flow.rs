@@ -37,6 +37,8 @@ pub(crate) enum Frame {
         exit: BlockId,
         default: Option<BlockId>,
         cases: Vec<(u32, BlockId)>,
+        /// The case values seen (the first label of a value wins).
+        values: rustc_hash::FxHashSet<u32>,
         case_block: Option<BlockId>,
         /// A `ret` of the inlined subroutine left this switch.
         returned: bool,
@@ -516,6 +518,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     exit,
                     default: None,
                     cases: Vec::new(),
+                    values: Default::default(),
                     case_block: None,
                     returned: false,
                 });
@@ -535,8 +538,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let cur = self.b.current();
                 let empty = self.b.f.block(cur).insts.is_empty();
-                let Some(Frame::Switch { case_block, .. }) = self.flow.frames.last().cloned()
-                else {
+                let Some(&Frame::Switch { case_block, .. }) = self.flow.frames.last() else {
                     return Err(self.invalid("case outside of a switch"));
                 };
                 // Consecutive labels share one block; otherwise start a new one (falling
@@ -552,6 +554,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 if let Some(Frame::Switch {
                     cases,
+                    values,
                     default,
                     case_block,
                     ..
@@ -559,7 +562,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 {
                     match value {
                         Some(v) => {
-                            if !cases.iter().any(|c| c.0 == v) {
+                            if values.insert(v) {
                                 cases.push((v, target));
                             }
                         }
@@ -713,6 +716,26 @@ mod tests {
         assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
         let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1));
         assert!(e.contains("nested deeper than 256"), "{e}");
+    }
+
+    fn switch_of(cases: usize) -> String {
+        let mut t = String::from(HEAD);
+        t.push_str("ftou r1.x, v0.x\nswitch r1.x\n");
+        for i in 0..cases {
+            t.push_str(&format!("case l({i})\nadd r0.x, r0.x, l({i}.0)\nbreak\n"));
+        }
+        t.push_str("default\nbreak\nendswitch\nmov o0.xyzw, r0.xyzw\nret\n");
+        t
+    }
+
+    #[test]
+    fn switch_cases_within_spirv_limits() {
+        let ok = crate::asm::assemble(&switch_of(16000)).unwrap();
+        assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
+        // One more (literal, label) pair than an OpSwitch may hold (and as many predecessors
+        // of the merge's phi).
+        let e = unsupported(&switch_of(16384));
+        assert!(e.contains("over SPIR-V's limits"), "{e}");
     }
 
     #[test]

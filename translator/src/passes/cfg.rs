@@ -13,20 +13,21 @@ pub fn reverse_post_order(f: &Function) -> Vec<BlockId> {
     let n = f.blocks.len();
     let mut visited = vec![false; n];
     let mut post = Vec::with_capacity(n);
-    // Iterative DFS: (block, next successor index).
-    let mut stack: Vec<(BlockId, usize)> = vec![(f.entry(), 0)];
+    // Iterative DFS: (block, its successors, next successor index). The successors are listed
+    // once per block, not once per step (a switch may have thousands).
+    let mut stack: Vec<(BlockId, crate::ir::Succs, usize)> =
+        vec![(f.entry(), f.block(f.entry()).term.successors(), 0)];
     visited[f.entry().0 as usize] = true;
-    while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-        let succ = f.block(b).term.successors();
+    while let Some((b, succ, i)) = stack.last_mut() {
         if *i < succ.len() {
             let s = succ[*i];
             *i += 1;
             if !visited[s.0 as usize] {
                 visited[s.0 as usize] = true;
-                stack.push((s, 0));
+                stack.push((s, f.block(s).term.successors(), 0));
             }
         } else {
-            post.push(b);
+            post.push(*b);
             stack.pop();
         }
     }
@@ -64,7 +65,7 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
         (start, list)
     };
     let (succ_start, succ) = csr(|&(a, b)| (a, b));
-    let (pred_start, pred) = csr(|&(a, b)| (b, a));
+    let (pred_start, mut pred) = csr(|&(a, b)| (b, a));
     // Post-order numbers by an iterative depth-first search.
     let mut po = vec![NONE; n];
     let mut order: Vec<u32> = Vec::with_capacity(n);
@@ -85,6 +86,16 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
             stack.pop();
         }
     }
+    // Predecessors as post-order numbers, lowest (deepest) first: a block many others branch
+    // to (the merge of a loop with a `breakc` in every block) then meets each next predecessor
+    // one step up the tree instead of walking the whole chain again.
+    for v in 0..n {
+        let list = &mut pred[pred_start[v] as usize..pred_start[v + 1] as usize];
+        for p in list.iter_mut() {
+            *p = po[*p as usize];
+        }
+        list.sort_unstable();
+    }
     // Iterate to the fixed point in reverse post-order, on post-order numbers.
     let m = order.len();
     let mut dom = vec![NONE; m];
@@ -96,7 +107,6 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
             let v = order[i] as usize;
             let mut new = NONE;
             for &p in &pred[pred_start[v] as usize..pred_start[v + 1] as usize] {
-                let p = po[p as usize];
                 if p == NONE || dom[p as usize] == NONE {
                     continue;
                 }
@@ -274,9 +284,11 @@ impl DomTree {
                         break;
                     }
                     let list = &mut df[r.0 as usize];
-                    if list.last() != Some(&b) {
-                        list.push(b);
+                    if list.last() == Some(&b) {
+                        // An earlier walk for `b` came through here and went on up to `stop`.
+                        break;
                     }
+                    list.push(b);
                     runner = self.idom(r);
                 }
             }

@@ -281,14 +281,25 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             crate::ir::Terminator::Switch { selector, .. } => *selector = repl.resolve(*selector),
             _ => {}
         }
-        let succs = term.successors();
-        f.block_mut(b).term = term;
-        let mut seen: SmallVec<[BlockId; 4]> = SmallVec::new();
-        for s in succs {
-            if seen.contains(&s) {
-                continue;
+        // Each successor once, in terminator order (a switch may list one target for many
+        // values; one with thousands of targets is sorted instead, as the order only places
+        // the bitcasts below).
+        let mut succs = term.successors();
+        if succs.len() > 8 {
+            succs.sort_unstable();
+            succs.dedup();
+        } else {
+            let mut k = 0;
+            for i in 0..succs.len() {
+                if !succs[..k].contains(&succs[i]) {
+                    succs[k] = succs[i];
+                    k += 1;
+                }
             }
-            seen.push(s);
+            succs.truncate(k);
+        }
+        f.block_mut(b).term = term;
+        for s in succs {
             for &(phi, var) in &block_phis[s.0 as usize] {
                 let mut val = current[var as usize];
                 let phi_ty = f.inst(phi).ty;

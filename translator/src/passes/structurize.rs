@@ -789,24 +789,35 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateEr
             continue;
         };
         let default = *default;
-        // Distinct targets in source order, default first (SPIR-V's target order).
-        let mut targets: Vec<BlockId> = vec![default];
-        for &(_, t) in cases {
-            if !targets.contains(&t) {
+        // Distinct targets in source order, default first (SPIR-V's target order), and the
+        // index of each (a map: a switch may have thousands of cases).
+        let mut targets: Vec<BlockId> = Vec::new();
+        let mut index: rustc_hash::FxHashMap<BlockId, usize> = Default::default();
+        for t in std::iter::once(default).chain(cases.iter().map(|c| c.1)) {
+            if t != merge && !index.contains_key(&t) {
+                index.insert(t, targets.len());
                 targets.push(t);
             }
         }
-        let targets: Vec<BlockId> = targets.into_iter().filter(|&t| t != merge).collect();
         // falls_into[i] = index of the target case i falls through to.
         let mut falls_into: Vec<Option<usize>> = vec![None; targets.len()];
         let mut has_source = vec![false; targets.len()];
+        let mut subtree: Vec<BlockId> = Vec::new();
         for (i, &t) in targets.iter().enumerate() {
-            for &b in &f.layout {
-                if !dom.dominates(t, b) {
-                    continue;
-                }
+            // The blocks `t` dominates, through the dominator tree.
+            subtree.clear();
+            if dom.contains(t) {
+                subtree.push(t);
+            }
+            let mut k = 0;
+            while k < subtree.len() {
+                let b = subtree[k];
+                subtree.extend_from_slice(dom.children(b));
+                k += 1;
+            }
+            for &b in &subtree {
                 for s in f.block(b).term.successors() {
-                    if let Some(j) = targets.iter().position(|&x| x == s && x != t) {
+                    if let Some(&j) = index.get(&s).filter(|&&j| j != i) {
                         if falls_into[i].is_some_and(|k| k != j)
                             || (has_source[j] && falls_into[i] != Some(j))
                         {
@@ -841,8 +852,9 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateEr
             return Err(unsupported("switch cases falling through in a cycle"));
         }
         if let Terminator::Switch { cases, .. } = &mut f.blocks[bi].term {
-            let rank = |t: BlockId| order.iter().position(|&x| x == t).unwrap_or(usize::MAX);
-            cases.sort_by_key(|c| rank(c.1));
+            let rank: rustc_hash::FxHashMap<BlockId, usize> =
+                order.iter().enumerate().map(|(r, &t)| (t, r)).collect();
+            cases.sort_by_key(|c| rank.get(&c.1).copied().unwrap_or(usize::MAX));
         }
     }
     Ok(())
