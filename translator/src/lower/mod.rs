@@ -207,6 +207,23 @@ pub fn lower<'p>(
         crate::sm4::ProgramType::Domain => ShaderStage::Domain,
         crate::sm4::ProgramType::Compute => ShaderStage::Compute,
     };
+    // Signature masks name components x..w: higher bits (a corrupt signature) would make
+    // vectors of more than four components.
+    for sig in [sigs.input, sigs.output, sigs.patch].into_iter().flatten() {
+        if let Some(e) = sig
+            .elements
+            .iter()
+            .find(|e| (e.mask | e.rw_mask) & 0xf0 != 0)
+        {
+            return Err(TranslateError::Invalid {
+                what: format!(
+                    "signature element {}{} (register {}) has component mask {:#x} beyond xyzw",
+                    e.semantic_name, e.semantic_index, e.register, e.mask
+                ),
+                offset: prog.base_offset,
+            });
+        }
+    }
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
@@ -342,6 +359,35 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub fn need_feature(&mut self, name: &str) {
         if !self.refl.vulkan_features.iter().any(|f| f == name) {
             self.refl.vulkan_features.push(name.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod signature_tests {
+    /// A corrupt signature whose component mask has bits beyond xyzw is an invalid program
+    /// (it used to make a "vector" of eight components, a debug assertion, found by the
+    /// `translate` fuzz target).
+    #[test]
+    fn signature_masks_beyond_xyzw_are_invalid() {
+        let mut dxbc = crate::asm::assemble(
+            "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
+             dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
+             mov o0.xyzw, v0.xyxy\nret\n",
+        )
+        .unwrap();
+        let c = crate::container::Container::parse(&dxbc).unwrap();
+        let osgn = c.chunk(b"OSGN").unwrap();
+        let table = u32::from_le_bytes(osgn.data[4..8].try_into().unwrap()) as usize;
+        let mask_at = osgn.offset + table + 20;
+        assert_eq!(dxbc[mask_at], 0xf, "the output's mask byte");
+        dxbc[mask_at] = 0x3f;
+        match crate::translate(&dxbc, &crate::Options::default()) {
+            Err(crate::Error::Translate(crate::translate::TranslateError::Invalid {
+                what,
+                ..
+            })) => assert!(what.contains("beyond xyzw"), "{what}"),
+            other => panic!("expected an invalid-program error, got {other:?}"),
         }
     }
 }
