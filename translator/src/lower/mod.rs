@@ -208,8 +208,24 @@ pub fn lower<'p>(
         crate::sm4::ProgramType::Compute => ShaderStage::Compute,
     };
     // Signature masks name components x..w: higher bits (a corrupt signature) would make
-    // vectors of more than four components.
+    // vectors of more than four components. Registers, like declared ones, are below 4096
+    // (interface locations are sums of them).
     for sig in [sigs.input, sigs.output, sigs.patch].into_iter().flatten() {
+        if let Some(e) = sig
+            .elements
+            .iter()
+            .find(|e| !e.has_no_register() && e.register >= 4096)
+        {
+            return Err(TranslateError::Invalid {
+                what: format!(
+                    "signature element {}{} names register {} (at most 4095)",
+                    e.semantic_name.escape_debug(),
+                    e.semantic_index,
+                    e.register
+                ),
+                offset: prog.base_offset,
+            });
+        }
         if let Some(e) = sig
             .elements
             .iter()
@@ -218,7 +234,10 @@ pub fn lower<'p>(
             return Err(TranslateError::Invalid {
                 what: format!(
                     "signature element {}{} (register {}) has component mask {:#x} beyond xyzw",
-                    e.semantic_name, e.semantic_index, e.register, e.mask
+                    e.semantic_name.escape_debug(),
+                    e.semantic_index,
+                    e.register,
+                    e.mask
                 ),
                 offset: prog.base_offset,
             });
@@ -381,13 +400,21 @@ mod signature_tests {
         let table = u32::from_le_bytes(osgn.data[4..8].try_into().unwrap()) as usize;
         let mask_at = osgn.offset + table + 20;
         assert_eq!(dxbc[mask_at], 0xf, "the output's mask byte");
-        dxbc[mask_at] = 0x3f;
-        match crate::translate(&dxbc, &crate::Options::default()) {
+        let invalid = |blob: &[u8]| match crate::translate(blob, &crate::Options::default()) {
             Err(crate::Error::Translate(crate::translate::TranslateError::Invalid {
                 what,
                 ..
-            })) => assert!(what.contains("beyond xyzw"), "{what}"),
+            })) => what,
             other => panic!("expected an invalid-program error, got {other:?}"),
-        }
+        };
+        let mut bad = dxbc.clone();
+        bad[mask_at] = 0x3f;
+        let e = invalid(&bad);
+        assert!(e.contains("beyond xyzw"), "{e}");
+        // A register number that would overflow the interface locations (fuzzer finding).
+        let reg_at = osgn.offset + table + 16;
+        dxbc[reg_at..reg_at + 4].copy_from_slice(&0xffff_fff9u32.to_le_bytes());
+        let e = invalid(&dxbc);
+        assert!(e.contains("names register 4294967289"), "{e}");
     }
 }
