@@ -39,6 +39,8 @@ pub fn option_args(option: &str) -> Option<Vec<&'static str>> {
         "none" | "unbounded-descriptor-arrays" => Some(vec![]),
         "row-major" => Some(vec!["--matrix-storage-order=row"]),
         "column-major" => Some(vec!["--matrix-storage-order=column"]),
+        // D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY: SM1-3 semantic names and intrinsics.
+        "backcompat" => Some(vec!["--semantic-compat-map"]),
         _ => None,
     }
 }
