@@ -45,6 +45,19 @@ pub fn option_args(option: &str) -> Option<Vec<&'static str>> {
     }
 }
 
+/// The compiler arguments for a block's `[require] options:` words. Both packing orders
+/// together: column-major wins (as the D3DCOMPILE_PACK_MATRIX_* flags combine in the
+/// compilers vkd3d's tests describe).
+pub fn options_args(options: &[String]) -> Result<Vec<&'static str>, String> {
+    let both =
+        options.iter().any(|o| o == "column-major") && options.iter().any(|o| o == "row-major");
+    let mut args = Vec::new();
+    for o in options.iter().filter(|o| !(both && *o == "row-major")) {
+        args.extend(option_args(o).ok_or_else(|| format!("unsupported compile option '{o}'"))?);
+    }
+    Ok(args)
+}
+
 impl HlslCompiler {
     /// Finds the compiler (a path, or a name looked up in `PATH`).
     pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
@@ -71,15 +84,7 @@ impl HlslCompiler {
         options: &[String],
     ) -> Result<Vec<u8>, CompileError> {
         let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", entry];
-        // Both packing orders together: column-major wins (as D3DCOMPILE_PACK_MATRIX_*
-        // flags combine in the compilers vkd3d's tests describe).
-        let both =
-            options.iter().any(|o| o == "column-major") && options.iter().any(|o| o == "row-major");
-        for o in options.iter().filter(|o| !(both && *o == "row-major")) {
-            let extra = option_args(o)
-                .ok_or_else(|| CompileError::Tool(format!("unsupported compile option '{o}'")))?;
-            args.extend(extra);
-        }
+        args.extend(options_args(options).map_err(CompileError::Tool)?);
         let joined = args.join(" ");
         let key = hash_parts(&[
             b"hlsl-v1",
@@ -124,4 +129,24 @@ pub fn first_lines(s: &str, n: usize) -> String {
         .take(n)
         .collect::<Vec<_>>()
         .join(" / ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::options_args;
+
+    fn args(words: &[&str]) -> Result<Vec<&'static str>, String> {
+        options_args(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn compile_options() {
+        assert_eq!(args(&["row-major"]), Ok(vec!["--matrix-storage-order=row"]));
+        assert_eq!(
+            args(&["column-major", "row-major"]),
+            Ok(vec!["--matrix-storage-order=column"])
+        );
+        assert_eq!(args(&["backcompat"]), Ok(vec!["--semantic-compat-map"]));
+        assert!(args(&["teleport"]).unwrap_err().contains("teleport"));
+    }
 }
