@@ -72,6 +72,14 @@ pub struct TranslateOptions {
     /// Built-in binding policy, used when no --layout is given.
     #[arg(long, value_enum, value_name = "NAME", default_value = "class-offsets")]
     pub binding_policy: Policy,
+    /// SpecId of the specialization constant holding the rasterizer's sample count
+    /// (`sampleinfo`/`samplepos` on `rasterizer`); the reflection lists it when used.
+    #[arg(long, value_name = "ID", default_value_t = 0)]
+    pub sample_count_spec_id: u32,
+    /// Ask for fp32 denormals to be flushed (DenormFlushToZero), as D3D requires; only for
+    /// devices that report shaderDenormFlushToZeroFloat32.
+    #[arg(long)]
+    pub denorm_flush: bool,
 }
 
 impl TranslateOptions {
@@ -89,7 +97,8 @@ impl TranslateOptions {
             target_env: self.target_env.into(),
             debug_names: self.debug_names,
             binding,
-            ..Default::default()
+            denorm_flush_f32: self.denorm_flush,
+            rasterizer_sample_count_spec_id: self.sample_count_spec_id,
         })
     }
 }

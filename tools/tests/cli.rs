@@ -387,3 +387,55 @@ fn corpus_disassembles_strictly() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn translate_options_for_spec_ids_and_denormals() {
+    let dir = std::env::temp_dir().join(format!("dxbc-cli-spec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let asm = dir.join("rast.asm");
+    std::fs::write(
+        &asm,
+        "ps_5_0\n.output SV_Target 0 o0 float\ndcl_output o0.xyzw\n\
+         sampleinfo o0.xyzw, rasterizer.xxxx\nret\n",
+    )
+    .unwrap();
+    let blob = dir.join("rast.dxbc");
+    let out = run(
+        &["asm", asm.to_str().unwrap(), "-o", blob.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = dir.join("rast.txt");
+    let out = run(
+        &[
+            "translate",
+            "--text",
+            "--sample-count-spec-id",
+            "9",
+            "--denorm-flush",
+            blob.to_str().unwrap(),
+            "-o",
+            listing.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let spv = std::fs::read_to_string(&listing).unwrap();
+    assert!(spv.contains("SpecId 9"), "{spv}");
+    assert!(spv.contains("DenormFlushToZero"), "{spv}");
+    let out = run(
+        &[
+            "reflect",
+            "--sample-count-spec-id",
+            "9",
+            blob.to_str().unwrap(),
+        ],
+        None,
+    );
+    let json = text(&out.stdout);
+    assert!(
+        json.contains("\"id\": 9") && json.contains("rasterizer-sample-count"),
+        "{json}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
