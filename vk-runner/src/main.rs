@@ -57,6 +57,10 @@ struct Cli {
     /// Print only failed and skipped checks (and the summary).
     #[arg(long, short)]
     quiet: bool,
+    /// Lowest shader model to compile HLSL for (4.0, 4.1, 5.0, 5.1): each block runs at the
+    /// lowest model its `[require]` admits from this one on (5.1 exercises resource ranges).
+    #[arg(long, value_name = "X.Y", default_value = "4.0")]
+    shader_model: String,
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -189,6 +193,15 @@ fn run(cli: Cli) -> i32 {
                 .map_or("(none)".to_string(), |h| h.path().display().to_string())
         );
     }
+    let min_model = match vk_runner::parse::qualifier::ShaderModel::parse(
+        &mut vk_runner::parse::cursor::Cursor::new(&cli.shader_model),
+    ) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("vk-runner: --shader-model {}: {e}", cli.shader_model);
+            return 2;
+        }
+    };
     let runner = Runner {
         gpu: gpu.as_ref(),
         no_gpu_reason: "no Vulkan device".into(),
@@ -196,6 +209,7 @@ fn run(cli: Cli) -> i32 {
         hlsl: hlsl.as_ref(),
         hlsl_error,
         tags: gpu.as_ref().map(|g| g.tags()).unwrap_or_default(),
+        min_model,
     };
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();

@@ -888,12 +888,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     return Err(self.invalid("constant buffer operand without an offset"));
                 }
                 let id = idx[0].imm32();
-                let info = self
-                    .res
-                    .cbs
-                    .get(&id)
-                    .cloned()
-                    .ok_or_else(|| self.invalid(format!("cb{id} is not declared")))?;
+                let info = self.res.cbs.get(&id).cloned().ok_or_else(|| {
+                    self.invalid(format!(
+                        "{} is not declared",
+                        self.range_name(OperandType::ConstantBuffer, id)
+                    ))
+                })?;
                 let offset = self.index_value(&idx[need - 1])?;
                 if let Some(m) = info.push {
                     return Ok(self.load_push_row(info.global, m, offset));

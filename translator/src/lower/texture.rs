@@ -167,7 +167,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         };
         map.get(&id)
             .cloned()
-            .ok_or_else(|| self.invalid(format!("{}{id} is not declared", op.ty.name())))
+            .ok_or_else(|| self.invalid(format!("{} is not declared", self.range_name(op.ty, id))))
     }
 
     /// Pointer to (or the global of) the descriptor an operand selects in its range.
@@ -257,12 +257,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if s.ty != OperandType::Sampler {
             return Err(self.invalid("expected an s# operand"));
         }
-        let sinfo = self
-            .res
-            .samplers
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| self.invalid(format!("s{id} is not declared")))?;
+        let sinfo = self.res.samplers.get(&id).cloned().ok_or_else(|| {
+            self.invalid(format!(
+                "{} is not declared",
+                self.range_name(OperandType::Sampler, id)
+            ))
+        })?;
         let sty = self.b.m.types.intern(Type::Sampler);
         let sp = self.descriptor_pointer(
             s,
@@ -612,6 +612,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         ia.append(&mut args);
         let r = self.image_op(Op::ImageFetch, TypeTable::vec(scalar, 4), &args, status)?;
         self.write_texture_result(dst, r, t, scalar, inst.saturate)
+    }
+
+    /// A descriptor register as the disassembly names it: `t3`, or in SM5.1 the range `T3`.
+    pub fn range_name(&self, ty: OperandType, id: u32) -> String {
+        let name = ty.name();
+        if self.prog.version.is_sm51() {
+            format!("{}{id}", name.to_ascii_uppercase())
+        } else {
+            format!("{name}{id}")
+        }
     }
 
     /// `check_access_fully_mapped`: ~0 where the residency code says all texels were resident.

@@ -42,6 +42,8 @@ pub struct Runner<'a> {
     pub hlsl: Option<&'a HlslCompiler>,
     pub hlsl_error: Option<String>,
     pub tags: Vec<(String, [u32; 3])>,
+    /// Blocks run at the lowest shader model their `[require]` admits from this one on.
+    pub min_model: ShaderModel,
 }
 
 struct Ctx<'a> {
@@ -233,11 +235,11 @@ impl<'a> Runner<'a> {
         let Some(model) = MODELS
             .iter()
             .copied()
-            .find(|m| *m >= r.min_model && *m <= r.max_model)
+            .find(|m| *m >= r.min_model && *m >= self.min_model && *m <= r.max_model)
         else {
             return Err(format!(
-                "requires shader model {}..{}; the runner compiles DXBC for 4.0..5.1",
-                r.min_model, r.max_model
+                "requires shader model {}..{}; the runner compiles DXBC for {}..5.1",
+                r.min_model, r.max_model, self.min_model
             ));
         };
         Ok(model)
