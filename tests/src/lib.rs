@@ -34,3 +34,41 @@ pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
         }
     }
 }
+
+/// Every `.dxbc` file under `dir` (recursively), sorted.
+pub fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The stage of a DXBC container by its program's version token (`"ps"`, `"vs"`, `"gs"`,
+/// `"hs"`, `"ds"`, `"cs"`, `"other"`), if it has a program.
+pub fn stage_of(bytes: &[u8]) -> Option<&'static str> {
+    let c = translator::container::Container::parse(bytes).ok()?;
+    let chunk = c.shader_chunk()?;
+    let ver = u32::from_le_bytes(chunk.data.get(0..4)?.try_into().ok()?);
+    Some(match ver >> 16 {
+        0 => "ps",
+        1 => "vs",
+        2 => "gs",
+        3 => "hs",
+        4 => "ds",
+        5 => "cs",
+        _ => "other",
+    })
+}

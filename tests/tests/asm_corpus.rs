@@ -7,33 +7,13 @@
 //!
 //! Skips (printing why) when `../shared` is absent.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use integration_tests::shared_dir;
+use integration_tests::{dxbc_files, shared_dir};
 use translator::asm;
 use translator::container::header::{CommentFooter, CommentHeader};
 use translator::container::{Container, ParsedContainer, SignatureKind};
 use translator::sm4;
-
-fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn corpus() -> Option<Vec<PathBuf>> {
     let Some(shared) = shared_dir() else {

@@ -8,46 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use integration_tests::{shared_dir, spirv_val};
+use integration_tests::{dxbc_files, shared_dir, spirv_val, stage_of};
 use translator::{Options, TargetEnv};
-
-fn stage_of(bytes: &[u8]) -> Option<String> {
-    let c = translator::container::Container::parse(bytes).ok()?;
-    let chunk = c.shader_chunk()?;
-    let ver = u32::from_le_bytes(chunk.data.get(0..4)?.try_into().ok()?);
-    Some(
-        match ver >> 16 {
-            0 => "ps",
-            1 => "vs",
-            2 => "gs",
-            3 => "hs",
-            4 => "ds",
-            5 => "cs",
-            _ => "??",
-        }
-        .to_string(),
-    )
-}
-
-fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 struct Outcome {
     total: usize,
@@ -71,7 +33,7 @@ fn sweep(files: &[PathBuf], stages: &[&str], env: TargetEnv, out_dir: &Path) -> 
         let Some(stage) = stage_of(&bytes) else {
             continue;
         };
-        if !stages.contains(&stage.as_str()) {
+        if !stages.contains(&stage) {
             continue;
         }
         o.total += 1;

@@ -13,29 +13,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::shared_dir;
+use integration_tests::{dxbc_files, shared_dir};
 use translator::container::Container;
 use translator::sm4::{self, CustomDataClass, InstData, Program};
-
-fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Decodes the shader chunk of a container file.
 fn decode_file(data: &[u8]) -> Result<(Program, Vec<u8>), String> {

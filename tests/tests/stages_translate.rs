@@ -6,42 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use integration_tests::{shared_dir, spirv_val};
+use integration_tests::{dxbc_files, shared_dir, spirv_val, stage_of};
 use translator::reflect::{InterfacePlacement, Reflection};
 use translator::{Options, TargetEnv};
-
-/// The stage of a DXBC container (program version token), if it has a program.
-fn stage_of(bytes: &[u8]) -> Option<&'static str> {
-    let c = translator::container::Container::parse(bytes).ok()?;
-    let chunk = c.shader_chunk()?;
-    let ver = u32::from_le_bytes(chunk.data.get(0..4)?.try_into().ok()?);
-    Some(match ver >> 16 {
-        2 => "gs",
-        3 => "hs",
-        4 => "ds",
-        _ => "other",
-    })
-}
-
-fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// `../shared`, when it and spirv-val are there.
 fn setup() -> Option<PathBuf> {

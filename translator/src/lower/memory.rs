@@ -576,25 +576,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             O::StoreRaw | O::StoreStructured => self.store_raw(&inst)?,
             O::LdUavTyped | O::LdUavTypedS => self.ld_uav_typed(&inst)?,
             O::StoreUavTyped => self.store_uav_typed(&inst)?,
-            O::AtomicAnd
-            | O::AtomicOr
-            | O::AtomicXor
-            | O::AtomicCmpStore
-            | O::AtomicIAdd
-            | O::AtomicIMax
-            | O::AtomicIMin
-            | O::AtomicUMax
-            | O::AtomicUMin
-            | O::ImmAtomicIAdd
-            | O::ImmAtomicAnd
-            | O::ImmAtomicOr
-            | O::ImmAtomicXor
-            | O::ImmAtomicExch
-            | O::ImmAtomicCmpExch
-            | O::ImmAtomicIMax
-            | O::ImmAtomicIMin
-            | O::ImmAtomicUMax
-            | O::ImmAtomicUMin => self.atomic(&inst)?,
+            op if op.is_atomic() => self.atomic(&inst)?,
             O::ImmAtomicAlloc | O::ImmAtomicConsume => self.counter(&inst)?,
             O::Sync => self.sync(&inst)?,
             _ => return Ok(false),

@@ -685,8 +685,9 @@ fn merge_is_clean(
         .filter(|&&g| g != h && dom.dominates(g, h))
         .filter_map(|&g| f.block(g).join.or(f.block(g).loop_exit))
         .collect();
-    let mut stack = vec![m];
-    let mut seen = vec![false; f.blocks.len()];
+    stack.clear();
+    stack.push(m);
+    seen.fill(false);
     seen[m.0 as usize] = true;
     while let Some(u) = stack.pop() {
         for v in f.block(u).term.successors() {

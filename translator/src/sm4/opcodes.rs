@@ -461,6 +461,34 @@ impl Opcode {
     pub fn is_declaration(self) -> bool {
         self.info().is_declaration()
     }
+
+    /// Whether this is a memory atomic (`atomic_*`, or `imm_atomic_*` returning the old value;
+    /// not the counter's `imm_atomic_alloc`/`consume`).
+    pub fn is_atomic(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::AtomicAnd
+                | O::AtomicOr
+                | O::AtomicXor
+                | O::AtomicCmpStore
+                | O::AtomicIAdd
+                | O::AtomicIMax
+                | O::AtomicIMin
+                | O::AtomicUMax
+                | O::AtomicUMin
+                | O::ImmAtomicIAdd
+                | O::ImmAtomicAnd
+                | O::ImmAtomicOr
+                | O::ImmAtomicXor
+                | O::ImmAtomicExch
+                | O::ImmAtomicCmpExch
+                | O::ImmAtomicIMax
+                | O::ImmAtomicIMin
+                | O::ImmAtomicUMax
+                | O::ImmAtomicUMin
+        )
+    }
 }
 
 /// The table entry for an opcode number, if defined.

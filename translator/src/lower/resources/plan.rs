@@ -80,25 +80,7 @@ fn usage_bit(op: Opcode) -> u8 {
     use Opcode as O;
     match op {
         O::ImmAtomicAlloc | O::ImmAtomicConsume => USES_COUNTER,
-        O::AtomicAnd
-        | O::AtomicOr
-        | O::AtomicXor
-        | O::AtomicCmpStore
-        | O::AtomicIAdd
-        | O::AtomicIMax
-        | O::AtomicIMin
-        | O::AtomicUMax
-        | O::AtomicUMin
-        | O::ImmAtomicIAdd
-        | O::ImmAtomicAnd
-        | O::ImmAtomicOr
-        | O::ImmAtomicXor
-        | O::ImmAtomicExch
-        | O::ImmAtomicCmpExch
-        | O::ImmAtomicIMax
-        | O::ImmAtomicIMin
-        | O::ImmAtomicUMax
-        | O::ImmAtomicUMin => USES_ATOMIC,
+        op if op.is_atomic() => USES_ATOMIC,
         O::LdUavTyped | O::LdUavTypedS => USES_TYPED_LOAD,
         O::StoreUavTyped => USES_TYPED_STORE,
         _ => 0,
