@@ -34,6 +34,8 @@ enum Body {
     BindingLayout(String),
     BindingLayoutFile(String),
     Binding(translator::binding::Binding),
+    /// `[header]`: `test-shader-models (...)`.
+    Header(Vec<qualifier::ShaderModel>),
     None,
 }
 
@@ -98,6 +100,7 @@ pub fn parse(text: &str) -> TestFile {
             Body::Resource(r) => decls::resource_line(r, line),
             Body::Sampler(s) => decls::sampler_line(s, line),
             Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
+            Body::Header(models) => header_directive(models, line),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
             Body::Shader { .. }
             | Body::Ignored(_)
@@ -128,6 +131,7 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Ignored(s) => SectionKind::Ignored(s),
         Body::Unsupported(s) => SectionKind::Unsupported(s),
         Body::Binding(b) => SectionKind::Binding(b),
+        Body::Header(models) => SectionKind::Header(models),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
         Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
             Ok(l) => SectionKind::Binding(l.into()),
@@ -238,6 +242,9 @@ fn header(raw: &str) -> Result<Body, String> {
         }
         Ok((n, space))
     };
+    if inner == "header" {
+        return Ok(Body::Header(Vec::new()));
+    }
     if inner == "require" {
         return Ok(Body::Require(Require::default()));
     }
@@ -304,6 +311,26 @@ fn header(raw: &str) -> Result<Body, String> {
     Err(format!("unknown section '[{inner}]'"))
 }
 
+/// A `[header]` line: `test-shader-models (4.0 5.0 6.0)`, the shader models the file is to be
+/// tested at (beside the lowest one of each family).
+fn header_directive(models: &mut Vec<qualifier::ShaderModel>, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if !c.eat_word("test-shader-models") {
+        return Err(format!("unknown header directive '{line}'"));
+    }
+    c.expect_char('(')?;
+    while !c.eat_char(')') {
+        if c.is_empty() {
+            return Err("test-shader-models: missing ')'".into());
+        }
+        models.push(qualifier::ShaderModel::parse(&mut c)?);
+    }
+    if !c.is_empty() {
+        return Err(format!("trailing text '{}'", c.rest()));
+    }
+    Ok(())
+}
+
 fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
     let mut h = ShaderHeader::default();
     while !c.is_empty() {
@@ -339,11 +366,18 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
 }
 
 /// Reads hex text: 8-digit tokens are little-endian 32-bit words (as vkd3d writes them), other
-/// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed.
+/// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed, and a
+/// `%` starts a comment that runs to the end of its line (as in vkd3d's runner).
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     for tok in text
-        .split(|c: char| c.is_whitespace() || c == ',')
+        .lines()
+        .flat_map(|l| {
+            l.split('%')
+                .next()
+                .unwrap_or("")
+                .split([' ', '\t', '\r', ','])
+        })
         .filter(|t| !t.is_empty())
     {
         let t = tok.strip_prefix("0x").unwrap_or(tok);
@@ -569,9 +603,33 @@ aabb
     }
 
     #[test]
+    fn header_section() {
+        let f = parse("[header]\ntest-shader-models (4.0 5.0 6.0)\n[test]\ndraw quad\n");
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        match &f.sections[0].kind {
+            SectionKind::Header(m) => assert_eq!(
+                m,
+                &[
+                    qualifier::ShaderModel::new(4, 0),
+                    qualifier::ShaderModel::new(5, 0),
+                    qualifier::ShaderModel::new(6, 0)
+                ]
+            ),
+            k => panic!("{k:?}"),
+        }
+        let f = parse("[header]\ntest-shader-models 4.0\nfrobnicate\n");
+        assert_eq!(f.errors.len(), 2, "{:?}", f.errors);
+    }
+
+    #[test]
     fn hex() {
         assert_eq!(parse_hex("0x01020304, ff").unwrap(), vec![4, 3, 2, 1, 0xff]);
         assert!(parse_hex("xyz").is_err());
         assert!(parse_hex("abc").is_err());
+        // `%` comments inside a hex section, after tokens and on their own lines.
+        assert_eq!(
+            parse_hex("01020304 % the tag\n% a comment line\n0a0b0c0d%x\n").unwrap(),
+            vec![4, 3, 2, 1, 0xd, 0xc, 0xb, 0xa]
+        );
     }
 }
