@@ -181,9 +181,13 @@ fn parse_c_int128(tok: &str) -> Option<i128> {
 /// Parses a C float literal as `strtod` would (decimal, exponent, `inf`, `infinity`, `nan`).
 /// Values too large for the type become infinities, as with `strtof` (`1e99`).
 pub fn parse_c_float(tok: &str) -> Option<f64> {
+    let hex = tok
+        .trim_start_matches(['-', '+'])
+        .get(..2)
+        .is_some_and(|p| p.eq_ignore_ascii_case("0x"));
     let t = tok
         .strip_suffix('f')
-        .filter(|t| !t.is_empty() && !t.ends_with(['n', 'N']))
+        .filter(|t| !hex && !t.is_empty() && !t.ends_with(['n', 'N']))
         .unwrap_or(tok);
     let lower = t.to_ascii_lowercase();
     let (neg, body) = match lower.as_bytes().first()? {

@@ -29,13 +29,13 @@ enum Body {
     InputLayout(Vec<InputElement>),
     Test(Vec<TestLine>),
     Ignored(String),
-    Unsupported(String),
     /// `[binding layout]`: the layout text, read when the section ends.
     BindingLayout(String),
     BindingLayoutFile(String),
     Binding(translator::binding::Binding),
     /// `[header]`: `test-shader-models (...)`.
     Header(Vec<qualifier::ShaderModel>),
+    Descriptors(Vec<DescriptorMap>),
     None,
 }
 
@@ -101,12 +101,11 @@ pub fn parse(text: &str) -> TestFile {
             Body::Sampler(s) => decls::sampler_line(s, line),
             Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
             Body::Header(models) => header_directive(models, line),
+            Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
-            Body::Shader { .. }
-            | Body::Ignored(_)
-            | Body::Unsupported(_)
-            | Body::BindingLayout(_)
-            | Body::Binding(_) => Ok(()),
+            Body::Shader { .. } | Body::Ignored(_) | Body::BindingLayout(_) | Body::Binding(_) => {
+                Ok(())
+            }
             Body::BindingLayoutFile(_) => Err(format!(
                 "a [binding layout FILE] section has no body: '{line}'"
             )),
@@ -129,9 +128,9 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::InputLayout(v) => SectionKind::InputLayout(v),
         Body::Test(v) => SectionKind::Test(v),
         Body::Ignored(s) => SectionKind::Ignored(s),
-        Body::Unsupported(s) => SectionKind::Unsupported(s),
         Body::Binding(b) => SectionKind::Binding(b),
         Body::Header(models) => SectionKind::Header(models),
+        Body::Descriptors(v) => SectionKind::Descriptors(v),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
         Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
             Ok(l) => SectionKind::Binding(l.into()),
@@ -304,9 +303,7 @@ fn header(raw: &str) -> Result<Body, String> {
         return Ok(Body::Ignored(inner.to_string()));
     }
     if inner == "descriptors" {
-        return Ok(Body::Unsupported(
-            "[descriptors] (explicit root signatures) is not supported".into(),
-        ));
+        return Ok(Body::Descriptors(Vec::new()));
     }
     Err(format!("unknown section '[{inner}]'"))
 }
@@ -329,6 +326,47 @@ fn header_directive(models: &mut Vec<qualifier::ShaderModel>, line: &str) -> Res
         return Err(format!("trailing text '{}'", c.rest()));
     }
     Ok(())
+}
+
+/// A `[descriptors]` line: `t[1:2], space 0, srv 5` or `u[0:0], space 1, uav 2`.
+fn descriptors_line(line: &str) -> Result<DescriptorMap, String> {
+    let bad = || {
+        format!(
+            "malformed descriptors line '{line}' (t[A:B], space S, srv N or u[A:B], space S, \
+             uav N; samplers and CBVs are not mapped)"
+        )
+    };
+    let (head, rest) = line.split_once('[').ok_or_else(bad)?;
+    let (range, rest) = rest.split_once(']').ok_or_else(bad)?;
+    let (lower, upper) = range.split_once(':').ok_or_else(bad)?;
+    let num = |t: &str| cursor::parse_c_int(t.trim()).and_then(|v| u32::try_from(v).ok());
+    let (kind, target_word) = match head.trim() {
+        "t" => (ResourceKind::Srv, "srv"),
+        "u" => (ResourceKind::Uav, "uav"),
+        _ => return Err(bad()),
+    };
+    let words: Vec<&str> = rest
+        .split([',', ' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ["space", space, word, target] = words[..] else {
+        return Err(bad());
+    };
+    let (Some(lower), Some(upper), Some(space), Some(target)) =
+        (num(lower), num(upper), num(space), num(target))
+    else {
+        return Err(bad());
+    };
+    if word != target_word || upper < lower || upper - lower >= 1024 {
+        return Err(bad());
+    }
+    Ok(DescriptorMap {
+        kind,
+        lower,
+        upper,
+        space,
+        target,
+    })
 }
 
 fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
@@ -619,6 +657,26 @@ aabb
         }
         let f = parse("[header]\ntest-shader-models 4.0\nfrobnicate\n");
         assert_eq!(f.errors.len(), 2, "{:?}", f.errors);
+    }
+
+    #[test]
+    fn descriptors_section() {
+        let f =
+            parse("[descriptors]\nt[1:2], space 0, srv 5\nu[3:3], space 2, uav 0\n[descriptors]\n");
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        let SectionKind::Descriptors(v) = &f.sections[0].kind else {
+            panic!("{:?}", f.sections[0].kind)
+        };
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].resolve(ResourceKind::Srv, 0, 2), Some(6));
+        assert_eq!(v[0].resolve(ResourceKind::Srv, 0, 3), None);
+        assert_eq!(v[0].resolve(ResourceKind::Uav, 0, 1), None);
+        assert_eq!(v[1].resolve(ResourceKind::Uav, 2, 3), Some(0));
+        assert!(matches!(&f.sections[1].kind, SectionKind::Descriptors(v) if v.is_empty()));
+        let f = parse(
+            "[descriptors]\nt[1:2], space 0, uav 5\ns[0:0], space 0, sampler 1\nt[2:1], space 0, srv 0\n",
+        );
+        assert_eq!(f.errors.len(), 3, "{:?}", f.errors);
     }
 
     #[test]

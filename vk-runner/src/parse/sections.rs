@@ -42,6 +42,30 @@ pub enum SectionKind {
     BindingLayoutFile(String),
     /// `[header]`: the shader models `test-shader-models` lists.
     Header(Vec<ShaderModel>),
+    /// `[descriptors]`: which test resource each SRV/UAV register range is bound to (an
+    /// explicit root signature); empty: the default, register N binds resource N.
+    Descriptors(Vec<DescriptorMap>),
+}
+
+/// One `[descriptors]` line, `t[1:2], space 0, srv 5`: registers `lower..=upper` of the class in
+/// `space` bind the test resources `target`, `target + 1`, ... of that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescriptorMap {
+    /// [`ResourceKind::Srv`] (`t`) or [`ResourceKind::Uav`] (`u`).
+    pub kind: ResourceKind,
+    pub lower: u32,
+    pub upper: u32,
+    pub space: u32,
+    pub target: u32,
+}
+
+impl DescriptorMap {
+    /// The test resource slot bound to register `reg` of `kind` in `space`, when this line
+    /// covers it.
+    pub fn resolve(&self, kind: ResourceKind, space: u32, reg: u32) -> Option<u32> {
+        (self.kind == kind && self.space == space && (self.lower..=self.upper).contains(&reg))
+            .then(|| self.target.saturating_add(reg - self.lower))
+    }
 }
 
 /// Shader stages a section can hold.

@@ -285,8 +285,15 @@ fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
     })
 }
 
-/// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot).
+/// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot). `cbv-f32` and `cbv-i32` are vkd3d's names
+/// for its D3D9 float and integer constant buffers, which are its buffers 0 and 1 (so `cbv-f32`
+/// is what `uniform` writes).
 fn resource_ref(c: &mut Cursor<'_>) -> Result<Option<(&'static str, u32)>, String> {
+    for (word, slot) in [("cbv-f32", 0), ("cbv-i32", 1)] {
+        if c.eat_word(word) {
+            return Ok(Some(("cbv", slot)));
+        }
+    }
     for kind in ["rtv", "uav", "srv", "vb", "cbv"] {
         let r = c.rest();
         if let Some(after) = r.strip_prefix(kind).and_then(|a| a.strip_prefix('-')) {
@@ -861,6 +868,19 @@ mod tests {
             }
         );
         assert!(test_line(1, "write cbv-2 space (0) u32(7)").is_err());
+        assert_eq!(
+            d("write cbv-f32 (4) f32(2.0)"),
+            Directive::Uniform {
+                cbuffer: 0,
+                space: 0,
+                offset: 4,
+                words: vec![2f32.to_bits()]
+            }
+        );
+        assert!(matches!(
+            d("write cbv-i32 (0) i32(1, 2, 3, 4)"),
+            Directive::Uniform { cbuffer: 1, .. }
+        ));
         assert!(matches!(d("sample mask 3"), Directive::SampleMask(3)));
         assert!(matches!(d("sample mask 0x09"), Directive::SampleMask(9)));
         assert!(test_line(1, "frobnicate").is_err());
@@ -942,6 +962,7 @@ mod tests {
             [2147483648f32.to_bits()]
         );
         assert_eq!(words("uniform 0 float -0x1.8p1"), [(-3.0f32).to_bits()]);
+        assert_eq!(words("uniform 0 float 0xf"), [15.0f32.to_bits()]);
         assert!(test_line(1, "uniform 0 float 1.0 2.0").is_err());
         assert!(test_line(1, "uniform 0 float 0xg").is_err());
         let p = match d("probe (0, 0) f32(1, 2, 3, 4) 2 # two ulps") {

@@ -58,6 +58,7 @@ pub fn dispatch(
             resources: &mut st.resources,
             samplers: &st.samplers,
             cbuffers: &st.cbuffers,
+            descriptors: &st.descriptors,
         };
         bind::bind(gpu, &[&cs.reflection], &mut src)?
     };
@@ -73,7 +74,7 @@ fn check_bound_resources(st: &FileState, mods: &[&Translation]) -> Result<(), Ru
             let space = d.origin.space;
             let failed = |kind: Option<ResourceKind>, reg: u32| -> Result<(), RunError> {
                 match kind {
-                    Some(k) => existing(st, (k, space, reg)),
+                    Some(k) => existing(st, bind::resource_key(&st.descriptors, k, space, reg)),
                     None => match st.sampler_errors.get(&(space, reg)) {
                         Some(e) => Err(RunError::Skip(format!("sampler {reg}: {e}"))),
                         None => Ok(()),
@@ -217,6 +218,7 @@ pub fn draw(
             resources: &mut st.resources,
             samplers: &st.samplers,
             cbuffers: &st.cbuffers,
+            descriptors: &st.descriptors,
         };
         bind::bind(gpu, &refls, &mut src)?
     };

@@ -93,6 +93,8 @@ pub(crate) struct FileState {
     pub depth_bounds: Option<(f32, f32)>,
     /// `[header] test-shader-models (...)`: models the file asks to be tested at.
     pub test_models: Vec<ShaderModel>,
+    /// The last `[descriptors]` section's register-to-resource mapping.
+    pub descriptors: Vec<parse::DescriptorMap>,
 }
 
 impl<'a> Runner<'a> {
@@ -143,6 +145,7 @@ impl<'a> Runner<'a> {
             viewports: Vec::new(),
             depth_bounds: None,
             test_models: Vec::new(),
+            descriptors: Vec::new(),
         };
         for section in &file.sections {
             match &section.kind {
@@ -195,6 +198,7 @@ impl<'a> Runner<'a> {
                 SectionKind::Test(lines) => self.run_block(&mut st, lines, report),
                 SectionKind::Ignored(_) => {}
                 SectionKind::Header(models) => st.test_models = models.clone(),
+                SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::Binding(b) => {
                     st.binding = b.clone();
                     // Translations made under another placement are stale.
@@ -303,6 +307,8 @@ impl<'a> Runner<'a> {
                 }
                 "geometry-shader" => feature("geometryShader"),
                 "depth-bounds" => feature("depthBounds"),
+                // Explicit descriptor mappings (`[descriptors]`) are honoured.
+                "descriptors" => true,
                 // Rasterizer-ordered views: SPV_EXT_fragment_shader_interlock.
                 "rov" => {
                     if !feature("fragmentShaderPixelInterlock") {
@@ -338,9 +344,10 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
-                    "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
+                    "clip-planes" | "fog" | "point-size" => {
+                        "fixed-function D3D9 state, which the runner does not emulate for D3D10+ shaders"
+                    }
                     "wave-ops" | "native-16-bit" => "it needs SM6",
-                    "descriptors" => "the runner does not support [descriptors] yet",
                     c if c.starts_with("unknown ") => "the runner does not know this requirement",
                     _ => "the device lacks it",
                 };
