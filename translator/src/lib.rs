@@ -15,6 +15,7 @@ pub mod asm;
 pub mod binding;
 pub mod container;
 pub mod debug;
+pub mod dispositions;
 pub mod emit;
 pub mod ir;
 mod lower;

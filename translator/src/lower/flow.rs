@@ -286,7 +286,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let inst = self.prog.get(i).expect("in range");
             let before = self.b.f.insts.len();
             self.lower_instruction(inst)?;
-            if inst.precise != 0 {
+            if inst.precise != 0 || self.all_precise {
                 for v in before..self.b.f.insts.len() {
                     let op = self.b.f.insts[v].op;
                     if is_float_arith(op) {

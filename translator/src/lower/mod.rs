@@ -89,6 +89,8 @@ pub(crate) struct Lowerer<'p, 'm> {
     /// Every declaration has been processed already (hull shaders: declarations of all phases
     /// are read before any code), so declarations met in code are skipped.
     pub decls_done: bool,
+    /// The program lacks `refactoringAllowed` (fxc /Gis): all float arithmetic is `precise`.
+    pub all_precise: bool,
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
@@ -273,6 +275,7 @@ pub fn lower<'p>(
         refl_globals: ReflectionGlobals::default(),
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,
+        all_precise: !refactoring_allowed(prog),
     };
     l.init_stage();
     if stage == ShaderStage::Hull {
@@ -283,6 +286,15 @@ pub fn lower<'p>(
     let (func, refl, globals) = l.finish();
     module.functions.push(func);
     Ok((module, refl, globals))
+}
+
+/// Whether `dcl_globalFlags` allows refactoring. Without it D3D forbids changing float
+/// results by refactoring (fused multiply-add, reassociation): every operation is `precise`.
+fn refactoring_allowed(prog: &Program) -> bool {
+    prog.iter().any(|inst| {
+        matches!(inst.decl(), Some(crate::sm4::Declaration::GlobalFlags(f))
+            if f & crate::sm4::global_flags::REFACTORING_ALLOWED != 0)
+    })
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {

@@ -26,6 +26,9 @@ macro_rules! token_enum {
             /// What this field is, for error messages.
             pub const WHAT: &'static str = $what;
 
+            /// Every defined value, in encoding order.
+            pub const ALL: &'static [Self] = &[ $( Self::$variant, )* ];
+
             /// The value with this encoding, if it is a defined one.
             pub const fn from_u32(value: u32) -> Option<Self> {
                 match value {
@@ -509,4 +512,11 @@ pub mod uav_flags {
     pub const RASTERIZER_ORDERED: u32 = 1 << 17;
     /// `_opc`: structured UAV with a hidden (order-preserving) counter (bit 23).
     pub const HAS_COUNTER: u32 = 1 << 23;
+
+    /// Every flag with its mnemonic suffix.
+    pub const NAMES: [(u32, &str); 3] = [
+        (GLOBALLY_COHERENT, "_glc"),
+        (RASTERIZER_ORDERED, "_rov"),
+        (HAS_COUNTER, "_opc"),
+    ];
 }

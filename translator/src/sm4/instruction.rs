@@ -64,6 +64,14 @@ pub enum ExtOpcode {
 }
 
 impl ExtOpcode {
+    /// Every extended opcode token kind the decoder accepts (token bits 0–5), with its
+    /// disassembly spelling.
+    pub const KINDS: [(u32, &'static str); 3] = [
+        (1, "_aoffimmi(u,v,w)"),
+        (2, "_indexable(dim[, stride])"),
+        (3, "(type,type,type,type)"),
+    ];
+
     /// The token (without the "another token follows" bit 31).
     pub fn to_token(self) -> u32 {
         match self {
