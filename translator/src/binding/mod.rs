@@ -17,7 +17,7 @@ mod policy;
 use std::sync::Arc;
 
 pub use layout::{BindingLayout, Count, DescriptorRule, LayoutError, PushConstantRule};
-pub use policy::BindingPolicy;
+pub use policy::{BindingPolicy, HIGHEST_REGISTER};
 
 use crate::reflect::{DescriptorType, RegisterClass};
 

@@ -10,8 +10,10 @@ pub enum BindingPolicy {
     /// set = register space; binding = class base + first register of the range, with bases
     /// b: 0, s: 16, t: 32, u: 160, UAV counters: 224 (D3D11's per-stage limits are 14
     /// constant buffers, 16 samplers, 128 SRVs and 64 UAVs, so the blocks never overlap).
-    /// A range is one binding (an array, a runtime array when unbounded). Every SM4/5.0
-    /// shader fits; an SM5.1 range fits when its first register is inside its class's block.
+    /// A range starting past its class's block goes to the interleaved region above 256:
+    /// binding = 256 + 5 × first register + class rank (b 0, s 1, t 2, u 3, counter 4), so
+    /// SM5.1 ranges anywhere up to register 858 993 407 have a place of their own.
+    /// A range is one binding (an array, a runtime array when unbounded).
     #[default]
     ClassOffsets,
     /// set = register space; one binding per declared range, numbered from 0 in each set in
@@ -74,24 +76,44 @@ impl BindingPolicy {
     }
 }
 
+/// First binding of the interleaved region for registers past their class's block.
+pub(super) const HIGH_BASE: u32 = 256;
+
 fn class_offsets(r: &RangeRequest) -> Result<Placement, BindingError> {
     let (base, count) = BindingPolicy::class_base(r.class, r.counter);
     // An array is one binding, so only the first register must fit the class's block: D3D
     // ranges of one class and space never overlap, so neither do their binding numbers.
-    if r.lower >= count {
-        return Err(BindingError::new(
-            r,
-            format!(
-                "the class-offsets policy numbers ranges starting at registers 0..{count} of this class; use the per-range policy or a binding layout"
-            ),
-        ));
-    }
+    let binding = if r.lower < count {
+        base + r.lower
+    } else {
+        // Past the block: every (class, first register) has its own binding, whatever else
+        // the program declares. Five classes share 2^32 bindings, so the rule runs out at
+        // register (2^32 - 261) / 5.
+        let rank = if r.counter {
+            4
+        } else {
+            class_rank(r.class) as u64
+        };
+        let b = HIGH_BASE as u64 + 5 * r.lower as u64 + rank;
+        u32::try_from(b).map_err(|_| {
+            BindingError::new(
+                r,
+                format!(
+                    "the class-offsets policy places first registers up to {}; use the per-range policy or a binding layout",
+                    HIGHEST_REGISTER
+                ),
+            )
+        })?
+    };
     Ok(Placement::Descriptor {
         set: r.space,
-        binding: base + r.lower,
+        binding,
         array_offset: 0,
     })
 }
+
+/// The highest first register `class-offsets` places (any class, counters included).
+pub const HIGHEST_REGISTER: u32 = (u32::MAX - HIGH_BASE - 4) / 5;
 
 fn class_rank(c: RegisterClass) -> u8 {
     match c {

@@ -86,19 +86,82 @@ fn class_offsets() {
         Binding::default().place_all(&r).unwrap(),
         vec![desc(3, 42, 0), desc(3, 32, 0), desc(1, 31, 0)]
     );
-    // A first register past the class's block has no place; the error names it.
-    let e = Binding::default()
-        .place_all(&[req(S, 2, 16, Some(17))])
-        .unwrap_err();
-    assert_eq!((e.class, e.register, e.space), ('s', 16, 2));
-    assert!(
-        e.to_string()
-            .starts_with("no binding for s16..s17 in space 2: "),
-        "{e}"
+    // A first register past the class's block goes to the interleaved region:
+    // 256 + 5 × register + rank (b 0, s 1, t 2, u 3, counter 4).
+    let p = Binding::default()
+        .place_all(&[
+            req(S, 2, 16, Some(17)),
+            one(T, 128),
+            one(T, 127),
+            counter(64),
+            req(T, 3, 199, Some(199)),
+        ])
+        .unwrap();
+    assert_eq!(
+        p,
+        vec![
+            desc(2, 256 + 80 + 1, 0),
+            desc(0, 256 + 640 + 2, 0),
+            desc(0, 32 + 127, 0),
+            desc(0, 256 + 320 + 4, 0),
+            desc(3, 256 + 995 + 2, 0),
+        ]
     );
-    assert!(Binding::default().place_all(&[one(T, 128)]).is_err());
-    assert!(Binding::default().place_all(&[one(T, 127)]).is_ok());
-    assert!(Binding::default().place_all(&[counter(64)]).is_err());
+}
+
+/// The default places every register a valid program can declare, up to the highest the
+/// rule has room for, in any space, bounded or not, without two ranges sharing a binding.
+#[test]
+fn class_offsets_extremes() {
+    let top = super::HIGHEST_REGISTER;
+    let mut ranges = Vec::new();
+    for space in [0, 1, 3, 0xffff_ffef] {
+        for class in [B, S, T, U] {
+            // Each class's last block register, its first past the block, a middle one and
+            // the highest the rule places; bounded, unbounded and one-register ranges.
+            let (_, count) = BindingPolicy::class_base(class, false);
+            ranges.push(req(class, space, count - 1, Some(count - 1)));
+            ranges.push(req(class, space, count, None));
+            ranges.push(req(class, space, 100_000, Some(100_007)));
+            ranges.push(req(class, space, top, Some(u32::MAX)));
+        }
+        ranges.push(RangeRequest {
+            space,
+            ..counter(top)
+        });
+        ranges.push(RangeRequest {
+            space,
+            ..counter(63)
+        });
+    }
+    let p = Binding::default().place_all(&ranges).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for (r, p) in ranges.iter().zip(&p) {
+        let Placement::Descriptor {
+            set,
+            binding,
+            array_offset: 0,
+        } = *p
+        else {
+            panic!("{p:?}")
+        };
+        assert_eq!(set, r.space);
+        assert!(
+            seen.insert((set, binding)),
+            "{} shares a binding",
+            r.describe()
+        );
+    }
+    // The very top: register HIGHEST_REGISTER's counter is binding u32::MAX; one more is
+    // the only case the rule cannot place, and the error says so.
+    assert_eq!(
+        Binding::default().place_all(&[counter(top)]).unwrap(),
+        vec![desc(0, u32::MAX, 0)]
+    );
+    let e = Binding::default()
+        .place_all(&[one(B, top + 1)])
+        .unwrap_err();
+    assert!(e.to_string().contains("up to 858993407"), "{e}");
 }
 
 #[test]
