@@ -1,12 +1,15 @@
 //! `dxbc`: inspect, disassemble and translate DXBC shaders.
 //!
 //! One module per subcommand (`info`, `disasm`, ...), each with a clap `Args` struct and a
-//! `run` function returning the text to print; `input` reads the shader (a file or `-` for
-//! stdin) and applies the checksum policy, `cli_error` is the one-line error type. Exit status:
-//! 0 on success, 1 on bad input (one `dxbc: error: ...` line on stderr), 2 on usage errors
+//! `run` function; `input` reads the shader (a file or `-` for stdin), recognises formats and
+//! applies the checksum policy, `cli_error` is the one-line error type. `info`, `disasm`,
+//! `translate` and `reflect` run through `batch` (one input, or whole trees with `--out-dir`;
+//! `walk` expands directories); the others return the text to print. Exit status: 0 on success,
+//! 1 on bad input (one `dxbc: error: ...` line on stderr per bad file), 2 on usage errors
 //! (clap's own status).
 
 mod asm;
+mod batch;
 mod bench;
 mod cfg;
 mod cli_error;
@@ -15,11 +18,12 @@ mod info;
 mod input;
 mod reflect;
 mod translate;
+mod walk;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use cli_error::CliError;
 
@@ -60,25 +64,11 @@ pub struct Output {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info(args) => info::run(&args),
-        Command::Disasm(args) => disasm::run(&args),
+        Command::Info(args) => return batched(info::run(&args)),
+        Command::Disasm(args) => return batched(disasm::run(&args)),
+        Command::Translate(args) => return batched(translate::run(&args)),
+        Command::Reflect(args) => return batched(reflect::run(&args)),
         Command::Asm(args) => asm::run(&args),
-        Command::Translate(args) => match translate::run(&args) {
-            Ok((output, binary)) => {
-                if !binary.is_empty() {
-                    let mut stdout = std::io::stdout().lock();
-                    if let Err(e) = stdout.write_all(&binary).and_then(|()| stdout.flush())
-                        && e.kind() != std::io::ErrorKind::BrokenPipe
-                    {
-                        eprintln!("dxbc: error: writing output: {e}");
-                        return ExitCode::from(1);
-                    }
-                }
-                Ok(output)
-            }
-            Err(e) => Err(e),
-        },
-        Command::Reflect(args) => reflect::run(&args),
         Command::Cfg(args) => cfg::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
@@ -103,5 +93,15 @@ fn main() -> ExitCode {
             eprintln!("dxbc: error: {}", cli_error::one_line(&message));
             ExitCode::from(1)
         }
+    }
+}
+
+/// The status of a batch command; a usage error it found is reported as clap reports its own.
+fn batched(result: Result<ExitCode, batch::Usage>) -> ExitCode {
+    match result {
+        Ok(status) => status,
+        Err(batch::Usage(message)) => Cli::command()
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit(),
     }
 }

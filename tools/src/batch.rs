@@ -1,0 +1,507 @@
+//! Running `translate`, `disasm`, `info` or `reflect` over one input or a whole tree.
+//!
+//! One input without `--out-dir` is the plain case: its result goes to `-o FILE` or standard
+//! output and an error is one `dxbc: error:` line. With `--out-dir` the inputs (files and
+//! directories, see `walk`) are recognised by content (`input::sniff`), planned (each shader's
+//! output mirrors its place in the input tree; two shaders that would write the same output are
+//! a failure of the second, never a silent overwrite; an existing output is kept unless
+//! `--force`), then processed in parallel on a rayon pool. Results are reported in input order,
+//! whatever the thread count or finishing order: a bad file's one error line, warnings, then a
+//! summary `N <verb>, M failed, K skipped`, and `--json`/`--report FILE` writes a record per file.
+//! A progress bar (indicatif) is drawn only when standard error is a terminal.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::cli_error::{CliError, one_line};
+use crate::input::{Format, InputArgs, InputsArgs, not_supported, read_recognised, sniff};
+use crate::walk::{Found, collect};
+
+/// Where the outputs go and how the run is done; flattened into each batch command's arguments.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Output file (one input only); `-` or no `-o` writes to standard output.
+    #[arg(short, long, value_name = "OUT", conflicts_with = "out_dir")]
+    pub output: Option<PathBuf>,
+    /// Directory for the outputs, mirroring the inputs: a file found under a directory input
+    /// keeps its path inside it, a file named alone keeps its name; the extension changes.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Overwrite outputs that already exist under --out-dir (they are failures otherwise).
+    #[arg(long, requires = "out_dir")]
+    pub force: bool,
+    /// Worker threads (default: one per core); outputs never depend on it.
+    #[arg(short = 'j', long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// What a command is, for messages, output names and the report.
+pub struct Spec<'a> {
+    /// The subcommand's name (`translate`).
+    pub command: &'static str,
+    /// What the summary calls a success (`translated`).
+    pub verb: &'static str,
+    /// Extension of the outputs under `--out-dir`, without the dot.
+    pub extension: &'static str,
+    /// Where to write the per-file JSON report (`-`: standard output).
+    pub report: Option<&'a Path>,
+}
+
+/// What a command made of one input.
+pub struct Produced {
+    pub bytes: Vec<u8>,
+    pub warnings: Vec<String>,
+}
+
+/// Why one input failed: a short kind for the report and the one-line message (with the path).
+#[derive(Debug)]
+pub struct Failure {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(kind: &'static str, error: CliError) -> Self {
+        Failure {
+            kind,
+            message: error.0,
+        }
+    }
+
+    /// A translator error, its kind named after the step or rule that failed.
+    pub fn translator(name: &str, e: &translator::Error) -> Self {
+        use translator::{Error, TranslateError};
+        let kind = match e {
+            Error::Container(_) => "container",
+            Error::Decode(_) => "decode",
+            Error::Translate(TranslateError::Unsupported { .. }) => "unsupported",
+            Error::Translate(TranslateError::Invalid { .. }) => "invalid",
+            Error::Translate(TranslateError::Internal { .. }) => "internal",
+            Error::Translate(TranslateError::Binding { .. }) => "binding",
+        };
+        Failure::new(kind, CliError::input(name, e))
+    }
+}
+
+/// The work a command does on one input already read into memory.
+pub type Work<'a> = dyn Fn(&InputArgs, &[u8]) -> Result<Produced, Failure> + Sync + 'a;
+
+/// A usage error found after parsing (exit status 2, as clap's own).
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+/// One input's line in the `--json` report.
+#[derive(Debug, Serialize)]
+struct Record {
+    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
+    /// `ok`, `error` or `skipped`.
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorRecord>,
+    /// Why a skipped file was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_size: Option<u64>,
+    /// Reading, processing and writing, in milliseconds.
+    time_ms: f64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorRecord {
+    kind: &'static str,
+    message: String,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Summary {
+    ok: usize,
+    failed: usize,
+    skipped: usize,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    command: &'static str,
+    summary: &'a Summary,
+    files: &'a [Record],
+}
+
+impl Record {
+    fn new(path: &Path, output: Option<String>) -> Self {
+        Record {
+            path: path.display().to_string(),
+            output,
+            status: "ok",
+            error: None,
+            reason: None,
+            output_size: None,
+            time_ms: 0.0,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn failed(mut self, f: Failure) -> Self {
+        self.status = "error";
+        self.error = Some(ErrorRecord {
+            kind: f.kind,
+            message: one_line(&f.message),
+        });
+        self
+    }
+
+    fn skipped(mut self, reason: &'static str) -> Self {
+        self.status = "skipped";
+        self.reason = Some(reason);
+        self
+    }
+
+    /// Its stderr lines: warnings, or the error.
+    fn print(&self) {
+        for w in &self.warnings {
+            eprintln!("dxbc: warning: {}", one_line(w));
+        }
+        if let Some(e) = &self.error {
+            eprintln!("dxbc: error: {}", e.message);
+        }
+    }
+}
+
+/// The reason a file that is not a shader is skipped.
+const NOT_A_SHADER: &str = "not a shader";
+
+/// Runs a command over its inputs; see the module documentation.
+pub fn run(
+    inputs: &InputsArgs,
+    out: &OutputArgs,
+    spec: &Spec<'_>,
+    work: &Work<'_>,
+) -> Result<ExitCode, Usage> {
+    let Some(out_dir) = &out.out_dir else {
+        if inputs.files.len() > 1 || inputs.files[0].is_dir() {
+            return Err(Usage(
+                "several inputs or a directory need --out-dir DIR".into(),
+            ));
+        }
+        return Ok(run_single(inputs, out.output.as_deref(), spec, work));
+    };
+    if inputs.files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(Usage(
+            "standard input (`-`) cannot be read in a run with --out-dir".into(),
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = out.jobs {
+        pool = pool.num_threads(n.into());
+    }
+    let pool = match pool.build() {
+        Ok(pool) => pool,
+        Err(e) => return Ok(fatal(CliError(format!("starting threads: {e}")))),
+    };
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        return Ok(fatal(CliError::input(&out_dir.display().to_string(), e)));
+    }
+    let found = collect(&inputs.files);
+    let formats: Vec<std::io::Result<Format>> = pool.install(|| {
+        found
+            .par_iter()
+            .map(|f| match f {
+                Found::File { path, .. } => read_head(path),
+                Found::Broken { .. } => Ok(Format::Other),
+            })
+            .collect()
+    });
+
+    // Plan: what each found file becomes, in input order.
+    let mut records: Vec<Option<Record>> = Vec::with_capacity(found.len());
+    let mut jobs: Vec<(usize, &Path, PathBuf)> = Vec::new();
+    let mut taken: HashMap<PathBuf, &Path> = HashMap::new();
+    for (f, format) in found.iter().zip(formats) {
+        let index = records.len();
+        let (path, rel) = match f {
+            Found::Broken { path, message } => {
+                let f = Failure::new("read", CliError(message.clone()));
+                records.push(Some(Record::new(path, None).failed(f)));
+                continue;
+            }
+            Found::File { path, rel } => (path, rel),
+        };
+        let record = Record::new(path, None);
+        let format = match format {
+            Ok(format) => format,
+            Err(e) => {
+                let f = Failure::new("read", CliError::input(&path.display().to_string(), e));
+                records.push(Some(record.failed(f)));
+                continue;
+            }
+        };
+        if format == Format::Other {
+            records.push(Some(record.skipped(NOT_A_SHADER)));
+            continue;
+        }
+        if let Some(reason) = not_supported(format) {
+            records.push(Some(record.skipped(reason)));
+            continue;
+        }
+        let output = out_dir.join(rel).with_extension(spec.extension);
+        if let Some(first) = taken.get(&output) {
+            let f = Failure::new(
+                "collision",
+                CliError::input(
+                    &path.display().to_string(),
+                    format!(
+                        "its output {} is that of {} already",
+                        output.display(),
+                        first.display()
+                    ),
+                ),
+            );
+            let record = Record::new(path, Some(output.display().to_string()));
+            records.push(Some(record.failed(f)));
+            continue;
+        }
+        taken.insert(output.clone(), path);
+        records.push(None);
+        jobs.push((index, path, output));
+    }
+
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}") {
+        bar.set_style(style);
+    }
+    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let mut printed = 0;
+    std::thread::scope(|scope| {
+        let (jobs, pool) = (&jobs, &pool);
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter()
+                    .for_each_with(tx, |tx, (index, path, output)| {
+                        let record = process(path, output, inputs.strict, out.force, work);
+                        let _ = tx.send((*index, record));
+                    });
+            });
+        });
+        print_ready(&records, &mut printed, &bar);
+        for (index, record) in rx {
+            bar.inc(1);
+            bar.set_message(record.path.clone());
+            records[index] = Some(record);
+            print_ready(&records, &mut printed, &bar);
+        }
+    });
+    bar.finish_and_clear();
+
+    let records: Vec<Record> = records.into_iter().flatten().collect();
+    let mut summary = Summary::default();
+    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &records {
+        match r.status {
+            "ok" => summary.ok += 1,
+            "error" => summary.failed += 1,
+            _ => {
+                summary.skipped += 1;
+                *reasons.entry(r.reason.unwrap_or("")).or_default() += 1;
+            }
+        }
+    }
+    let detail = if reasons.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = reasons.iter().map(|(r, n)| format!("{r}: {n}")).collect();
+        format!(" ({})", parts.join(", "))
+    };
+    eprintln!(
+        "{} {}, {} failed, {} skipped{detail}",
+        summary.ok, spec.verb, summary.failed, summary.skipped
+    );
+    let mut status = if summary.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    if let Some(path) = spec.report
+        && let Err(e) = write_report(path, spec.command, &summary, &records)
+    {
+        status = fatal(e);
+    }
+    Ok(status)
+}
+
+/// Prints the records that are done and not preceded by one still running.
+fn print_ready(records: &[Option<Record>], printed: &mut usize, bar: &ProgressBar) {
+    while let Some(Some(record)) = records.get(*printed) {
+        bar.suspend(|| record.print());
+        *printed += 1;
+    }
+}
+
+/// The format of a file found by a walk, from its first bytes.
+fn read_head(path: &Path) -> std::io::Result<Format> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4);
+    std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;
+    Ok(sniff(&head))
+}
+
+/// Reads, processes and writes one planned input.
+fn process(path: &Path, output: &Path, strict: bool, force: bool, work: &Work<'_>) -> Record {
+    let start = Instant::now();
+    let mut record = Record::new(path, Some(output.display().to_string()));
+    let name = path.display().to_string();
+    let out_name = output.display().to_string();
+    let result = (|| {
+        if !force && output.exists() {
+            return Err(Failure::new(
+                "exists",
+                CliError::input(&name, format!("{out_name} exists (--force overwrites it)")),
+            ));
+        }
+        let (_, data) =
+            read_recognised(path).map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
+        let input = InputArgs {
+            file: path.to_path_buf(),
+            strict,
+        };
+        let produced = work(&input, &data)?;
+        let write = |e| Failure::new("write", CliError::input(&out_name, e));
+        if let Some(parent) = output.parent() {
+            std::fs::create_dir_all(parent).map_err(write)?;
+        }
+        OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .create(force)
+            .create_new(!force)
+            .open(output)
+            .and_then(|mut f| f.write_all(&produced.bytes))
+            .map_err(write)?;
+        Ok(produced)
+    })();
+    record.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    match result {
+        Ok(produced) => {
+            record.output_size = Some(produced.bytes.len() as u64);
+            record.warnings = produced.warnings;
+            record
+        }
+        Err(f) => record.failed(f),
+    }
+}
+
+/// One input, no `--out-dir`: the result to `-o FILE` or standard output.
+fn run_single(
+    inputs: &InputsArgs,
+    output: Option<&Path>,
+    spec: &Spec<'_>,
+    work: &Work<'_>,
+) -> ExitCode {
+    let start = Instant::now();
+    let input = InputArgs {
+        file: inputs.files[0].clone(),
+        strict: inputs.strict,
+    };
+    let name = input.name();
+    let output = output.filter(|o| o.as_os_str() != "-");
+    let mut record = Record::new(
+        Path::new(&name),
+        Some(output.map_or("-".into(), |o| o.display().to_string())),
+    );
+    let result = input
+        .read()
+        .map_err(|e| Failure::new("read", e))
+        .and_then(|data| match not_supported(sniff(&data)) {
+            Some(reason) => Err(Failure::new(
+                "not-supported",
+                CliError::input(&name, reason),
+            )),
+            None => work(&input, &data),
+        })
+        .and_then(|produced| {
+            let written = match output {
+                Some(path) => std::fs::write(path, &produced.bytes)
+                    .map_err(|e| CliError::input(&path.display().to_string(), e)),
+                None => write_stdout(&produced.bytes),
+            };
+            written.map_err(|e| Failure::new("write", e))?;
+            Ok(produced)
+        });
+    record.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut status = ExitCode::SUCCESS;
+    let mut summary = Summary::default();
+    match result {
+        Ok(produced) => {
+            summary.ok = 1;
+            record.output_size = Some(produced.bytes.len() as u64);
+            record.warnings = produced.warnings;
+        }
+        Err(f) => {
+            summary.failed = 1;
+            record = record.failed(f);
+            status = ExitCode::from(1);
+        }
+    }
+    record.print();
+    if let Some(path) = spec.report
+        && let Err(e) = write_report(path, spec.command, &summary, std::slice::from_ref(&record))
+    {
+        status = fatal(e);
+    }
+    status
+}
+
+/// Writes to standard output; a closed pipe (`dxbc disasm x | head`) is not an error.
+fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("writing output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn write_report(
+    path: &Path,
+    command: &'static str,
+    summary: &Summary,
+    files: &[Record],
+) -> Result<(), CliError> {
+    let report = Report {
+        command,
+        summary,
+        files,
+    };
+    let mut text =
+        serde_json::to_string_pretty(&report).map_err(|e| CliError(format!("report: {e}")))?;
+    text.push('\n');
+    if path.as_os_str() == "-" {
+        write_stdout(text.as_bytes())
+    } else {
+        std::fs::write(path, text).map_err(|e| CliError::input(&path.display().to_string(), e))
+    }
+}
+
+/// Reports an error that stops the whole run.
+pub fn fatal(e: CliError) -> ExitCode {
+    eprintln!("dxbc: error: {}", one_line(&e.0));
+    ExitCode::from(1)
+}
