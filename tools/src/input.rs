@@ -146,3 +146,33 @@ impl InputArgs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, not_supported, sniff};
+
+    #[test]
+    fn recognises_by_first_bytes() {
+        assert_eq!(sniff(b"DXBC\x01\x02"), Format::Dxbc);
+        // vs_2_0, ps_1_1, ps_3_0 and vs_3_sw version tokens.
+        for token in [0xFFFE_0200u32, 0xFFFF_0101, 0xFFFF_0300, 0xFFFE_03FF] {
+            assert_eq!(sniff(&token.to_le_bytes()), Format::D3d9, "{token:#x}");
+        }
+        // Major version 0 or 4, a UTF-16 byte-order mark, too short, text.
+        for head in [
+            &0xFFFE_0000u32.to_le_bytes()[..],
+            &0xFFFF_0400u32.to_le_bytes(),
+            b"\xFF\xFEa\x00",
+            b"DXB",
+            b"",
+            b"text",
+        ] {
+            assert_eq!(sniff(head), Format::Other, "{head:?}");
+        }
+        assert_eq!(
+            not_supported(Format::D3d9),
+            Some("Direct3D 9 not yet supported")
+        );
+        assert_eq!(not_supported(Format::Dxbc), None);
+    }
+}

@@ -38,16 +38,18 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Show the container's chunks, stage and model, checksum, signatures, bindings, buffers,
-    /// feature flags and statistics.
+    /// feature flags and statistics (of many inputs with --out-dir).
     Info(info::Args),
-    /// Disassemble the program, with fxc's comment header.
+    /// Disassemble the program, with fxc's comment header (many inputs with --out-dir).
     Disasm(disasm::Args),
     /// Assemble disassembly-syntax text into a DXBC container.
     Asm(asm::Args),
-    /// Translate to SPIR-V (binary, or text with --text).
+    /// Translate to SPIR-V (binary, or text with --text): one input to -o or standard output,
+    /// or files and directory trees to --out-dir.
     Translate(translate::Args),
     /// Print the reflection of the translation as JSON (descriptors, I/O, push constants), or
-    /// with --table each descriptor's D3D origin beside its Vulkan placement.
+    /// with --table each descriptor's D3D origin beside its Vulkan placement (many inputs with
+    /// --out-dir).
     Reflect(reflect::Args),
     /// Print the control-flow graph before and after structurizing (Graphviz).
     Cfg(cfg::Args),
@@ -64,10 +66,10 @@ pub struct Output {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info(args) => return batched(info::run(&args)),
-        Command::Disasm(args) => return batched(disasm::run(&args)),
-        Command::Translate(args) => return batched(translate::run(&args)),
-        Command::Reflect(args) => return batched(reflect::run(&args)),
+        Command::Info(args) => return batched("info", info::run(&args)),
+        Command::Disasm(args) => return batched("disasm", disasm::run(&args)),
+        Command::Translate(args) => return batched("translate", translate::run(&args)),
+        Command::Reflect(args) => return batched("reflect", reflect::run(&args)),
         Command::Asm(args) => asm::run(&args),
         Command::Cfg(args) => cfg::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -97,11 +99,17 @@ fn main() -> ExitCode {
 }
 
 /// The status of a batch command; a usage error it found is reported as clap reports its own.
-fn batched(result: Result<ExitCode, batch::Usage>) -> ExitCode {
+fn batched(name: &str, result: Result<ExitCode, batch::Usage>) -> ExitCode {
     match result {
         Ok(status) => status,
-        Err(batch::Usage(message)) => Cli::command()
-            .error(clap::error::ErrorKind::ArgumentConflict, message)
-            .exit(),
+        Err(batch::Usage(message)) => {
+            let mut command = Cli::command();
+            command.build();
+            let kind = clap::error::ErrorKind::ArgumentConflict;
+            match command.find_subcommand_mut(name) {
+                Some(sub) => sub.error(kind, message).exit(),
+                None => command.error(kind, message).exit(),
+            }
+        }
     }
 }
