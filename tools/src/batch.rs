@@ -7,10 +7,10 @@
 //! a failure of the second, never a silent overwrite; an existing output is kept unless
 //! `--force`), then processed in parallel on a rayon pool. Results are reported in input order,
 //! whatever the thread count or finishing order: a bad file's one error line, warnings, then a
-//! summary `N <verb>, M failed, K skipped`, and `--json`/`--report FILE` writes a record per file.
-//! A progress bar (indicatif) is drawn only when standard error is a terminal.
+//! summary `N <verb>, M failed, K skipped`, and `--json`/`--report FILE` writes a record per file
+//! (`report`). A progress bar (indicatif) is drawn only when standard error is a terminal.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -20,10 +20,11 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::cli_error::{CliError, one_line};
 use crate::input::{Format, InputArgs, InputsArgs, not_supported, read_recognised, sniff};
+pub use crate::report::Failure;
+use crate::report::{Record, Summary, write_report};
 use crate::walk::{Found, collect};
 
 /// Where the outputs go and how the run is done; flattened into each batch command's arguments.
@@ -63,123 +64,12 @@ pub struct Produced {
     pub warnings: Vec<String>,
 }
 
-/// Why one input failed: a short kind for the report and the one-line message (with the path).
-#[derive(Debug)]
-pub struct Failure {
-    pub kind: &'static str,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn new(kind: &'static str, error: CliError) -> Self {
-        Failure {
-            kind,
-            message: error.0,
-        }
-    }
-
-    /// A translator error, its kind named after the step or rule that failed.
-    pub fn translator(name: &str, e: &translator::Error) -> Self {
-        use translator::{Error, TranslateError};
-        let kind = match e {
-            Error::Container(_) => "container",
-            Error::Decode(_) => "decode",
-            Error::Translate(TranslateError::Unsupported { .. }) => "unsupported",
-            Error::Translate(TranslateError::Invalid { .. }) => "invalid",
-            Error::Translate(TranslateError::Internal { .. }) => "internal",
-            Error::Translate(TranslateError::Binding { .. }) => "binding",
-        };
-        Failure::new(kind, CliError::input(name, e))
-    }
-}
-
 /// The work a command does on one input already read into memory.
 pub type Work<'a> = dyn Fn(&InputArgs, &[u8]) -> Result<Produced, Failure> + Sync + 'a;
 
 /// A usage error found after parsing (exit status 2, as clap's own).
 #[derive(Debug)]
 pub struct Usage(pub String);
-
-/// One input's line in the `--json` report.
-#[derive(Debug, Serialize)]
-struct Record {
-    path: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output: Option<String>,
-    /// `ok`, `error` or `skipped`.
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorRecord>,
-    /// Why a skipped file was skipped.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output_size: Option<u64>,
-    /// Reading, processing and writing, in milliseconds.
-    time_ms: f64,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    warnings: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct ErrorRecord {
-    kind: &'static str,
-    message: String,
-}
-
-#[derive(Debug, Default, Serialize)]
-struct Summary {
-    ok: usize,
-    failed: usize,
-    skipped: usize,
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    command: &'static str,
-    summary: &'a Summary,
-    files: &'a [Record],
-}
-
-impl Record {
-    fn new(path: &Path, output: Option<String>) -> Self {
-        Record {
-            path: path.display().to_string(),
-            output,
-            status: "ok",
-            error: None,
-            reason: None,
-            output_size: None,
-            time_ms: 0.0,
-            warnings: Vec::new(),
-        }
-    }
-
-    fn failed(mut self, f: Failure) -> Self {
-        self.status = "error";
-        self.error = Some(ErrorRecord {
-            kind: f.kind,
-            message: one_line(&f.message),
-        });
-        self
-    }
-
-    fn skipped(mut self, reason: &'static str) -> Self {
-        self.status = "skipped";
-        self.reason = Some(reason);
-        self
-    }
-
-    /// Its stderr lines: warnings, or the error.
-    fn print(&self) {
-        for w in &self.warnings {
-            eprintln!("dxbc: warning: {}", one_line(w));
-        }
-        if let Some(e) = &self.error {
-            eprintln!("dxbc: error: {}", e.message);
-        }
-    }
-}
 
 /// The reason a file that is not a shader is skipped.
 const NOT_A_SHADER: &str = "not a shader";
@@ -311,28 +201,8 @@ pub fn run(
     bar.finish_and_clear();
 
     let records: Vec<Record> = records.into_iter().flatten().collect();
-    let mut summary = Summary::default();
-    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in &records {
-        match r.status {
-            "ok" => summary.ok += 1,
-            "error" => summary.failed += 1,
-            _ => {
-                summary.skipped += 1;
-                *reasons.entry(r.reason.unwrap_or("")).or_default() += 1;
-            }
-        }
-    }
-    let detail = if reasons.is_empty() {
-        String::new()
-    } else {
-        let parts: Vec<String> = reasons.iter().map(|(r, n)| format!("{r}: {n}")).collect();
-        format!(" ({})", parts.join(", "))
-    };
-    eprintln!(
-        "{} {}, {} failed, {} skipped{detail}",
-        summary.ok, spec.verb, summary.failed, summary.skipped
-    );
+    let summary = Summary::of(&records);
+    eprintln!("{}", summary.line(spec.verb, &records));
     let mut status = if summary.failed > 0 {
         ExitCode::from(1)
     } else {
@@ -469,34 +339,13 @@ fn run_single(
 }
 
 /// Writes to standard output; a closed pipe (`dxbc disasm x | head`) is not an error.
-fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(CliError(format!("writing output: {e}")))
         }
         _ => Ok(()),
-    }
-}
-
-fn write_report(
-    path: &Path,
-    command: &'static str,
-    summary: &Summary,
-    files: &[Record],
-) -> Result<(), CliError> {
-    let report = Report {
-        command,
-        summary,
-        files,
-    };
-    let mut text =
-        serde_json::to_string_pretty(&report).map_err(|e| CliError(format!("report: {e}")))?;
-    text.push('\n');
-    if path.as_os_str() == "-" {
-        write_stdout(text.as_bytes())
-    } else {
-        std::fs::write(path, text).map_err(|e| CliError::input(&path.display().to_string(), e))
     }
 }
 

@@ -4,9 +4,9 @@
 //! `run` function; `input` reads the shader (a file or `-` for stdin), recognises formats and
 //! applies the checksum policy, `cli_error` is the one-line error type. `info`, `disasm`,
 //! `translate` and `reflect` run through `batch` (one input, or whole trees with `--out-dir`;
-//! `walk` expands directories); the others return the text to print. Exit status: 0 on success,
-//! 1 on bad input (one `dxbc: error: ...` line on stderr per bad file), 2 on usage errors
-//! (clap's own status).
+//! `walk` expands directories, `report` says what happened to each file); the others return the
+//! text to print. Exit status: 0 on success, 1 on bad input (one `dxbc: error: ...` line on
+//! stderr per bad file), 2 on usage errors (clap's own status).
 
 mod asm;
 mod batch;
@@ -17,6 +17,7 @@ mod disasm;
 mod info;
 mod input;
 mod reflect;
+mod report;
 mod translate;
 mod walk;
 
