@@ -106,65 +106,87 @@ pub fn run(
         return Ok(fatal(CliError::input(&out_dir.display().to_string(), e)));
     }
     let found = collect(&inputs.files);
-    let formats: Vec<std::io::Result<Format>> = pool.install(|| {
-        found
+    // The output each file would write if it is a shader. Where several files would write one
+    // output, they are looked at now, so that only shaders contend for it and the first wins
+    // (a source `x.hlsl` beside `x.dxbc` is no collision); every other file is looked at by the
+    // worker that reads it.
+    // (Nothing for an entry the walk could not read.)
+    let outputs: Vec<PathBuf> = found
+        .iter()
+        .map(|f| match f {
+            Found::File { rel, .. } => out_dir.join(rel).with_extension(spec.extension),
+            Found::Broken { .. } => PathBuf::new(),
+        })
+        .collect();
+    let mut sharing: HashMap<&Path, usize> = HashMap::new();
+    for (f, output) in found.iter().zip(&outputs) {
+        if let Found::File { .. } = f {
+            *sharing.entry(output).or_default() += 1;
+        }
+    }
+    let contested: Vec<usize> = (0..found.len())
+        .filter(|&i| sharing.get(outputs[i].as_path()).is_some_and(|&n| n > 1))
+        .collect();
+    let formats: HashMap<usize, std::io::Result<Format>> = pool.install(|| {
+        contested
             .par_iter()
-            .map(|f| match f {
-                Found::File { path, .. } => read_head(path),
-                Found::Broken { .. } => Ok(Format::Other),
+            .map(|&i| match &found[i] {
+                Found::File { path, .. } => (i, read_head(path)),
+                Found::Broken { .. } => (i, Ok(Format::Other)),
             })
             .collect()
     });
 
     // Plan: what each found file becomes, in input order.
     let mut records: Vec<Option<Record>> = Vec::with_capacity(found.len());
-    let mut jobs: Vec<(usize, &Path, PathBuf)> = Vec::new();
-    let mut taken: HashMap<PathBuf, &Path> = HashMap::new();
-    for (f, format) in found.iter().zip(formats) {
-        let index = records.len();
-        let (path, rel) = match f {
+    let mut jobs: Vec<(usize, &Path, &Path)> = Vec::new();
+    let mut owner: HashMap<&Path, &Path> = HashMap::new();
+    for (index, (f, output)) in found.iter().zip(&outputs).enumerate() {
+        let path = match f {
+            Found::File { path, .. } => path.as_path(),
             Found::Broken { path, message } => {
                 let f = Failure::new("read", CliError(message.clone()));
                 records.push(Some(Record::new(path, None).failed(f)));
                 continue;
             }
-            Found::File { path, rel } => (path, rel),
         };
-        let record = Record::new(path, None);
-        let format = match format {
-            Ok(format) => format,
-            Err(e) => {
-                let f = Failure::new("read", CliError::input(&path.display().to_string(), e));
+        let output = output.as_path();
+        if let Some(format) = formats.get(&index) {
+            let record = Record::new(path, None);
+            match format {
+                Err(e) => {
+                    let name = path.display().to_string();
+                    let f = Failure::new("read", CliError::input(&name, e));
+                    records.push(Some(record.failed(f)));
+                    continue;
+                }
+                Ok(Format::Other) => {
+                    records.push(Some(record.skipped(NOT_A_SHADER)));
+                    continue;
+                }
+                Ok(format) => {
+                    if let Some(reason) = not_supported(*format) {
+                        records.push(Some(record.skipped(reason)));
+                        continue;
+                    }
+                }
+            }
+            if let Some(first) = owner.get(output) {
+                let what = format!(
+                    "its output {} is that of {} already",
+                    output.display(),
+                    first.display()
+                );
+                let f = Failure::new(
+                    "collision",
+                    CliError::input(&path.display().to_string(), what),
+                );
+                let record = Record::new(path, Some(output.display().to_string()));
                 records.push(Some(record.failed(f)));
                 continue;
             }
-        };
-        if format == Format::Other {
-            records.push(Some(record.skipped(NOT_A_SHADER)));
-            continue;
+            owner.insert(output, path);
         }
-        if let Some(reason) = not_supported(format) {
-            records.push(Some(record.skipped(reason)));
-            continue;
-        }
-        let output = out_dir.join(rel).with_extension(spec.extension);
-        if let Some(first) = taken.get(&output) {
-            let f = Failure::new(
-                "collision",
-                CliError::input(
-                    &path.display().to_string(),
-                    format!(
-                        "its output {} is that of {} already",
-                        output.display(),
-                        first.display()
-                    ),
-                ),
-            );
-            let record = Record::new(path, Some(output.display().to_string()));
-            records.push(Some(record.failed(f)));
-            continue;
-        }
-        taken.insert(output.clone(), path);
         records.push(None);
         jobs.push((index, path, output));
     }
@@ -232,21 +254,26 @@ fn read_head(path: &Path) -> std::io::Result<Format> {
     Ok(sniff(&head))
 }
 
-/// Reads, processes and writes one planned input.
+/// Reads, recognises, processes and writes one planned input.
 fn process(path: &Path, output: &Path, strict: bool, force: bool, work: &Work<'_>) -> Record {
     let start = Instant::now();
-    let mut record = Record::new(path, Some(output.display().to_string()));
     let name = path.display().to_string();
     let out_name = output.display().to_string();
     let result = (|| {
+        let (format, data) =
+            read_recognised(path).map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
+        if format == Format::Other {
+            return Ok(Err(NOT_A_SHADER));
+        }
+        if let Some(reason) = not_supported(format) {
+            return Ok(Err(reason));
+        }
         if !force && output.exists() {
             return Err(Failure::new(
                 "exists",
                 CliError::input(&name, format!("{out_name} exists (--force overwrites it)")),
             ));
         }
-        let (_, data) =
-            read_recognised(path).map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
         let input = InputArgs {
             file: path.to_path_buf(),
             strict,
@@ -264,15 +291,20 @@ fn process(path: &Path, output: &Path, strict: bool, force: bool, work: &Work<'_
             .open(output)
             .and_then(|mut f| f.write_all(&produced.bytes))
             .map_err(write)?;
-        Ok(produced)
+        Ok(Ok(produced))
     })();
+    let mut record = match &result {
+        Ok(Err(_)) => Record::new(path, None),
+        _ => Record::new(path, Some(out_name)),
+    };
     record.time_ms = start.elapsed().as_secs_f64() * 1e3;
     match result {
-        Ok(produced) => {
+        Ok(Ok(produced)) => {
             record.output_size = Some(produced.bytes.len() as u64);
             record.warnings = produced.warnings;
             record
         }
+        Ok(Err(reason)) => record.skipped(reason),
         Err(f) => record.failed(f),
     }
 }

@@ -50,8 +50,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// `in/a/s.dxbc` and `in/b/s.dxbc` (two different shaders of the same name), `in/corrupt.dxbc`
-/// (a container cut short), `in/notes.txt`, and `in/old/vs.d3dbc` (a vs_2_0 token stream).
+/// `in/a/s.dxbc` and `in/b/s.dxbc` (two different shaders of the same name), `in/a/s.hlsl` (a
+/// source beside its blob: not a shader, so no collision), `in/corrupt.dxbc` (a container cut
+/// short), `in/notes.txt`, and `in/old/vs.d3dbc` (a vs_2_0 token stream).
 fn tree(dir: &Path) -> PathBuf {
     let input = dir.join("in");
     for sub in ["a", "b", "old"] {
@@ -62,6 +63,11 @@ fn tree(dir: &Path) -> PathBuf {
     let blob = std::fs::read(example("ps_texture.dxbc")).unwrap();
     std::fs::write(input.join("corrupt.dxbc"), &blob[..200]).unwrap();
     std::fs::write(input.join("notes.txt"), "not a shader\n").unwrap();
+    std::fs::write(
+        input.join("a/s.hlsl"),
+        "float4 main() : SV_Target { return 0; }\n",
+    )
+    .unwrap();
     // vs_2_0 version token, then the end token.
     let d3d9: Vec<u8> = [0xFFFE_0200u32, 0x0000_FFFF]
         .iter()
@@ -98,8 +104,8 @@ fn tree_translates_each_good_shader_to_its_own_output() {
     );
     assert_eq!(
         lines[1],
-        "2 translated, 1 failed, 2 skipped \
-         (Direct3D 9 not yet supported: 1, not a shader: 1)"
+        "2 translated, 1 failed, 3 skipped \
+         (Direct3D 9 not yet supported: 1, not a shader: 2)"
     );
     // Each same-named shader has its own output, equal to translating it alone.
     for (sub, source) in [("a", "ps_texture.dxbc"), ("b", "vs_transform.dxbc")] {
@@ -213,7 +219,7 @@ fn json_report_describes_every_file() {
     assert_eq!(v["command"], "translate");
     assert_eq!(
         v["summary"],
-        serde_json::json!({"ok": 2, "failed": 1, "skipped": 2})
+        serde_json::json!({"ok": 2, "failed": 1, "skipped": 3})
     );
     let files = v["files"].as_array().unwrap();
     let by_name = |suffix: &str| {
@@ -234,6 +240,7 @@ fn json_report_describes_every_file() {
         order,
         [
             "/a/s.dxbc",
+            "/a/s.hlsl",
             "/b/s.dxbc",
             "/corrupt.dxbc",
             "/notes.txt",
@@ -260,6 +267,8 @@ fn json_report_describes_every_file() {
     );
     assert!(corrupt.get("output_size").is_none());
     assert_eq!(by_name("notes.txt")["status"], "skipped");
+    assert!(by_name("notes.txt").get("output").is_none());
+    assert_eq!(by_name("s.hlsl")["reason"], "not a shader");
     assert_eq!(by_name("notes.txt")["reason"], "not a shader");
     assert_eq!(
         by_name("vs.d3dbc")["reason"],
@@ -303,7 +312,7 @@ fn disasm_info_reflect_over_a_tree() {
         assert_eq!(out.status.code(), Some(1), "{cmd}: {}", text(&out.stderr));
         let stderr = text(&out.stderr);
         assert!(stderr.contains("corrupt.dxbc"), "{cmd}: {stderr}");
-        assert!(stderr.contains(", 1 failed, 2 skipped"), "{cmd}: {stderr}");
+        assert!(stderr.contains(", 1 failed, 3 skipped"), "{cmd}: {stderr}");
         for (sub, source) in [("a", "ps_texture.dxbc"), ("b", "vs_transform.dxbc")] {
             let written = std::fs::read(out_dir.join(sub).join(format!("s.{extension}"))).unwrap();
             let alone = run(&[p(cmd), &example(source)]);
