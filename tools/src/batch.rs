@@ -106,20 +106,77 @@ pub fn run(
         return Ok(fatal(CliError::input(&out_dir.display().to_string(), e)));
     }
     let found = collect(&inputs.files);
-    // The output each file would write if it is a shader. Where several files would write one
-    // output, they are looked at now, so that only shaders contend for it and the first wins
-    // (a source `x.hlsl` beside `x.dxbc` is no collision); every other file is looked at by the
-    // worker that reads it.
-    // (Nothing for an entry the walk could not read.)
     let outputs: Vec<PathBuf> = found
         .iter()
         .map(|f| match f {
             Found::File { rel, .. } => out_dir.join(rel).with_extension(spec.extension),
-            Found::Broken { .. } => PathBuf::new(),
+            Found::Broken { .. } => PathBuf::new(), // never written
         })
         .collect();
+    let (mut records, jobs) = plan(&found, &outputs, &pool);
+
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}") {
+        bar.set_style(style);
+    }
+    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let mut printed = 0;
+    std::thread::scope(|scope| {
+        let (jobs, pool) = (&jobs, &pool);
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter()
+                    .for_each_with(tx, |tx, (index, path, output)| {
+                        let record = process(path, output, inputs.strict, out.force, work);
+                        let _ = tx.send((*index, record));
+                    });
+            });
+        });
+        print_ready(&records, &mut printed, &bar);
+        for (index, record) in rx {
+            bar.inc(1);
+            bar.set_message(record.path.clone());
+            records[index] = Some(record);
+            print_ready(&records, &mut printed, &bar);
+        }
+    });
+    bar.finish_and_clear();
+
+    let records: Vec<Record> = records.into_iter().flatten().collect();
+    let summary = Summary::of(&records);
+    eprintln!("{}", summary.line(spec.verb, &records));
+    let mut status = if summary.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    if let Some(path) = spec.report
+        && let Err(e) = write_report(path, spec.command, &summary, &records)
+    {
+        status = fatal(e);
+    }
+    Ok(status)
+}
+
+/// A planned input: its index in the run, its path and its output.
+type Job<'a> = (usize, &'a Path, &'a Path);
+
+/// What each found file becomes, in input order: a record already (an unreadable entry, or a
+/// file that loses a contested output), or a job. Where several files would write one output,
+/// they are looked at now, so that only shaders contend for it and the first wins (a source
+/// `x.hlsl` beside `x.dxbc` is no collision); every other file is looked at by the worker that
+/// reads it.
+fn plan<'a>(
+    found: &'a [Found],
+    outputs: &'a [PathBuf],
+    pool: &rayon::ThreadPool,
+) -> (Vec<Option<Record>>, Vec<Job<'a>>) {
     let mut sharing: HashMap<&Path, usize> = HashMap::new();
-    for (f, output) in found.iter().zip(&outputs) {
+    for (f, output) in found.iter().zip(outputs) {
         if let Found::File { .. } = f {
             *sharing.entry(output).or_default() += 1;
         }
@@ -137,11 +194,10 @@ pub fn run(
             .collect()
     });
 
-    // Plan: what each found file becomes, in input order.
     let mut records: Vec<Option<Record>> = Vec::with_capacity(found.len());
-    let mut jobs: Vec<(usize, &Path, &Path)> = Vec::new();
+    let mut jobs: Vec<Job<'a>> = Vec::new();
     let mut owner: HashMap<&Path, &Path> = HashMap::new();
-    for (index, (f, output)) in found.iter().zip(&outputs).enumerate() {
+    for (index, (f, output)) in found.iter().zip(outputs).enumerate() {
         let path = match f {
             Found::File { path, .. } => path.as_path(),
             Found::Broken { path, message } => {
@@ -191,51 +247,7 @@ pub fn run(
         jobs.push((index, path, output));
     }
 
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}") {
-        bar.set_style(style);
-    }
-    let (tx, rx) = mpsc::channel::<(usize, Record)>();
-    let mut printed = 0;
-    std::thread::scope(|scope| {
-        let (jobs, pool) = (&jobs, &pool);
-        scope.spawn(move || {
-            pool.install(|| {
-                jobs.par_iter()
-                    .for_each_with(tx, |tx, (index, path, output)| {
-                        let record = process(path, output, inputs.strict, out.force, work);
-                        let _ = tx.send((*index, record));
-                    });
-            });
-        });
-        print_ready(&records, &mut printed, &bar);
-        for (index, record) in rx {
-            bar.inc(1);
-            bar.set_message(record.path.clone());
-            records[index] = Some(record);
-            print_ready(&records, &mut printed, &bar);
-        }
-    });
-    bar.finish_and_clear();
-
-    let records: Vec<Record> = records.into_iter().flatten().collect();
-    let summary = Summary::of(&records);
-    eprintln!("{}", summary.line(spec.verb, &records));
-    let mut status = if summary.failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    };
-    if let Some(path) = spec.report
-        && let Err(e) = write_report(path, spec.command, &summary, &records)
-    {
-        status = fatal(e);
-    }
-    Ok(status)
+    (records, jobs)
 }
 
 /// Prints the records that are done and not preceded by one still running.
