@@ -23,6 +23,9 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<Output, CliError> {
     let name = args.input.name();
     let data = args.input.read()?;
+    if translator::d3dbc::is_d3dbc(&data) {
+        return crate::d3d9::disasm(&name, &data);
+    }
     let parsed = ParsedContainer::parse(&data)
         .map_err(|e| CliError::input(&name, format!("container: {e}")))?;
     let warning = args.input.check_checksum(&parsed.container)?;

@@ -10,6 +10,7 @@ mod asm;
 mod bench;
 mod cfg;
 mod cli_error;
+mod d3d9;
 mod disasm;
 mod info;
 mod input;

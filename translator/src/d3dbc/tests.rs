@@ -1,0 +1,1 @@
+//! Unit tests: hand-built token streams and the assembler's round trip.
