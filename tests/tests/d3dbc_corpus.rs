@@ -7,11 +7,16 @@
 //! `vkd3d-compiler -x d3dbc -b d3d-asm` prints for every file it reads, once the two
 //! listings' naming differences (`docs/d3d9.md`) are normalized. Skips (printing why) when
 //! `../shared` or the tool is absent.
+//!
+//! The hand-written listings under `shaders/d3d9` (ps_1_x texture addressing, co-issue,
+//! predication, loops and subroutines: what no HLSL compiler emits) must assemble and
+//! disassemble back to their own text, and vkd3d must read the same instruction sequence
+//! from the assembled bytes.
 
 use std::path::Path;
 use std::process::Command;
 
-use integration_tests::{d3dbc_files, shared_dir};
+use integration_tests::{d3dbc_files, repo_root, shared_dir};
 use translator::d3dbc::{self, Extra, Instruction, Program};
 
 fn corpus() -> Option<Vec<std::path::PathBuf>> {
@@ -158,6 +163,85 @@ fn vkd3d_entries(listing: &str, ours: &[Entry]) -> Vec<Entry> {
         });
     }
     out
+}
+
+/// The hand-written listings: `disasm(asm(text)) == text` (lines holding only a comment
+/// excepted), and vkd3d reads the same instruction sequence from the bytes.
+#[test]
+fn hand_written_listings_round_trip() {
+    let dir = repo_root().join("shaders/d3d9");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 10,
+        "expected the listings under {}",
+        dir.display()
+    );
+    let tool = shared_dir()
+        .map(|s| s.join("tools/vkd3d-compiler"))
+        .filter(|t| t.exists());
+    if tool.is_none() {
+        eprintln!("vkd3d-compiler absent: checking the round trip only");
+    }
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-listings");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    let mut checked_by_vkd3d = 0;
+    for path in &files {
+        let name = path.display();
+        let text = std::fs::read_to_string(path).unwrap();
+        let bytes = match d3dbc::asm::assemble(&text) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let program = d3dbc::decode(&bytes).unwrap();
+        let expected: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if program.to_string() != expected {
+            failures.push(format!("{name}: listing differs:\n{program}"));
+        }
+        let Some(tool) = &tool else { continue };
+        let blob = tmp.join(path.file_name().unwrap()).with_extension("d3dbc");
+        std::fs::write(&blob, &bytes).unwrap();
+        let out = Command::new(tool)
+            .args(["-x", "d3dbc", "-b", "d3d-asm"])
+            .arg(&blob)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            eprintln!(
+                "{name}: vkd3d refuses it: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+            continue;
+        }
+        let listing = String::from_utf8_lossy(&out.stdout);
+        let ours: Vec<Entry> = program
+            .instructions()
+            .map(|i| our_entry(i, &program))
+            .collect();
+        let theirs = vkd3d_entries(&listing, &ours);
+        checked_by_vkd3d += 1;
+        if ours != theirs {
+            failures.push(format!("{name}: vkd3d reads\n{listing}"));
+        }
+    }
+    eprintln!(
+        "{} listings, {checked_by_vkd3d} also read by vkd3d",
+        files.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

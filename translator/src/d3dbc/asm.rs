@@ -395,7 +395,7 @@ impl Parser {
         let mnemonic = c.take_while(|ch| !ch.is_whitespace());
         let mut parts = mnemonic.split('_');
         let base = parts.next().unwrap_or_default();
-        let (opcode, mut controls) = match base {
+        let (mut opcode, mut controls) = match base {
             "texldp" => (Opcode::Tex, Controls::Project),
             "texldb" => (Opcode::Tex, Controls::Bias),
             _ => (
@@ -415,6 +415,12 @@ impl Parser {
                 )
             };
             if let Some(cmp) = Comparison::ALL.iter().find(|c| c.name() == part) {
+                // `if_gt`/`break_ne` are Microsoft's spelling of ifc/breakc.
+                match opcode {
+                    Opcode::If if controls == Controls::None => opcode = Opcode::IfC,
+                    Opcode::Break if controls == Controls::None => opcode = Opcode::BreakC,
+                    _ => {}
+                }
                 if !opcode.has_comparison() || controls != Controls::None {
                     return Err(bad());
                 }

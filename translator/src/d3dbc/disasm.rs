@@ -6,6 +6,7 @@
 
 use std::fmt::{self, Write};
 
+use super::opcodes::Opcode;
 use super::types::*;
 
 /// A 32-bit float as its shortest round-tripping decimal, or its bits for NaN and infinities.
@@ -158,7 +159,12 @@ pub fn shift_suffix(shift: i8) -> String {
 
 /// The full mnemonic: base name, controls, declaration, shift and result modifiers.
 pub fn mnemonic(i: &Instruction, v: Version) -> String {
-    let mut m = String::from(i.opcode.name(v));
+    // Microsoft spells ifc and breakc `if_gt`, `break_ne`.
+    let mut m = String::from(match i.opcode {
+        Opcode::IfC => "if",
+        Opcode::BreakC => "break",
+        op => op.name(v),
+    });
     match i.controls {
         Controls::None => {}
         Controls::Compare(c) => {
