@@ -256,7 +256,7 @@ impl Cursor<'_> {
     }
 }
 
-fn controls(opcode: Opcode, c: u32, at: usize) -> Result<Controls, DecodeError> {
+fn controls(opcode: Opcode, c: u32, at: usize, version: Version) -> Result<Controls, DecodeError> {
     let bad = |what| DecodeError::new(at, K::BadValue { what, value: c });
     if opcode.has_comparison() {
         return Comparison::ALL
@@ -266,8 +266,9 @@ fn controls(opcode: Opcode, c: u32, at: usize) -> Result<Controls, DecodeError> 
     }
     match (opcode, c) {
         (_, 0) => Ok(Controls::None),
-        (Opcode::Tex, 1) => Ok(Controls::Project),
-        (Opcode::Tex, 2) => Ok(Controls::Bias),
+        // texldp/texldb exist from 2.0 on (1.x `tex`/`texld` have no such forms).
+        (Opcode::Tex, 1) if version.major >= 2 => Ok(Controls::Project),
+        (Opcode::Tex, 2) if version.major >= 2 => Ok(Controls::Bias),
         _ => Err(bad("opcode controls")),
     }
 }
@@ -343,7 +344,7 @@ fn instruction(
             bits: token & 0xA000_0000,
         }));
     }
-    let controls = controls(opcode, (token >> 16) & 0xFF, pos)?;
+    let controls = controls(opcode, (token >> 16) & 0xFF, pos, version)?;
     let predicated = token & 0x1000_0000 != 0;
     let field = (token >> 24) & 0xF;
     let length = if version.major >= 2 {
