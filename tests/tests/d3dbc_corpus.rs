@@ -37,6 +37,7 @@ fn every_blob_decodes_disassembles_and_reassembles_byte_for_byte() {
     let Some(files) = corpus() else { return };
     let mut failures = Vec::new();
     let (mut instructions, mut comments, mut ctabs, mut identical) = (0, 0, 0, 0);
+    let mut outside_version = Vec::new();
     for path in &files {
         let data = std::fs::read(path).unwrap();
         let name = path.display();
@@ -51,6 +52,12 @@ fn every_blob_decodes_disassembles_and_reassembles_byte_for_byte() {
             }
         };
         instructions += program.instructions().count();
+        if let Err(e) = program.check_opcodes() {
+            outside_version.push(format!(
+                "{}: {e}",
+                path.file_name().unwrap().to_string_lossy()
+            ));
+        }
         for c in program.comments() {
             comments += 1;
             match c.ctab() {
@@ -83,6 +90,18 @@ fn every_blob_decodes_disassembles_and_reassembles_byte_for_byte() {
     eprintln!(
         "{} blobs: {instructions} instructions, {comments} comments ({ctabs} CTAB), {identical} reassembled byte for byte",
         files.len()
+    );
+    eprintln!(
+        "opcodes outside their version ({}):\n  {}",
+        outside_version.len(),
+        outside_version.join("\n  ")
+    );
+    // Wine's d3d9ex test of ps_2_0 with defi/defb, which the runtime must reject.
+    assert!(
+        outside_version.iter().any(
+            |e| e.starts_with("test_unsupported_shaders__ps_2_0_boolint") && e.contains("defi")
+        ),
+        "ps_2_0 defi not flagged"
     );
     assert!(
         failures.is_empty(),
@@ -347,5 +366,24 @@ fn instruction_sequence_matches_vkd3d() {
         failures.len(),
         files.len(),
         failures.join("\n")
+    );
+}
+
+/// `translate` refuses a D3D9 stream as unsupported (not as a malformed DXBC container).
+#[test]
+fn translate_refuses_d3d9_as_unsupported() {
+    let bytes = d3dbc::asm::assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+    let err = translator::translate(&bytes, &Default::default()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            translator::Error::Translate(translator::TranslateError::Unsupported { .. })
+        ),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("Direct3D 9") && text.contains("vs_2_0"),
+        "{text}"
     );
 }

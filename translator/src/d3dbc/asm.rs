@@ -220,9 +220,8 @@ impl Parser {
                     .err(c.s, at + i, format!("`{ch}` is not a component"))
             })?;
         }
-        for i in letters.len()..4 {
-            out[i] = out[letters.len() - 1];
-        }
+        let last = out[letters.len() - 1];
+        out[letters.len()..].fill(last);
         Ok(Swizzle(out))
     }
 

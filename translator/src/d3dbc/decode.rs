@@ -456,3 +456,24 @@ fn instruction(
     }
     Ok((inst, length))
 }
+
+impl Program {
+    /// The first instruction whose opcode the version does not define (`defi` in ps_2_0,
+    /// `texbem` in ps_2_0, `mova` in vs_1_1…), as an error naming its offset. Decoding does
+    /// not apply this rule, so that such streams can still be shown; lowering does.
+    pub fn check_opcodes(&self) -> Result<(), DecodeError> {
+        match self
+            .instructions()
+            .find(|i| !i.opcode.valid_in(self.version))
+        {
+            None => Ok(()),
+            Some(i) => Err(DecodeError::new(
+                i.offset,
+                K::NotInVersion {
+                    what: i.opcode.name(self.version),
+                    version: self.version.to_string(),
+                },
+            )),
+        }
+    }
+}

@@ -53,7 +53,7 @@ pub enum DecodeErrorKind {
     #[error("{0} runs past the end of the instruction")]
     OperandPastEnd(&'static str),
     /// A feature used where the version does not allow its encoding.
-    #[error("{what} is not encodable in {version}")]
+    #[error("{what} is not allowed in {version}")]
     NotInVersion { what: &'static str, version: String },
     /// A comment whose length runs past the end of the data.
     #[error("comment of {length} dwords runs past the end of the data ({remaining} left)")]

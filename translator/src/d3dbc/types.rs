@@ -31,12 +31,13 @@ impl Version {
     /// Whether this is one of the versions D3D9 defines: vs 1.0, 1.1, 2.0, 2_x, 2_sw, 3.0,
     /// 3_sw; ps 1.0–1.4, 2.0, 2_x, 2_sw, 3.0, 3_sw.
     pub fn is_defined(self) -> bool {
-        match (self.stage, self.major, self.minor) {
-            (Stage::Vertex, 1, 0 | 1) => true,
-            (Stage::Pixel, 1, 0..=4) => true,
-            (_, 2, 0 | 1 | 0xFF) | (_, 3, 0 | 0xFF) => true,
-            _ => false,
-        }
+        matches!(
+            (self.stage, self.major, self.minor),
+            (Stage::Vertex, 1, 0 | 1)
+                | (Stage::Pixel, 1, 0..=4)
+                | (_, 2, 0 | 1 | 0xFF)
+                | (_, 3, 0 | 0xFF)
+        )
     }
 
     /// The version token.
