@@ -99,9 +99,9 @@ fn every_blob_decodes_disassembles_and_reassembles_byte_for_byte() {
     // Wine's d3d9ex test of ps_2_0 with defi/defb, which the runtime must reject.
     assert!(
         outside_version.iter().any(
-            |e| e.starts_with("test_unsupported_shaders__ps_2_0_boolint") && e.contains("defi")
+            |e| e.starts_with("test_unsupported_shaders__ps_2_0_boolint") && e.contains("ps_2_0")
         ),
-        "ps_2_0 defi not flagged"
+        "ps_2_0 defb/defi not flagged"
     );
     assert!(
         failures.is_empty(),

@@ -46,7 +46,7 @@ fn asm_disasm_info_on_a_d3d9_stream() {
     assert!(out.status.success());
     let info = String::from_utf8_lossy(&out.stdout);
     assert!(info.contains("shader:    ps_1_1"), "{info}");
-    assert!(info.contains("10 instructions"), "{info}");
+    assert!(info.contains("11 instructions"), "{info}");
     let out = run(&["info", "--json", blob.to_str().unwrap()]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["shader"], "ps_1_1");
