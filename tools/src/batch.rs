@@ -113,7 +113,7 @@ pub fn run(
             Found::Broken { .. } => PathBuf::new(), // never written
         })
         .collect();
-    let (mut records, jobs) = plan(&found, &outputs, &pool);
+    let (mut records, jobs) = plan(&found, &outputs, spec.command, &pool);
 
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
@@ -131,7 +131,8 @@ pub fn run(
             pool.install(|| {
                 jobs.par_iter()
                     .for_each_with(tx, |tx, (index, path, output)| {
-                        let record = process(path, output, inputs.strict, out.force, work);
+                        let record =
+                            process(path, output, inputs.strict, out.force, spec.command, work);
                         let _ = tx.send((*index, record));
                     });
             });
@@ -173,6 +174,7 @@ type Job<'a> = (usize, &'a Path, &'a Path);
 fn plan<'a>(
     found: &'a [Found],
     outputs: &'a [PathBuf],
+    command: &str,
     pool: &rayon::ThreadPool,
 ) -> (Vec<Option<Record>>, Vec<Job<'a>>) {
     let mut sharing: HashMap<&Path, usize> = HashMap::new();
@@ -221,7 +223,7 @@ fn plan<'a>(
                     continue;
                 }
                 Ok(format) => {
-                    if let Some(reason) = not_supported(*format) {
+                    if let Some(reason) = not_supported(*format, command) {
                         records.push(Some(record.skipped(reason)));
                         continue;
                     }
@@ -267,17 +269,24 @@ fn read_head(path: &Path) -> std::io::Result<Format> {
 }
 
 /// Reads, recognises, processes and writes one planned input.
-fn process(path: &Path, output: &Path, strict: bool, force: bool, work: &Work<'_>) -> Record {
+fn process(
+    path: &Path,
+    output: &Path,
+    strict: bool,
+    force: bool,
+    command: &str,
+    work: &Work<'_>,
+) -> Record {
     let start = Instant::now();
     let name = path.display().to_string();
     let out_name = output.display().to_string();
     let result = (|| {
-        let (format, data) =
-            read_recognised(path).map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
+        let (format, data) = read_recognised(path, command)
+            .map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
         if format == Format::Other {
             return Ok(Err(NOT_A_SHADER));
         }
-        if let Some(reason) = not_supported(format) {
+        if let Some(reason) = not_supported(format, command) {
             return Ok(Err(reason));
         }
         if !force && output.exists() {
@@ -342,7 +351,7 @@ fn run_single(
     let result = input
         .read()
         .map_err(|e| Failure::new("read", e))
-        .and_then(|data| match not_supported(sniff(&data)) {
+        .and_then(|data| match not_supported(sniff(&data), spec.command) {
             Some(reason) => Err(Failure::new(
                 "not-supported",
                 CliError::input(&name, reason),

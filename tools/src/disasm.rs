@@ -42,6 +42,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Usage> {
 
 fn disassemble(args: &Args, input: &InputArgs, data: &[u8]) -> Result<Produced, Failure> {
     let name = input.name();
+    if translator::d3dbc::is_d3dbc(data) {
+        let out = crate::d3d9::disasm(&name, data).map_err(|e| Failure::new("decode", e))?;
+        return Ok(Produced {
+            bytes: out.stdout.into_bytes(),
+            warnings: out.warnings,
+        });
+    }
     let parsed = ParsedContainer::parse(data).map_err(|e| {
         Failure::new(
             "container",

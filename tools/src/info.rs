@@ -46,6 +46,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Usage> {
 
 fn describe(json: bool, input: &InputArgs, data: &[u8]) -> Result<Produced, Failure> {
     let name = input.name();
+    if translator::d3dbc::is_d3dbc(data) {
+        let out = crate::d3d9::info(&name, data, json).map_err(|e| Failure::new("decode", e))?;
+        return Ok(Produced {
+            bytes: out.stdout.into_bytes(),
+            warnings: out.warnings,
+        });
+    }
     let parsed = ParsedContainer::parse(data).map_err(|e| {
         Failure::new(
             "container",

@@ -38,24 +38,26 @@ pub fn sniff(head: &[u8]) -> Format {
     }
 }
 
-/// Why the commands pass over a shader of a recognised format, when they do: batch runs count
+/// Why `command` passes over a shader of a recognised format, when it does: batch runs count
 /// such a file as skipped with this reason, a single input is an error saying it. The one place
-/// to change when the Direct3D 9 front end (issue 11, `translator/src/d3dbc/`) lands.
-pub fn not_supported(format: Format) -> Option<&'static str> {
-    match format {
-        Format::D3d9 => Some("Direct3D 9 not yet supported"),
-        Format::Dxbc | Format::Other => None,
+/// to change as the Direct3D 9 front end (`translator/src/d3dbc/`) grows: `info` and `disasm`
+/// read D3D9 streams today, `translate` and `reflect` not yet.
+pub fn not_supported(format: Format, command: &str) -> Option<&'static str> {
+    match (format, command) {
+        (Format::D3d9, "info" | "disasm") => None,
+        (Format::D3d9, _) => Some("Direct3D 9 not yet supported"),
+        (Format::Dxbc | Format::Other, _) => None,
     }
 }
 
 /// Reads a file found by a batch run: its first bytes, and the rest only when they are those of
 /// a shader (a directory walk meets textures and archives too).
-pub fn read_recognised(path: &Path) -> std::io::Result<(Format, Vec<u8>)> {
+pub fn read_recognised(path: &Path, command: &str) -> std::io::Result<(Format, Vec<u8>)> {
     let mut file = std::fs::File::open(path)?;
     let mut data = Vec::new();
     (&mut file).take(4).read_to_end(&mut data)?;
     let format = sniff(&data);
-    if format == Format::Other || not_supported(format).is_some() {
+    if format == Format::Other || not_supported(format, command).is_some() {
         return Ok((format, data));
     }
     file.take(MAX_INPUT + 1 - data.len() as u64)
@@ -170,9 +172,10 @@ mod tests {
             assert_eq!(sniff(head), Format::Other, "{head:?}");
         }
         assert_eq!(
-            not_supported(Format::D3d9),
+            not_supported(Format::D3d9, "translate"),
             Some("Direct3D 9 not yet supported")
         );
-        assert_eq!(not_supported(Format::Dxbc), None);
+        assert_eq!(not_supported(Format::D3d9, "disasm"), None);
+        assert_eq!(not_supported(Format::Dxbc, "translate"), None);
     }
 }

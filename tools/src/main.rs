@@ -13,6 +13,7 @@ mod batch;
 mod bench;
 mod cfg;
 mod cli_error;
+mod d3d9;
 mod disasm;
 mod info;
 mod input;
