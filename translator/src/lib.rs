@@ -14,6 +14,7 @@
 pub mod asm;
 pub mod binding;
 pub mod container;
+pub mod d3dbc;
 pub mod debug;
 pub mod dispositions;
 pub mod emit;
