@@ -32,6 +32,8 @@ pub(crate) enum PartKind {
     FragCoord,
     /// `FrontFacing` (a bool) as D3D's 0xffffffff / 0.
     FrontFacing,
+    /// `FullyCoveredEXT` (a bool) as D3D's `SV_InnerCoverage` uint, 1 / 0.
+    FullyCovered,
     /// `VertexIndex − BaseVertex`, `InstanceIndex − BaseInstance`.
     VertexId,
     InstanceId,
@@ -1037,7 +1039,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             | O::OutputDepthLessEqual
             | O::OutputCoverageMask
             | O::OutputStencilRef
-            | O::InputCoverageMask => self.stage == S::Pixel,
+            | O::InputCoverageMask
+            | O::InnerCoverage => self.stage == S::Pixel,
             O::InputThreadId
             | O::InputThreadGroupId
             | O::InputThreadIdInGroup
@@ -1111,6 +1114,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 1,
                 false,
             ),
+            O::InnerCoverage => (
+                "FullyCoveredEXT",
+                BuiltIn::FullyCoveredEXT,
+                TypeId::BOOL,
+                Scalar::U32,
+                1,
+                false,
+            ),
             O::OutputDepth | O::OutputDepthGreaterEqual | O::OutputDepthLessEqual => (
                 "FragDepth",
                 BuiltIn::FragDepth,
@@ -1168,6 +1179,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }),
                 PartKind::SampleMask,
             )
+        } else if builtin == BuiltIn::FullyCoveredEXT {
+            (pointee, PartKind::FullyCovered)
         } else {
             (pointee, PartKind::BuiltIn)
         };
@@ -1191,6 +1204,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             O::InputCoverageMask => {
                 self.b.m.capability(spirv::Capability::SampleRateShading);
+            }
+            O::InnerCoverage => {
+                // Conservative rasterization's "the pixel is fully covered" (D3D11.3
+                // SV_InnerCoverage); the pipeline enables conservative rasterization.
+                self.b
+                    .m
+                    .capability(spirv::Capability::FragmentFullyCoveredEXT);
+                self.b.m.extension("SPV_EXT_fragment_fully_covered");
             }
             _ => {}
         }
@@ -1245,6 +1266,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             PartKind::FrontFacing => {
                 let v = self.load_in_entry(part.global, TypeId::BOOL);
                 let t = self.b.u32c(!0);
+                let f = self.b.u32c(0);
+                self.entry_op(Op::Select, TypeId::U32, &[v, t, f])
+            }
+            PartKind::FullyCovered => {
+                let v = self.load_in_entry(part.global, TypeId::BOOL);
+                let t = self.b.u32c(1);
                 let f = self.b.u32c(0);
                 self.entry_op(Op::Select, TypeId::U32, &[v, t, f])
             }

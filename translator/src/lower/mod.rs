@@ -29,6 +29,8 @@ mod query;
 mod regs;
 mod resources;
 mod stage_io;
+#[cfg(test)]
+mod sysval_tests;
 mod tess;
 mod texture;
 

@@ -339,7 +339,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             | OperandType::InputThreadIdInGroup
             | OperandType::InputThreadIdInGroupFlattened
             | OperandType::InputPrimitiveId
-            | OperandType::InputCoverageMask => {
+            | OperandType::InputCoverageMask
+            | OperandType::InnerCoverage => {
                 for &c in comps {
                     let (v, _) = self.read_special(op.ty, c)?;
                     out.push(self.b.bitcast(sty, v));
