@@ -16,27 +16,24 @@ pub mod binding;
 pub mod container;
 pub mod debug;
 pub mod emit;
+mod error;
 pub mod ir;
 mod lower;
+mod options;
 pub mod passes;
 pub mod reflect;
 pub mod sm4;
 
 mod translate;
 
-pub use reflect::Reflection;
-pub use translate::{Options, TargetEnv, TranslateError, Translation, translate};
+#[cfg(test)]
+mod pipeline_tests;
 
-/// Any error the crate reports, by the step that found it.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Error {
-    /// The DXBC container (header, chunk table, chunk contents) is malformed.
-    #[error("container: {0}")]
-    Container(#[from] container::ContainerError),
-    /// The SM4/5 program token stream is malformed.
-    #[error("decode: {0}")]
-    Decode(#[from] sm4::DecodeError),
-    /// The program is well formed but cannot be translated.
-    #[error("translate: {0}")]
-    Translate(#[from] TranslateError),
-}
+pub use error::{Error, ErrorKind};
+pub use lower::LowerError;
+/// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
+/// `TranslateError::Unsupported` before each stage had its own error type).
+pub use lower::LowerError as TranslateError;
+pub use options::{Options, TargetEnv};
+pub use reflect::Reflection;
+pub use translate::{Translation, translate};

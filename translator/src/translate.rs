@@ -1,60 +1,7 @@
 //! The public translation API: options in, SPIR-V words and reflection out.
 
+use crate::options::Options;
 use crate::reflect::Reflection;
-
-/// Vulkan target environment; it fixes the SPIR-V version emitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TargetEnv {
-    /// Vulkan 1.1, SPIR-V 1.3.
-    Vulkan1_1,
-    /// Vulkan 1.2, SPIR-V 1.5.
-    Vulkan1_2,
-    /// Vulkan 1.3, SPIR-V 1.6.
-    #[default]
-    Vulkan1_3,
-}
-
-impl TargetEnv {
-    /// SPIR-V version as (major, minor).
-    pub fn spirv_version(self) -> (u8, u8) {
-        match self {
-            TargetEnv::Vulkan1_1 => (1, 3),
-            TargetEnv::Vulkan1_2 => (1, 5),
-            TargetEnv::Vulkan1_3 => (1, 6),
-        }
-    }
-
-    /// The name spirv-val uses for `--target-env`.
-    pub fn spirv_val_name(self) -> &'static str {
-        match self {
-            TargetEnv::Vulkan1_1 => "vulkan1.1",
-            TargetEnv::Vulkan1_2 => "vulkan1.2",
-            TargetEnv::Vulkan1_3 => "vulkan1.3",
-        }
-    }
-}
-
-/// How to translate.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub target_env: TargetEnv,
-    /// Emit OpName/OpMemberName debug names.
-    pub debug_names: bool,
-    /// Where D3D registers go in Vulkan descriptor sets, bindings and push constants: a
-    /// built-in policy (default `ClassOffsets`) or a caller's layout.
-    pub binding: crate::binding::Binding,
-    /// Ask for 32-bit float denormals to be flushed to zero, as D3D requires of fp32 math
-    /// (`DenormFlushToZero` execution mode). Set it only when the device reports
-    /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
-    /// the driver's default applies.
-    pub denorm_flush_f32: bool,
-    /// The SpecId of the specialization constant that holds the rasterizer's sample count,
-    /// which `sampleinfo`/`samplepos` on `rasterizer` (HLSL `GetRenderTargetSampleCount`,
-    /// `GetRenderTargetSamplePosition`) read. Default 0. The reflection lists it
-    /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
-    /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
-    pub rasterizer_sample_count_spec_id: u32,
-}
 
 /// A translated module.
 #[derive(Debug, Clone)]
@@ -63,26 +10,6 @@ pub struct Translation {
     pub spirv: Vec<u32>,
     /// What the module expects from its caller.
     pub reflection: Reflection,
-}
-
-/// Why a well-formed program could not be translated.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TranslateError {
-    /// The program uses something the translator does not implement.
-    #[error("unsupported {what} at byte offset {offset:#x}")]
-    Unsupported { what: String, offset: usize },
-    /// A bug in the translator: an invariant of its own IR did not hold.
-    #[error("internal error: {what}")]
-    Internal { what: String },
-    /// The program breaks a rule of the shader model.
-    #[error("invalid program at byte offset {offset:#x}: {what}")]
-    Invalid { what: String, offset: usize },
-    /// A declared register range has no place under the binding policy or layout.
-    #[error("at byte offset {offset:#x}: {error}")]
-    Binding {
-        error: crate::binding::BindingError,
-        offset: usize,
-    },
 }
 
 /// Translates a DXBC container to SPIR-V.
@@ -147,12 +74,9 @@ fn lower_container_with_reflection(
 > {
     use crate::container::signature::Signature;
     let container = crate::container::Container::parse(dxbc)?;
-    let chunk = container
-        .shader_chunk()
-        .ok_or_else(|| TranslateError::Invalid {
-            what: "no SHDR or SHEX chunk".into(),
-            offset: 0,
-        })?;
+    let chunk = container.shader_chunk().ok_or_else(|| {
+        crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
+    })?;
     let program = crate::sm4::decode(chunk.data, chunk.offset)?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {

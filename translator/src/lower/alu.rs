@@ -475,7 +475,3 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(true)
     }
 }
-
-#[cfg(test)]
-#[path = "alu_tests.rs"]
-mod tests;

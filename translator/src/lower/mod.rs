@@ -19,6 +19,7 @@ mod alu;
 mod alu_bits;
 mod alu_convert;
 mod alu_double;
+mod error;
 mod eval;
 mod flow;
 mod geometry;
@@ -37,10 +38,13 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
 use crate::ir::{GlobalId, Module, VarId};
+use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Opcode, Program};
-use crate::translate::{Options, TranslateError};
 
+pub use error::LowerError;
+#[cfg(test)]
+pub(crate) use flow::MAX_FLOW_DEPTH;
 pub(crate) use io::IoState;
 pub(crate) use resources::ResourceState;
 
@@ -52,7 +56,7 @@ pub struct Signatures<'s> {
     pub patch: Option<&'s Signature<'s>>,
 }
 
-type R<T> = Result<T, TranslateError>;
+type R<T> = Result<T, LowerError>;
 
 /// The globals behind reflection entries, parallel to the reflection's lists.
 #[derive(Debug, Default, Clone)]
@@ -92,18 +96,12 @@ pub(crate) struct Lowerer<'p, 'm> {
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
-    pub fn unsupported(&self, what: impl Into<String>) -> TranslateError {
-        TranslateError::Unsupported {
-            what: what.into(),
-            offset: self.offset,
-        }
+    pub fn unsupported(&self, what: impl Into<String>) -> LowerError {
+        LowerError::unsupported(self.offset, what)
     }
 
-    pub fn invalid(&self, what: impl Into<String>) -> TranslateError {
-        TranslateError::Invalid {
-            what: what.into(),
-            offset: self.offset,
-        }
+    pub fn invalid(&self, what: impl Into<String>) -> LowerError {
+        LowerError::invalid(self.offset, what)
     }
 
     /// The variable holding component `c` of `r{reg}`.
@@ -216,7 +214,7 @@ pub fn lower<'p>(
             .iter()
             .find(|e| !e.has_no_register() && e.register >= 4096)
         {
-            return Err(TranslateError::Invalid {
+            return Err(LowerError::Invalid {
                 what: format!(
                     "signature element {}{} names register {} (at most 4095)",
                     e.semantic_name.escape_debug(),
@@ -231,7 +229,7 @@ pub fn lower<'p>(
             .iter()
             .find(|e| (e.mask | e.rw_mask) & 0xf0 != 0)
         {
-            return Err(TranslateError::Invalid {
+            return Err(LowerError::Invalid {
                 what: format!(
                     "signature element {}{} (register {}) has component mask {:#x} beyond xyzw",
                     e.semantic_name.escape_debug(),
@@ -379,42 +377,5 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if !self.refl.vulkan_features.iter().any(|f| f == name) {
             self.refl.vulkan_features.push(name.to_string());
         }
-    }
-}
-
-#[cfg(test)]
-mod signature_tests {
-    /// A corrupt signature whose component mask has bits beyond xyzw is an invalid program
-    /// (it used to make a "vector" of eight components, a debug assertion, found by the
-    /// `translate` fuzz target).
-    #[test]
-    fn signature_masks_beyond_xyzw_are_invalid() {
-        let mut dxbc = crate::asm::assemble(
-            "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
-             dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-             mov o0.xyzw, v0.xyxy\nret\n",
-        )
-        .unwrap();
-        let c = crate::container::Container::parse(&dxbc).unwrap();
-        let osgn = c.chunk(b"OSGN").unwrap();
-        let table = u32::from_le_bytes(osgn.data[4..8].try_into().unwrap()) as usize;
-        let mask_at = osgn.offset + table + 20;
-        assert_eq!(dxbc[mask_at], 0xf, "the output's mask byte");
-        let invalid = |blob: &[u8]| match crate::translate(blob, &crate::Options::default()) {
-            Err(crate::Error::Translate(crate::translate::TranslateError::Invalid {
-                what,
-                ..
-            })) => what,
-            other => panic!("expected an invalid-program error, got {other:?}"),
-        };
-        let mut bad = dxbc.clone();
-        bad[mask_at] = 0x3f;
-        let e = invalid(&bad);
-        assert!(e.contains("beyond xyzw"), "{e}");
-        // A register number that would overflow the interface locations (fuzzer finding).
-        let reg_at = osgn.offset + table + 16;
-        dxbc[reg_at..reg_at + 4].copy_from_slice(&0xffff_fff9u32.to_le_bytes());
-        let e = invalid(&dxbc);
-        assert!(e.contains("names register 4294967289"), "{e}");
     }
 }

@@ -12,9 +12,37 @@ pub mod simplify;
 pub mod ssa;
 pub mod structurize;
 
-use crate::ir::validate::{Stage, validate_function};
+use crate::ir::validate::{Stage, ValidationError, validate_function};
 use crate::ir::{Function, Module};
-use crate::translate::TranslateError;
+
+/// Why a pass failed, naming the pass.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    /// The program is valid but the pass cannot handle it (irreducible control flow, work
+    /// over the pass's bounds).
+    #[error("{pass}: unsupported {what}")]
+    Unsupported { pass: &'static str, what: String },
+    /// A bug in the pass: an invariant it relies on did not hold.
+    #[error("{pass}: internal error: {what}")]
+    Internal { pass: &'static str, what: String },
+    /// The IR validator found a broken invariant right after the pass (a bug in that pass, or
+    /// in lowering when `pass` is `"lowering"`).
+    #[error("internal error after {pass}: {error}")]
+    InvalidIr {
+        pass: &'static str,
+        error: ValidationError,
+    },
+}
+
+impl PassError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> crate::ErrorKind {
+        match self {
+            PassError::Unsupported { .. } => crate::ErrorKind::Unsupported,
+            PassError::Internal { .. } | PassError::InvalidIr { .. } => crate::ErrorKind::Internal,
+        }
+    }
+}
 
 /// Whether to validate after every pass (always in debug builds and tests).
 fn checking() -> bool {
@@ -34,18 +62,16 @@ fn check(
     f: &Function,
     i: usize,
     stage: Stage,
-    pass: &str,
-) -> Result<(), TranslateError> {
+    pass: &'static str,
+) -> Result<(), PassError> {
     if checking() {
-        validate_function(m, f, i, stage).map_err(|e| TranslateError::Internal {
-            what: format!("after {pass}: {e}"),
-        })?;
+        validate_function(m, f, i, stage).map_err(|error| PassError::InvalidIr { pass, error })?;
     }
     Ok(())
 }
 
 /// Runs the whole pass pipeline on every function of `m`.
-pub fn run(m: &mut Module) -> Result<(), TranslateError> {
+pub fn run(m: &mut Module) -> Result<(), PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
