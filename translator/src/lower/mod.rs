@@ -29,6 +29,7 @@ mod memory;
 mod query;
 mod regs;
 mod resources;
+mod route;
 mod stage_io;
 mod tess;
 mod texture;
@@ -40,7 +41,8 @@ use crate::ir::builder::FnBuilder;
 use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
-use crate::sm4::{InstRef, Opcode, Program};
+use crate::sm4::{InstRef, Program};
+use route::Topic;
 
 pub use error::LowerError;
 #[cfg(test)]
@@ -122,44 +124,41 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(v)
     }
 
+    /// Lowers one instruction or declaration through the topic [`route::topic`] gives its
+    /// opcode. A handler returns false for what it does not lower (an opcode it is routed but
+    /// cannot take in this form), which is then refused as unsupported.
     fn lower_instruction(&mut self, inst: InstRef<'p>) -> R<()> {
         self.offset = inst.offset;
-        if inst.opcode.is_declaration() {
-            if self.decls_done {
-                return Ok(());
-            }
-            return self.declaration(inst);
-        }
-        if self.flow(inst)? {
+        let topic = route::topic(inst.opcode);
+        if topic.is_declaration() && self.decls_done {
             return Ok(());
         }
-        if self.geometry_op(inst)? {
-            return Ok(());
-        }
-        if self.alu(inst)? {
-            return Ok(());
-        }
-        if self.resource_op(inst)? {
-            return Ok(());
-        }
-        match inst.opcode {
-            Opcode::Nop => Ok(()),
-            op => Err(self.unsupported(format!("instruction {}", op.info().name))),
-        }
-    }
-
-    fn declaration(&mut self, inst: InstRef<'p>) -> R<()> {
-        if self.io.declaration(inst, self.stage)? {
+        let lowered = match topic {
             // Recorded; I/O globals are created in `finish_io_declarations`.
+            Topic::IoDecl => self.io.declaration(inst, self.stage)?,
+            Topic::ResourceDecl => self.resource_declaration(inst)?,
+            Topic::StageDecl => self.stage_declaration(inst)?,
+            Topic::Flow => self.flow(inst)?,
+            Topic::Geometry => self.geometry_op(inst)?,
+            Topic::Alu => self.alu(inst)?,
+            Topic::AluBits => self.alu_bits(&inst)?,
+            Topic::AluConvert => self.alu_convert(&inst)?,
+            Topic::AluDouble => self.alu_double(&inst)?,
+            Topic::Texture => self.resource_op(inst)?,
+            Topic::Memory => self.memory_op(inst)?,
+            Topic::Nop => true,
+            // Hull phase markers are consumed by `lower_hull`; anywhere else they are refused.
+            Topic::HullPhase | Topic::Unsupported => false,
+        };
+        if lowered {
             return Ok(());
         }
-        if self.resource_declaration(inst)? {
-            return Ok(());
-        }
-        if self.stage_declaration(inst)? {
-            return Ok(());
-        }
-        Err(self.unsupported(format!("declaration {}", inst.opcode.info().name)))
+        let kind = if inst.opcode.is_declaration() {
+            "declaration"
+        } else {
+            "instruction"
+        };
+        Err(self.unsupported(format!("{kind} {}", inst.opcode.info().name)))
     }
 
     /// Declarations that set execution modes and other stage-wide facts.
