@@ -58,8 +58,8 @@ fn sources(root: &Path) -> BTreeMap<String, Vec<u8>> {
     files_with(&root.join("shaders/asm"), "asm", &mut asm);
     for p in asm {
         let text = std::fs::read_to_string(&p).unwrap();
-        let dxbc = translator::asm::assemble(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let dxbc =
+            translator::asm::assemble(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         out.insert(format!("asm-{}", stem(&p)), dxbc);
     }
     let mut examples = Vec::new();
@@ -80,7 +80,11 @@ fn sources(root: &Path) -> BTreeMap<String, Vec<u8>> {
         for (stage, body) in asm_sections(&text) {
             let n = seen.entry(stage.clone()).or_default();
             *n += 1;
-            let suffix = if *n > 1 { format!("-{n}") } else { String::new() };
+            let suffix = if *n > 1 {
+                format!("-{n}")
+            } else {
+                String::new()
+            };
             let name = format!("runtime-{dir}-{}-{stage}{suffix}", stem(&p));
             let dxbc = translator::asm::assemble(&body)
                 .unwrap_or_else(|e| panic!("{} ({stage}): {e}", p.display()));
@@ -107,7 +111,11 @@ fn spirv_snapshots() {
     let dir = root.join("shaders/snapshots");
     let bless = std::env::var_os("BLESS").is_some_and(|v| v != "0");
     let sources = sources(&root);
-    assert!(sources.len() >= 20, "only {} snapshot sources", sources.len());
+    assert!(
+        sources.len() >= 20,
+        "only {} snapshot sources",
+        sources.len()
+    );
     let mut problems = Vec::new();
     if bless {
         std::fs::create_dir_all(&dir).unwrap();

@@ -512,7 +512,6 @@ impl<'m> Emitter<'m> {
                     inst(&mut buf, Op::Switch, &words);
                 }
                 Terminator::Return => inst(&mut buf, Op::Return, &[]),
-                Terminator::Kill => inst(&mut buf, Op::Kill, &[]),
                 Terminator::Unreachable => inst(&mut buf, Op::Unreachable, &[]),
             }
         }
@@ -544,11 +543,6 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
         Domain => spirv::ExecutionModel::TessellationEvaluation,
         Compute => spirv::ExecutionModel::GLCompute,
     }
-}
-
-/// Writes `m` as a SPIR-V module.
-pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, EmitError> {
-    Ok(emit_with_usage(m, opts)?.0)
 }
 
 /// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its

@@ -11,29 +11,41 @@
 //! The public entry point for translation is [`translate`]; [`reflect`] describes what a
 //! translated module expects from its caller (interface, descriptors, push constants).
 
+#![forbid(unsafe_code)]
+// A library reports through its return values: no printing (the IR dump that DXBC_DUMP_IR asks
+// for is the one allowed exception) and no unwrap outside tests.
+#![cfg_attr(
+    not(test),
+    warn(clippy::print_stdout, clippy::print_stderr, clippy::unwrap_used)
+)]
+
 pub mod asm;
 pub mod binding;
 pub mod container;
 pub mod debug;
-pub mod emit;
+mod emit;
 mod error;
-pub mod ir;
+mod ir;
 mod lower;
 mod options;
-pub mod passes;
+mod passes;
 pub mod reflect;
 pub mod sm4;
+mod stage;
 
 mod translate;
 
 #[cfg(test)]
 mod pipeline_tests;
 
+pub use emit::EmitError;
 pub use error::{Error, ErrorKind};
 pub use lower::LowerError;
 /// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
 /// `TranslateError::Unsupported` before each stage had its own error type).
 pub use lower::LowerError as TranslateError;
 pub use options::{Options, TargetEnv};
+pub use passes::PassError;
 pub use reflect::Reflection;
+pub use stage::ShaderStage;
 pub use translate::{Translation, translate};

@@ -178,11 +178,3 @@ fn check_function(m: &Module, f: &Function, stage: Stage) -> Result<(), String> 
     }
     Ok(())
 }
-
-/// Checks every function of `m`.
-pub fn validate(m: &Module, stage: Stage) -> Result<(), ValidationError> {
-    for (i, f) in m.functions.iter().enumerate() {
-        validate_function(m, f, i, stage)?;
-    }
-    Ok(())
-}

@@ -362,7 +362,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let saved_offset = self.offset;
         self.lower_range(body)?;
         self.offset = saved_offset;
-        if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
+        if Some(&self.flow.frames.len()) != self.flow.call_frame_base.last() {
             return Err(self.invalid(format!("{what} ends inside an if, loop or switch")));
         }
         self.flow.call_frame_base.pop();
@@ -429,7 +429,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let end = self.b.new_block();
                 self.b.terminate(Terminator::Branch(end));
                 self.b.begin(else_block);
-                *self.flow.frames.last_mut().unwrap() = Frame::If {
+                *self.flow.frames.last_mut().expect("matched above") = Frame::If {
                     header,
                     else_block,
                     end: Some(end),

@@ -597,7 +597,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 e.semantic_name,
                 sv,
                 if output { "output" } else { "input" },
-                self.stage.profile_prefix()
+                self.stage.prefix()
             )));
         }
         // User elements: one variable per component type, covering their components.
@@ -1013,11 +1013,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => true,
         };
         if !allowed {
-            return Err(self.invalid(format!(
-                "{} in a {} shader",
-                ty.name(),
-                self.stage.profile_prefix()
-            )));
+            return Err(self.invalid(format!("{} in a {} shader", ty.name(), self.stage.prefix())));
         }
         let (key, builtin, pointee, scalar, width, output): (
             &'static str,

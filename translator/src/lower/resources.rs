@@ -207,8 +207,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let lower = idx[1].imm32();
             let upper = idx[2].imm32();
             let upper = if upper == u32::MAX { None } else { Some(upper) };
-            if upper.is_some_and(|u| u < lower) {
-                return Err(self.invalid(format!("range {lower}..{} is empty", upper.unwrap())));
+            if let Some(u) = upper.filter(|&u| u < lower) {
+                return Err(self.invalid(format!("range {lower}..{u} is empty")));
             }
             Ok((
                 id,

@@ -165,13 +165,6 @@ impl DomTree {
         Self::from_idom_array(root, idom)
     }
 
-    /// Builds a tree from an explicit immediate-dominator array (`None` for the root and for
-    /// nodes outside the tree).
-    pub fn from_idoms(root: BlockId, idoms: &[Option<BlockId>]) -> Self {
-        let idom = idoms.iter().map(|d| d.map_or(NONE, |d| d.0)).collect();
-        Self::from_idom_array(root, idom)
-    }
-
     fn from_idom_array(root: BlockId, idom: Vec<u32>) -> Self {
         let n = idom.len();
         let mut kid_start = vec![0u32; n + 1];
@@ -317,7 +310,6 @@ pub fn to_dot(f: &Function) -> String {
         };
         let term = match blk.term {
             Terminator::Return => "\nret",
-            Terminator::Kill => "\nkill",
             Terminator::Unreachable => "\nunreachable",
             _ => "",
         };

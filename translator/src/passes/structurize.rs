@@ -602,7 +602,7 @@ fn place_selection_merges(
         };
         let mut m = match ipdom[hi] {
             Some(m) if !to_sink[hi] => m,
-            _ if joined.is_some() => joined.unwrap(),
+            _ if let Some(j) = joined => j,
             _ => {
                 let m = f.new_block();
                 f.block_mut(m).term = Terminator::Unreachable;

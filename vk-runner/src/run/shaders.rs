@@ -105,7 +105,7 @@ fn translate(
             }
             let profile = format!(
                 "{}_{}",
-                section.stage.profile_prefix(),
+                section.stage.prefix(),
                 model.profile_suffix()
             );
             match hlsl.compile(src, &profile, &section.entry, options) {
