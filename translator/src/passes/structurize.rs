@@ -52,6 +52,17 @@ fn unsupported(what: impl Into<String>) -> PassError {
     }
 }
 
+/// The error for irreducible control flow around block `s`, naming the size of the cycle it
+/// is in (found by petgraph's `tarjan_scc` on the function's graph; a cold path).
+fn irreducible(f: &Function, s: BlockId) -> PassError {
+    let sccs = petgraph::algo::tarjan_scc(super::cfg::Cfg::new(f));
+    let size = sccs.iter().find(|c| c.contains(&s)).map_or(0, |c| c.len());
+    unsupported(format!(
+        "irreducible control flow (a cycle of {size} blocks entered other than through its \
+         header)"
+    ))
+}
+
 /// Simplifies trivial branches: a conditional branch with one target becomes a branch, and so
 /// does a switch whose every target is its exit.
 fn fold_trivial_branches(f: &mut Function) {
@@ -104,9 +115,7 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
                 continue;
             }
             if !dom.dominates(s, b) {
-                return Err(unsupported(
-                    "irreducible control flow (a loop entered other than through its header)",
-                ));
+                return Err(irreducible(f, s));
             }
             match loops.get_mut(loop_of[s.0 as usize] as usize) {
                 Some(l) => {

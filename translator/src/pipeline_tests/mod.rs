@@ -4,6 +4,7 @@
 //! build its input directly (IR built with `ir::builder` for the passes).
 
 mod alu;
+mod cfg;
 mod flow;
 mod query;
 mod signature;
