@@ -39,7 +39,7 @@ mod translate;
 mod pipeline_tests;
 
 pub use emit::EmitError;
-pub use error::{Error, ErrorKind};
+pub use error::ErrorKind;
 pub use lower::LowerError;
 /// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
 /// `TranslateError::Unsupported` before each stage had its own error type).
@@ -48,4 +48,4 @@ pub use options::{Options, TargetEnv};
 pub use passes::PassError;
 pub use reflect::Reflection;
 pub use stage::ShaderStage;
-pub use translate::{Translation, translate};
+pub use translate::{Error, Translation, translate};

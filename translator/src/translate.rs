@@ -1,7 +1,69 @@
 //! The public translation API: options in, SPIR-V words and reflection out.
 
+use crate::container::{ContainerError, ContainerErrorKind};
+use crate::emit::EmitError;
+use crate::error::ErrorKind;
+use crate::lower::LowerError;
 use crate::options::Options;
+use crate::passes::PassError;
 use crate::reflect::Reflection;
+use crate::sm4::{DecodeError, DecodeErrorKind};
+
+/// Any error the crate reports, by the step that found it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The DXBC container (header, chunk table, chunk contents) is malformed.
+    #[error("container: {0}")]
+    Container(#[from] ContainerError),
+    /// The SM4/5 program token stream is malformed.
+    #[error("decode: {0}")]
+    Decode(#[from] DecodeError),
+    /// Lowering found the program unsupported or invalid, or the binding layout has no place
+    /// for one of its registers.
+    #[error("translate: {0}")]
+    Lower(#[from] LowerError),
+    /// A pass over the IR could not handle the program (or found a bug of its own).
+    #[error("translate: {0}")]
+    Pass(#[from] PassError),
+    /// The module cannot be written as SPIR-V (an instruction over SPIR-V's limits).
+    #[error("translate: {0}")]
+    Emit(#[from] EmitError),
+}
+
+impl Error {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Container(e) => match e.kind {
+                ContainerErrorKind::TooComplex => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
+            Error::Decode(e) => match e.kind {
+                DecodeErrorKind::UnsupportedVersion { .. } => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
+            Error::Lower(e) => e.kind(),
+            Error::Pass(e) => e.kind(),
+            Error::Emit(e) => e.kind(),
+        }
+    }
+
+    /// Whether the input is a program the translator does not (yet) handle, as opposed to bad
+    /// input, a binding problem or a bug.
+    pub fn is_unsupported(&self) -> bool {
+        self.kind() == ErrorKind::Unsupported
+    }
+
+    /// The byte offset in the input where the problem was found, when one is known.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            Error::Container(e) => Some(e.offset),
+            Error::Decode(e) => Some(e.offset),
+            Error::Lower(e) => e.offset(),
+            Error::Pass(_) | Error::Emit(_) => None,
+        }
+    }
+}
 
 /// A translated module.
 #[derive(Debug, Clone)]
