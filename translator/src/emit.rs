@@ -442,6 +442,16 @@ impl<'m> Emitter<'m> {
                         ],
                     );
                 }
+                if i.flags & flags::RELAXED != 0 && i.has_result() {
+                    inst(
+                        &mut self.annotations,
+                        Op::Decorate,
+                        &[
+                            value_ids[v.0 as usize],
+                            spirv::Decoration::RelaxedPrecision as u32,
+                        ],
+                    );
+                }
                 if i.flags & flags::NON_UNIFORM != 0 && i.has_result() {
                     inst(
                         &mut self.annotations,

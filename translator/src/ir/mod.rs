@@ -103,6 +103,8 @@ pub mod flags {
     pub const PRECISE: u8 = 1;
     /// `NonUniform` on the result (SM5.1 non-uniform resource index).
     pub const NON_UNIFORM: u8 = 2;
+    /// `RelaxedPrecision` (D3D minimum precision `min16f`/`min2_8f`/`min16i`/`min16u`).
+    pub const RELAXED: u8 = 4;
     /// The instruction was deleted by a pass (kept in the arena, dropped from its block).
     pub const DEAD: u8 = 0x80;
 }

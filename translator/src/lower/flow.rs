@@ -294,6 +294,25 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     }
                 }
             }
+            // Minimum precision (fxc marks the destination and sources): computed at 32 bits,
+            // which D3D allows, and decorated so that a driver may use less. Only results of
+            // the destination's kind: helper arithmetic of another kind (ftoi's range clamp)
+            // keeps full precision.
+            if let Some(p) = inst
+                .dsts()
+                .iter()
+                .map(|d| d.min_precision)
+                .find(|&p| p != crate::sm4::MinPrecision::Default)
+            {
+                use crate::sm4::MinPrecision as P;
+                let float_dst = matches!(p, P::Float16 | P::Float2_8);
+                for v in before..self.b.f.insts.len() {
+                    let i = &self.b.f.insts[v];
+                    if is_relaxable(i.op, self.b.m.types.scalar(i.ty), float_dst) {
+                        self.b.f.insts[v].flags |= crate::ir::flags::RELAXED;
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -662,6 +681,34 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         self.need_feature("shaderDemoteToHelperInvocation");
         self.b.op_void(Op::DemoteToHelperInvocation, &[]);
+    }
+}
+
+/// Whether `RelaxedPrecision` may decorate the result of `op` (of scalar kind `s`) lowered
+/// for a minimum-precision destination (float when `float_dst`, else integer): arithmetic
+/// of the destination's kind, never loads, stores, bit casts or shuffles, whose values
+/// must stay exact.
+fn is_relaxable(op: Op, s: Option<Scalar>, float_dst: bool) -> bool {
+    match s {
+        Some(Scalar::F32) => {
+            float_dst && (is_float_arith(op) || matches!(op, Op::ConvertSToF | Op::ConvertUToF))
+        }
+        Some(Scalar::I32 | Scalar::U32) => {
+            !float_dst
+                && matches!(
+                    op,
+                    Op::IAdd
+                        | Op::ISub
+                        | Op::IMul
+                        | Op::SDiv
+                        | Op::UDiv
+                        | Op::UMod
+                        | Op::SNegate
+                        | Op::ConvertFToS
+                        | Op::ConvertFToU
+                )
+        }
+        _ => false,
     }
 }
 

@@ -26,6 +26,8 @@ mod geometry;
 mod hull;
 mod io;
 mod memory;
+#[cfg(test)]
+mod precision_tests;
 mod query;
 mod regs;
 mod resources;
