@@ -2,7 +2,8 @@
  * translate OUTDIR FILE...
  *
  * Translates each DXBC file to SPIR-V through libdxbc_spirv's C API and writes
- * OUTDIR/<input file name>.spv. Prints one line per failure, then "N translated, M failed";
+ * OUTDIR/<input file name>.spv. Each shader is also scanned and its reflection read (and
+ * checked against the scan), so that running this under valgrind covers every call. Prints one line per failure, then "N translated, M failed";
  * exits 1 when something failed (or on bad usage).
  *
  * Build: cc -std=c99 -I include examples/translate.c -L target/release -ldxbc_spirv
@@ -47,6 +48,8 @@ static int translate_file(const char *out_dir, const char *path)
 {
     dxbc_spirv_shader_create_info create_info;
     dxbc_spirv_translate_info translate_info;
+    dxbc_spirv_reflection *reflection = NULL;
+    dxbc_spirv_scan_info *scan = NULL;
     dxbc_spirv_shader *shader = NULL;
     dxbc_spirv_code code = {NULL, 0};
     char *message = NULL, *out_path;
@@ -72,11 +75,19 @@ static int translate_file(const char *out_dir, const char *path)
     free(data);
     data = NULL;
 
+    if (dxbc_spirv_scan(shader, &scan, &message) != DXBC_SPIRV_OK)
+        goto done;
+
     memset(&translate_info, 0, sizeof(translate_info));
     translate_info.s_type = DXBC_SPIRV_STRUCTURE_TYPE_TRANSLATE_INFO;
     translate_info.target_env = DXBC_SPIRV_TARGET_ENV_VULKAN_1_3;
-    if (dxbc_spirv_translate(shader, &translate_info, &code, NULL, &message) != DXBC_SPIRV_OK)
+    if (dxbc_spirv_translate(shader, &translate_info, &code, &reflection, &message) != DXBC_SPIRV_OK)
         goto done;
+    if (reflection->stage != scan->stage || reflection->output_count > scan->output_count)
+    {
+        fprintf(stderr, "%s: the reflection disagrees with the scan\n", path);
+        goto done;
+    }
 
     out_path = malloc(strlen(out_dir) + strlen(base_name(path)) + 6);
     if (!out_path)
@@ -96,6 +107,8 @@ done:
         fprintf(stderr, "%s: %s\n", path, message);
     dxbc_spirv_free_message(message);
     dxbc_spirv_free_code(&code);
+    dxbc_spirv_free_reflection(reflection);
+    dxbc_spirv_free_scan(scan);
     dxbc_spirv_shader_destroy(shader);
     free(data);
     return failed;

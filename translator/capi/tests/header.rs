@@ -76,3 +76,35 @@ fn header_compiles_as_strict_c99_and_cxx() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pkg_config_template_is_valid() {
+    let template = std::fs::read_to_string(crate_dir().join("dxbc_spirv.pc.in")).unwrap();
+    let pc = template
+        .replace("@PREFIX@", "/opt/dxbc-spirv")
+        .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+    assert!(!pc.contains('@'), "unsubstituted placeholder in dxbc_spirv.pc.in");
+    let dir = std::env::temp_dir().join(format!("dxbc-spirv-pc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("dxbc_spirv.pc"), pc).unwrap();
+    let run = |args: &[&str]| {
+        Command::new("pkg-config")
+            .args(args)
+            .env("PKG_CONFIG_PATH", &dir)
+            .output()
+    };
+    let Ok(version) = run(&["--modversion", "dxbc_spirv"]) else {
+        eprintln!("skipped: no pkg-config on PATH");
+        return;
+    };
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        env!("CARGO_PKG_VERSION")
+    );
+    let flags = run(&["--cflags", "--libs", "dxbc_spirv"]).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&flags.stdout).trim(),
+        "-I/opt/dxbc-spirv/include -L/opt/dxbc-spirv/lib -ldxbc_spirv"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
