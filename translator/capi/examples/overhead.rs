@@ -33,9 +33,15 @@ fn c_api(bytes: &[u8], reflection: bool) -> usize {
     let mut refl = null_mut();
     // SAFETY: valid pointers, as the API documents them.
     unsafe {
-        assert_eq!(dxbc_spirv_shader_create(&info, &mut shader, null_mut()), DXBC_SPIRV_OK);
+        assert_eq!(
+            dxbc_spirv_shader_create(&info, &mut shader, null_mut()),
+            DXBC_SPIRV_OK
+        );
         let r = if reflection { &mut refl } else { null_mut() };
-        assert_eq!(dxbc_spirv_translate(shader, null(), &mut code, r, null_mut()), DXBC_SPIRV_OK);
+        assert_eq!(
+            dxbc_spirv_translate(shader, null(), &mut code, r, null_mut()),
+            DXBC_SPIRV_OK
+        );
         let n = code.word_count;
         dxbc_spirv_free_code(&mut code);
         dxbc_spirv_free_reflection(refl);
@@ -70,7 +76,8 @@ fn main() {
     };
     let mut files: Vec<std::path::PathBuf> = args.map(Into::into).collect();
     if files.is_empty() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/dxbc");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/dxbc");
         files = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .flatten()
@@ -104,11 +111,13 @@ fn main() {
             }
         }
     }
-    let mean = |m: usize| {
-        best.iter().map(|b| b[m].as_secs_f64()).sum::<f64>() / best.len() as f64 * 1e6
-    };
+    let mean =
+        |m: usize| best.iter().map(|b| b[m].as_secs_f64()).sum::<f64>() / best.len() as f64 * 1e6;
     let (rust, c, c_refl) = (mean(0), mean(1), mean(2));
-    println!("{} shaders, {rounds} rounds, fastest round per shader", shaders.len());
+    println!(
+        "{} shaders, {rounds} rounds, fastest round per shader",
+        shaders.len()
+    );
     println!("Rust API translate:                {rust:8.1} us/shader");
     println!(
         "C API create+translate+free:       {c:8.1} us/shader  ({:+.2} %)",
@@ -122,8 +131,15 @@ fn main() {
         .iter()
         .zip(&files)
         .map(|(b, f)| (b[1].as_secs_f64() / b[0].as_secs_f64(), f))
-        .fold((0.0, None), |acc, (r, f)| if r > acc.0 { (r, Some(f)) } else { acc });
+        .fold(
+            (0.0, None),
+            |acc, (r, f)| if r > acc.0 { (r, Some(f)) } else { acc },
+        );
     if let (r, Some(f)) = worst {
-        println!("largest per-shader ratio: {:+.2} % ({})", (r - 1.0) * 100.0, f.display());
+        println!(
+            "largest per-shader ratio: {:+.2} % ({})",
+            (r - 1.0) * 100.0,
+            f.display()
+        );
     }
 }

@@ -96,10 +96,7 @@ pub unsafe fn walk(
 }
 
 /// Checks the structure type of a struct passed directly.
-pub fn expect_type(
-    got: dxbc_spirv_structure_type,
-    want: dxbc_spirv_structure_type,
-) -> ApiResult {
+pub fn expect_type(got: dxbc_spirv_structure_type, want: dxbc_spirv_structure_type) -> ApiResult {
     if got == want {
         return Ok(());
     }
@@ -107,7 +104,10 @@ pub fn expect_type(
     Err(ApiError::invalid_argument(format!(
         "{want_name}.s_type is {got}, expected {want} ({})",
         type_name(want)
-            .map(|n| format!("DXBC_SPIRV_STRUCTURE_TYPE_{}", n["dxbc_spirv_".len()..].to_uppercase()))
+            .map(|n| format!(
+                "DXBC_SPIRV_STRUCTURE_TYPE_{}",
+                n["dxbc_spirv_".len()..].to_uppercase()
+            ))
             .unwrap_or_default()
     )))
 }

@@ -86,8 +86,14 @@ pub const DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER: dxbc_spirv_descriptor_type 
 
 const DESCRIPTOR_TYPES: [(DescriptorType, dxbc_spirv_descriptor_type); 7] = [
     (DescriptorType::Sampler, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER),
-    (DescriptorType::SampledImage, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE),
-    (DescriptorType::StorageImage, DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_IMAGE),
+    (
+        DescriptorType::SampledImage,
+        DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+    ),
+    (
+        DescriptorType::StorageImage,
+        DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+    ),
     (
         DescriptorType::UniformTexelBuffer,
         DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
@@ -96,8 +102,14 @@ const DESCRIPTOR_TYPES: [(DescriptorType, dxbc_spirv_descriptor_type); 7] = [
         DescriptorType::StorageTexelBuffer,
         DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
     ),
-    (DescriptorType::UniformBuffer, DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER),
-    (DescriptorType::StorageBuffer, DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+    (
+        DescriptorType::UniformBuffer,
+        DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+    ),
+    (
+        DescriptorType::StorageBuffer,
+        DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    ),
 ];
 
 pub(crate) fn descriptor_type(t: DescriptorType) -> dxbc_spirv_descriptor_type {

@@ -325,8 +325,11 @@ fn descriptor(d: &Descriptor) -> dxbc_spirv_descriptor {
 pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
     let mut strings = Vec::new();
     let entry_point = keep(&mut strings, &r.entry_point);
-    let vars = [&r.inputs, &r.outputs, &r.patch_constants]
-        .map(|list| list.iter().map(|v| var(&mut strings, v)).collect::<Vec<_>>());
+    let vars = [&r.inputs, &r.outputs, &r.patch_constants].map(|list| {
+        list.iter()
+            .map(|v| var(&mut strings, v))
+            .collect::<Vec<_>>()
+    });
     let names = [&r.capabilities, &r.extensions, &r.vulkan_features].map(|list| {
         list.iter()
             .map(|s| keep(&mut strings, s))

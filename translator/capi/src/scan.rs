@@ -288,7 +288,10 @@ fn resource_of(decl: &Declaration) -> Option<dxbc_spirv_resource> {
             return_type,
             ..
         } => {
-            let mut r = blank(DXBC_SPIRV_REGISTER_CLASS_SRV, DXBC_SPIRV_RESOURCE_KIND_TYPED);
+            let mut r = blank(
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                DXBC_SPIRV_RESOURCE_KIND_TYPED,
+            );
             r.dimension = dim.to_u32();
             r.return_type = return_type.types[0].to_u32();
             r.sample_count = (*sample_count).into();
@@ -321,7 +324,10 @@ fn resource_of(decl: &Declaration) -> Option<dxbc_spirv_resource> {
             r
         }
         Declaration::UavRaw { flags, .. } => {
-            let mut r = blank(DXBC_SPIRV_REGISTER_CLASS_UAV, DXBC_SPIRV_RESOURCE_KIND_UAV_RAW);
+            let mut r = blank(
+                DXBC_SPIRV_REGISTER_CLASS_UAV,
+                DXBC_SPIRV_RESOURCE_KIND_UAV_RAW,
+            );
             r.flags = uav_flags(flags);
             r
         }
@@ -466,10 +472,15 @@ fn scan(shader: &dxbc_spirv_shader) -> ApiResult<Box<Holder>> {
             Declaration::Interface { .. } | Declaration::FunctionTable { .. } => {
                 features |= DXBC_SPIRV_FEATURE_CLASS_LINKAGE
             }
-            Declaration::Stream => {
-                if inst.operands.first().and_then(|o| o.register()).unwrap_or(0) > 0 {
-                    features |= DXBC_SPIRV_FEATURE_MULTIPLE_STREAMS;
-                }
+            Declaration::Stream
+                if inst
+                    .operands
+                    .first()
+                    .and_then(|o| o.register())
+                    .unwrap_or(0)
+                    > 0 =>
+            {
+                features |= DXBC_SPIRV_FEATURE_MULTIPLE_STREAMS
             }
             _ => {}
         }
@@ -494,7 +505,8 @@ fn scan(shader: &dxbc_spirv_shader) -> ApiResult<Box<Holder>> {
         if let Some(m) = decl.interpolation()
             && matches!(
                 m,
-                sm4::InterpolationMode::LinearSample | sm4::InterpolationMode::LinearNoPerspectiveSample
+                sm4::InterpolationMode::LinearSample
+                    | sm4::InterpolationMode::LinearNoPerspectiveSample
             )
         {
             features |= DXBC_SPIRV_FEATURE_SAMPLE_RATE_SHADING;
@@ -553,7 +565,9 @@ fn scan(shader: &dxbc_spirv_shader) -> ApiResult<Box<Holder>> {
                 V::RenderTargetArrayIndex => {
                     features |= DXBC_SPIRV_FEATURE_LAYER_FROM_VERTEX_PIPELINE
                 }
-                V::ViewportArrayIndex => features |= DXBC_SPIRV_FEATURE_VIEWPORT_FROM_VERTEX_PIPELINE,
+                V::ViewportArrayIndex => {
+                    features |= DXBC_SPIRV_FEATURE_VIEWPORT_FROM_VERTEX_PIPELINE
+                }
                 _ => {}
             }
         }

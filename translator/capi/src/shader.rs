@@ -102,7 +102,11 @@ pub unsafe extern "C" fn dxbc_spirv_shader_create(
         let info = unsafe { in_ref(info, "info")? };
         chain::expect_type(info.s_type, DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO)?;
         // SAFETY: caller's promise.
-        unsafe { chain::walk("dxbc_spirv_shader_create_info", info.next, &[], |_, _| Ok(()))? };
+        unsafe {
+            chain::walk("dxbc_spirv_shader_create_info", info.next, &[], |_, _| {
+                Ok(())
+            })?
+        };
         match info.source_type {
             DXBC_SPIRV_SOURCE_TYPE_DXBC => {}
             DXBC_SPIRV_SOURCE_TYPE_D3DBC => {

@@ -159,7 +159,10 @@ pub(crate) unsafe fn in_slice<'a, T>(p: *const T, count: usize, name: &str) -> A
     if !p.is_aligned() {
         return Err(ApiError::invalid_argument(format!("{name} is misaligned")));
     }
-    if count.checked_mul(size_of::<T>().max(1)).is_none_or(|b| b > isize::MAX as usize) {
+    if count
+        .checked_mul(size_of::<T>().max(1))
+        .is_none_or(|b| b > isize::MAX as usize)
+    {
         return Err(ApiError::invalid_argument(format!(
             "{name}: count {count} is too large"
         )));

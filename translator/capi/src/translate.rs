@@ -320,7 +320,9 @@ impl Resolver for Callback {
                     Ok(Placement::PushConstant { offset, size })
                 }
             }
-            k => Err(format!("the binding callback returned kind {k}, which is not a DXBC_SPIRV_BINDING_KIND_*")),
+            k => Err(format!(
+                "the binding callback returned kind {k}, which is not a DXBC_SPIRV_BINDING_KIND_*"
+            )),
         }
     }
 }
@@ -425,7 +427,8 @@ fn apply_parameters(p: &dxbc_spirv_parameter_info, opts: &mut Options) -> ApiRes
                     )));
                 }
                 // SAFETY: the union member the type names.
-                opts.rasterizer_sample_count_spec_id = unsafe { param.u.specialization_constant.id };
+                opts.rasterizer_sample_count_spec_id =
+                    unsafe { param.u.specialization_constant.id };
             }
             DXBC_SPIRV_PARAMETER_NAME_TESS_FACTOR_LIMIT => {
                 return Err(ApiError::unsupported(format!(
@@ -485,8 +488,11 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
     ];
     // SAFETY: caller's promise; each struct is read as the type its s_type names.
     unsafe {
-        chain::walk("dxbc_spirv_translate_info", info.next, &allowed, |t, p| {
-            match t {
+        chain::walk(
+            "dxbc_spirv_translate_info",
+            info.next,
+            &allowed,
+            |t, p| match t {
                 DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO => {
                     let b: &dxbc_spirv_binding_policy_info = in_ref(p.cast(), "binding policy")?;
                     let policy = match b.policy {
@@ -509,7 +515,9 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                     let c: &dxbc_spirv_binding_callback_info =
                         in_ref(p.cast(), "binding callback info")?;
                     let callback = c.callback.ok_or_else(|| {
-                        ApiError::invalid_argument("dxbc_spirv_binding_callback_info.callback is null")
+                        ApiError::invalid_argument(
+                            "dxbc_spirv_binding_callback_info.callback is null",
+                        )
                     })?;
                     set_binding(Binding::Resolver(ResolverRef(Arc::new(Callback {
                         stage: stage(shader.version.stage),
@@ -522,8 +530,8 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                     apply_parameters(p, &mut opts)
                 }
                 _ => Ok(()),
-            }
-        })?
+            },
+        )?
     };
     if let Some(b) = binding {
         opts.binding = b;

@@ -217,7 +217,10 @@ fn bad_input_is_an_error_never_a_crash() {
     let (s, m) = create(&good[..20]).unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_SHADER);
     assert!(m.contains("byte offset"), "{m}");
-    assert_eq!(create(b"not a shader at all, just text").unwrap_err().0, DXBC_SPIRV_ERROR_INVALID_SHADER);
+    assert_eq!(
+        create(b"not a shader at all, just text").unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_SHADER
+    );
     for cut in 0..good.len() {
         let _ = create(&good[..cut]).map(|s| unsafe { dxbc_spirv_shader_destroy(s) });
     }
@@ -250,10 +253,16 @@ fn bad_input_is_an_error_never_a_crash() {
     let shader = create(&good).unwrap();
     let mut info = translate_info(null());
     info.target_env = 42;
-    assert_eq!(translate_words(shader, Some(&info)).unwrap_err().0, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert_eq!(
+        translate_words(shader, Some(&info)).unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
     let mut info = translate_info(null());
     info.flags = 1 << 30;
-    assert_eq!(translate_words(shader, Some(&info)).unwrap_err().0, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert_eq!(
+        translate_words(shader, Some(&info)).unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
     // A chain that loops on itself.
     let mut policy = dxbc_spirv_binding_policy_info {
         s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO,
@@ -261,7 +270,13 @@ fn bad_input_is_an_error_never_a_crash() {
         policy: DXBC_SPIRV_BINDING_POLICY_PER_RANGE,
     };
     policy.next = (&policy as *const dxbc_spirv_binding_policy_info).cast();
-    let (s, m) = translate_words(shader, Some(&translate_info((&policy as *const dxbc_spirv_binding_policy_info).cast()))).unwrap_err();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&policy as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
+    )
+    .unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
     assert!(m.contains("twice"), "{m}");
     unsafe { dxbc_spirv_shader_destroy(shader) };
@@ -328,17 +343,61 @@ fn binding_callback_places_and_refuses() {
     let got: Vec<_> = rec
         .requests
         .iter()
-        .map(|r| (r.stage, r.register_class, r.register_index, r.count, r.descriptor_type))
+        .map(|r| {
+            (
+                r.stage,
+                r.register_class,
+                r.register_index,
+                r.count,
+                r.descriptor_type,
+            )
+        })
         .collect();
     assert_eq!(
         got,
         [
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_CBV, 0, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER),
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_SAMPLER, 0, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER),
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_SRV, 0, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE),
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_SRV, 1, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE),
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_UAV, 1, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER),
-            (DXBC_SPIRV_STAGE_PIXEL, DXBC_SPIRV_REGISTER_CLASS_UAV_COUNTER, 1, 1, DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_CBV,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SAMPLER,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_UAV,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_UAV_COUNTER,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            ),
         ]
     );
     // The reflection has the callback's placements, each beside its D3D origin.
@@ -412,8 +471,13 @@ fn binding_table_and_policy() {
         push_constant_rules: push.as_ptr(),
     };
     let t = table(&rules);
-    let (_, refl) =
-        translate(shader, Some(&translate_info((&t as *const dxbc_spirv_binding_table_info).cast()))).unwrap();
+    let (_, refl) = translate(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap();
     let r = unsafe { &*refl };
     assert_eq!(r.push_constant_count, 1);
     let pc = unsafe { *r.push_constants };
@@ -425,26 +489,51 @@ fn binding_table_and_policy() {
     // t0 and t1 share binding 1 of the unbounded SRV table at elements 0 and 1.
     assert_eq!(
         placed,
-        [(1, 0, 0, 1), (1, 1, 0, 1), (1, 1, 1, 2), (1, 2, 1, 2), (1, 3, 1, 2)]
+        [
+            (1, 0, 0, 1),
+            (1, 1, 0, 1),
+            (1, 1, 1, 2),
+            (1, 2, 1, 2),
+            (1, 3, 1, 2)
+        ]
     );
     unsafe { dxbc_spirv_free_reflection(refl) };
 
     // A table that does not cover t1, and a malformed one.
     rules[1].count = 1;
     let t = table(&rules);
-    let (s, m) = translate_words(shader, Some(&translate_info((&t as *const dxbc_spirv_binding_table_info).cast()))).unwrap_err();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_BINDING);
     assert!(m.contains("no binding for t1 in space 0"), "{m}");
     rules[1].count = 0;
     let t = table(&rules);
-    let (s, m) = translate_words(shader, Some(&translate_info((&t as *const dxbc_spirv_binding_table_info).cast()))).unwrap_err();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
     assert!(m.contains("count must be at least 1"), "{m}");
     rules[1].count = 1;
     rules[1].descriptor_type_mask = 1 << 1;
     let t = table(&rules);
     assert_eq!(
-        translate_words(shader, Some(&translate_info((&t as *const dxbc_spirv_binding_table_info).cast()))).unwrap_err().0,
+        translate_words(
+            shader,
+            Some(&translate_info(
+                (&t as *const dxbc_spirv_binding_table_info).cast()
+            ))
+        )
+        .unwrap_err()
+        .0,
         DXBC_SPIRV_ERROR_INVALID_ARGUMENT
     );
 
@@ -458,10 +547,15 @@ fn binding_table_and_policy() {
     };
     let (_, refl) = translate(
         shader,
-        Some(&translate_info((&policy as *const dxbc_spirv_binding_policy_info).cast())),
+        Some(&translate_info(
+            (&policy as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
     )
     .unwrap();
-    let placed: Vec<_> = reflection_descriptors(refl).iter().map(|d| (d.set, d.binding)).collect();
+    let placed: Vec<_> = reflection_descriptors(refl)
+        .iter()
+        .map(|d| (d.set, d.binding))
+        .collect();
     assert_eq!(placed, [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]);
     unsafe { dxbc_spirv_free_reflection(refl) };
     // Two binding structs in one chain.
@@ -469,7 +563,13 @@ fn binding_table_and_policy() {
         next: (&t as *const dxbc_spirv_binding_table_info).cast(),
         ..policy
     };
-    let (s, m) = translate_words(shader, Some(&translate_info((&both as *const dxbc_spirv_binding_policy_info).cast()))).unwrap_err();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&both as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
+    )
+    .unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
     assert!(m.contains("more than one"), "{m}");
     unsafe { dxbc_spirv_shader_destroy(shader) };
@@ -533,9 +633,21 @@ fn sample_count_as_a_specialization_constant() {
 
     // What the translator cannot deliver is refused, naming it.
     for (ty, status, needle) in [
-        (DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT, DXBC_SPIRV_ERROR_UNSUPPORTED, "as an immediate constant"),
-        (DXBC_SPIRV_PARAMETER_TYPE_BUFFER, DXBC_SPIRV_ERROR_UNSUPPORTED, "as a buffer"),
-        (DXBC_SPIRV_PARAMETER_TYPE_PUSH_CONSTANT, DXBC_SPIRV_ERROR_UNSUPPORTED, "as a push constant"),
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as an immediate constant",
+        ),
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_BUFFER,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as a buffer",
+        ),
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_PUSH_CONSTANT,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as a push constant",
+        ),
         (77, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "type 77"),
     ] {
         let params = [parameter(
@@ -545,7 +657,13 @@ fn sample_count_as_a_specialization_constant() {
             4,
         )];
         let p = pinfo(&params);
-        let (s, m) = translate_words(shader, Some(&translate_info((&p as *const dxbc_spirv_parameter_info).cast()))).unwrap_err();
+        let (s, m) = translate_words(
+            shader,
+            Some(&translate_info(
+                (&p as *const dxbc_spirv_parameter_info).cast(),
+            )),
+        )
+        .unwrap_err();
         assert_eq!(s, status, "{m}");
         assert!(m.contains(needle), "{m}");
     }
@@ -556,7 +674,13 @@ fn sample_count_as_a_specialization_constant() {
         3,
     )];
     let p = pinfo(&params);
-    let (s, m) = translate_words(shader, Some(&translate_info((&p as *const dxbc_spirv_parameter_info).cast()))).unwrap_err();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&p as *const dxbc_spirv_parameter_info).cast(),
+        )),
+    )
+    .unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_UNSUPPORTED);
     assert!(m.contains("TESS_FACTOR_LIMIT"), "{m}");
     let params = [parameter(
@@ -567,7 +691,14 @@ fn sample_count_as_a_specialization_constant() {
     )];
     let p = pinfo(&params);
     assert_eq!(
-        translate_words(shader, Some(&translate_info((&p as *const dxbc_spirv_parameter_info).cast()))).unwrap_err().0,
+        translate_words(
+            shader,
+            Some(&translate_info(
+                (&p as *const dxbc_spirv_parameter_info).cast()
+            ))
+        )
+        .unwrap_err()
+        .0,
         DXBC_SPIRV_ERROR_INVALID_ARGUMENT
     );
     unsafe { dxbc_spirv_shader_destroy(shader) };
@@ -595,26 +726,76 @@ fn scan_reports_resources_signatures_and_features() {
     let res = unsafe { std::slice::from_raw_parts(s.resources, s.resource_count as usize) };
     let got: Vec<_> = res
         .iter()
-        .map(|r| (r.register_class, r.kind, r.register_lower, r.register_upper, r.flags))
+        .map(|r| {
+            (
+                r.register_class,
+                r.kind,
+                r.register_lower,
+                r.register_upper,
+                r.flags,
+            )
+        })
         .collect();
     let uav_flags = DXBC_SPIRV_RESOURCE_UAV_COUNTER | DXBC_SPIRV_RESOURCE_UAV_WRITE;
     assert_eq!(
         got,
         [
-            (DXBC_SPIRV_REGISTER_CLASS_CBV, DXBC_SPIRV_RESOURCE_KIND_CONSTANT_BUFFER, 0, 0, 0),
-            (DXBC_SPIRV_REGISTER_CLASS_SAMPLER, DXBC_SPIRV_RESOURCE_KIND_SAMPLER, 0, 0, 0),
-            (DXBC_SPIRV_REGISTER_CLASS_SRV, DXBC_SPIRV_RESOURCE_KIND_TYPED, 0, 0, 0),
-            (DXBC_SPIRV_REGISTER_CLASS_SRV, DXBC_SPIRV_RESOURCE_KIND_TYPED, 1, 1, 0),
-            (DXBC_SPIRV_REGISTER_CLASS_UAV, DXBC_SPIRV_RESOURCE_KIND_UAV_STRUCTURED, 1, 1, uav_flags),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_CBV,
+                DXBC_SPIRV_RESOURCE_KIND_CONSTANT_BUFFER,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SAMPLER,
+                DXBC_SPIRV_RESOURCE_KIND_SAMPLER,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                DXBC_SPIRV_RESOURCE_KIND_TYPED,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                DXBC_SPIRV_RESOURCE_KIND_TYPED,
+                1,
+                1,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_UAV,
+                DXBC_SPIRV_RESOURCE_KIND_UAV_STRUCTURED,
+                1,
+                1,
+                uav_flags
+            ),
         ]
     );
     assert_eq!(res[0].size_bytes, 16);
-    assert_eq!((res[2].dimension, res[2].return_type), (DXBC_SPIRV_RESOURCE_DIMENSION_TEXTURE2D, DXBC_SPIRV_RETURN_TYPE_FLOAT));
+    assert_eq!(
+        (res[2].dimension, res[2].return_type),
+        (
+            DXBC_SPIRV_RESOURCE_DIMENSION_TEXTURE2D,
+            DXBC_SPIRV_RETURN_TYPE_FLOAT
+        )
+    );
     assert_eq!(res[4].stride, 4);
     assert_eq!(s.output_count, 1);
     let out = unsafe { *s.outputs };
-    assert_eq!(unsafe { CStr::from_ptr(out.semantic_name) }.to_str(), Ok("SV_Target"));
-    assert_eq!((out.system_value, out.component_type, out.register_index), (64, 3, 0));
+    assert_eq!(
+        unsafe { CStr::from_ptr(out.semantic_name) }.to_str(),
+        Ok("SV_Target")
+    );
+    assert_eq!(
+        (out.system_value, out.component_type, out.register_index),
+        (64, 3, 0)
+    );
     unsafe { dxbc_spirv_free_scan(info) };
     unsafe { dxbc_spirv_shader_destroy(shader) };
 
@@ -647,7 +828,9 @@ fn scan_reports_resources_signatures_and_features() {
             let r = unsafe { *s.resources };
             assert_eq!(
                 r.flags,
-                DXBC_SPIRV_RESOURCE_UAV_READ | DXBC_SPIRV_RESOURCE_UAV_WRITE | DXBC_SPIRV_RESOURCE_UAV_TYPED_LOAD
+                DXBC_SPIRV_RESOURCE_UAV_READ
+                    | DXBC_SPIRV_RESOURCE_UAV_WRITE
+                    | DXBC_SPIRV_RESOURCE_UAV_TYPED_LOAD
             );
         }
         unsafe { dxbc_spirv_free_scan(info) };
@@ -669,13 +852,19 @@ fn reflection_matches_the_rust_api() {
         assert_eq!(words, rust.spirv, "{name}");
         let r = unsafe { &*refl };
         let rr = &rust.reflection;
-        assert_eq!(unsafe { CStr::from_ptr(r.entry_point) }.to_str(), Ok(rr.entry_point.as_str()));
+        assert_eq!(
+            unsafe { CStr::from_ptr(r.entry_point) }.to_str(),
+            Ok(rr.entry_point.as_str())
+        );
         assert_eq!(r.input_count as usize, rr.inputs.len(), "{name}");
         assert_eq!(r.output_count as usize, rr.outputs.len(), "{name}");
         let ds = reflection_descriptors(refl);
         assert_eq!(ds.len(), rr.descriptors.len(), "{name}");
         for (c, d) in ds.iter().zip(&rr.descriptors) {
-            assert_eq!((c.set, c.binding, c.array_offset), (d.set, d.binding, d.array_offset));
+            assert_eq!(
+                (c.set, c.binding, c.array_offset),
+                (d.set, d.binding, d.array_offset)
+            );
             assert_eq!(c.count, d.count.unwrap_or(DXBC_SPIRV_UNBOUNDED));
             assert_eq!(c.register_lower, d.origin.lower);
             assert_eq!(c.writable != 0, d.writable);
@@ -690,7 +879,10 @@ fn reflection_matches_the_rust_api() {
             .iter()
             .zip(&rr.inputs)
         {
-            assert_eq!(unsafe { CStr::from_ptr(c.semantic_name) }.to_str(), Ok(v.semantic_name.as_str()));
+            assert_eq!(
+                unsafe { CStr::from_ptr(c.semantic_name) }.to_str(),
+                Ok(v.semantic_name.as_str())
+            );
             assert_eq!(c.register_index, v.register.unwrap_or(DXBC_SPIRV_UNBOUNDED));
         }
         let info = scan(shader);

@@ -29,7 +29,15 @@ fn build_example(out: &Path) -> Option<PathBuf> {
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let exe = out.join("translate");
     let result = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-I"])
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+            "-I",
+        ])
         .arg(crate_dir.join("include"))
         .arg(crate_dir.join("examples/translate.c"))
         .arg(&lib)
@@ -75,7 +83,11 @@ fn c_example_translates_the_corpus() {
         let in_dir: Vec<&PathBuf> = files.iter().filter(|f| f.parent() == Some(dir)).collect();
         let out_dir = work.join(n.to_string());
         std::fs::create_dir_all(&out_dir).unwrap();
-        let run = Command::new(&exe).arg(&out_dir).args(&in_dir).output().unwrap();
+        let run = Command::new(&exe)
+            .arg(&out_dir)
+            .args(&in_dir)
+            .output()
+            .unwrap();
         let stdout = String::from_utf8_lossy(&run.stdout);
         let last = stdout.lines().last().unwrap_or_default().to_string();
         let mut expect_failed = 0;
@@ -86,22 +98,33 @@ fn c_example_translates_the_corpus() {
             match rust {
                 Ok(t) => {
                     let words: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-                    let written = std::fs::read(&spv)
-                        .unwrap_or_else(|_| panic!("the C example did not write {}", spv.display()));
+                    let written = std::fs::read(&spv).unwrap_or_else(|_| {
+                        panic!("the C example did not write {}", spv.display())
+                    });
                     assert_eq!(written, words, "{}: C and Rust outputs differ", f.display());
                     integration_tests::spirv_val(&spv, "vulkan1.3")
                         .unwrap_or_else(|e| panic!("{}: spirv-val: {e}", f.display()));
                     validated += 1;
                 }
                 Err(_) => {
-                    assert!(!spv.exists(), "{}: the C API translated what Rust refused", f.display());
+                    assert!(
+                        !spv.exists(),
+                        "{}: the C API translated what Rust refused",
+                        f.display()
+                    );
                     expect_failed += 1;
                 }
             }
         }
-        let expect = format!("{} translated, {expect_failed} failed", in_dir.len() - expect_failed);
+        let expect = format!(
+            "{} translated, {expect_failed} failed",
+            in_dir.len() - expect_failed
+        );
         assert_eq!(last, expect, "{}", dir.display());
-        assert_eq!(run.status.code(), Some(if expect_failed > 0 { 1 } else { 0 }));
+        assert_eq!(
+            run.status.code(),
+            Some(if expect_failed > 0 { 1 } else { 0 })
+        );
         translated += in_dir.len() - expect_failed;
         failed += expect_failed;
     }

@@ -64,7 +64,11 @@ fn header_compiles_as_strict_c99_and_cxx() {
         "#include \"dxbc_spirv.h\"\nint main(void) { return (int)dxbc_spirv_get_api_version() == 0; }\n",
     )
     .unwrap();
-    match compiles("cc", &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"], &c) {
+    match compiles(
+        "cc",
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"],
+        &c,
+    ) {
         None => eprintln!("skipped: no `cc` on PATH"),
         Some(r) => r.expect("the header must compile as C99 with -Wall -Werror"),
     }
@@ -83,7 +87,10 @@ fn pkg_config_template_is_valid() {
     let pc = template
         .replace("@PREFIX@", "/opt/dxbc-spirv")
         .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
-    assert!(!pc.contains('@'), "unsubstituted placeholder in dxbc_spirv.pc.in");
+    assert!(
+        !pc.contains('@'),
+        "unsubstituted placeholder in dxbc_spirv.pc.in"
+    );
     let dir = std::env::temp_dir().join(format!("dxbc-spirv-pc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("dxbc_spirv.pc"), pc).unwrap();
