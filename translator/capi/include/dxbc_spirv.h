@@ -406,6 +406,137 @@ typedef struct dxbc_spirv_chain_header {
   const void *next;
 } dxbc_spirv_chain_header;
 
+// Places bindings by a built-in policy.
+typedef struct dxbc_spirv_binding_policy_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  // A `DXBC_SPIRV_BINDING_POLICY_*`.
+  dxbc_spirv_binding_policy policy;
+} dxbc_spirv_binding_policy_info;
+
+// Registers `register_index .. register_index + count` of a class in a space live in
+// `binding` of `set`, register `r` at array element `array_offset + (r - register_index)`.
+typedef struct dxbc_spirv_descriptor_rule {
+  // A `DXBC_SPIRV_REGISTER_CLASS_*` (`UAV_COUNTER` places the counters of those UAVs).
+  dxbc_spirv_register_class register_class;
+  uint32_t register_space;
+  uint32_t register_index;
+  // Registers covered (at least 1), or `DXBC_SPIRV_UNBOUNDED`.
+  uint32_t count;
+  uint32_t set;
+  uint32_t binding;
+  uint32_t array_offset;
+  // Only ranges of these descriptor types (bits `1 << DXBC_SPIRV_DESCRIPTOR_TYPE_*`); 0: any.
+  uint32_t descriptor_type_mask;
+} dxbc_spirv_descriptor_rule;
+
+// Constant buffer `b{register_index}` of a space is `size` bytes of push constants at byte
+// `offset` (D3D12 root constants); both multiples of 4.
+typedef struct dxbc_spirv_push_constant_rule {
+  uint32_t register_space;
+  uint32_t register_index;
+  uint32_t offset;
+  uint32_t size;
+} dxbc_spirv_push_constant_rule;
+
+// Places bindings by a table, validated before use (the translator's binding layout).
+typedef struct dxbc_spirv_binding_table_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  uint32_t descriptor_rule_count;
+  const struct dxbc_spirv_descriptor_rule *descriptor_rules;
+  uint32_t push_constant_rule_count;
+  const struct dxbc_spirv_push_constant_rule *push_constant_rules;
+} dxbc_spirv_binding_table_info;
+
+// One declared register range the callback is asked to place.
+typedef struct dxbc_spirv_binding_request {
+  // The shader's stage.
+  dxbc_spirv_stage stage;
+  // A `DXBC_SPIRV_REGISTER_CLASS_*`; `UAV_COUNTER` for the hidden counter of a UAV.
+  dxbc_spirv_register_class register_class;
+  uint32_t register_space;
+  // First register of the range.
+  uint32_t register_index;
+  // Registers in the range, or `DXBC_SPIRV_UNBOUNDED`.
+  uint32_t count;
+  // The Vulkan descriptor type the translator gives the range.
+  dxbc_spirv_descriptor_type descriptor_type;
+} dxbc_spirv_binding_request;
+
+// The callback's answer.
+typedef struct dxbc_spirv_binding {
+  // A `DXBC_SPIRV_BINDING_KIND_*` (zero-initialised: a descriptor).
+  dxbc_spirv_binding_kind kind;
+  uint32_t set;
+  uint32_t binding;
+  uint32_t array_offset;
+  uint32_t push_constant_offset;
+  uint32_t push_constant_size;
+} dxbc_spirv_binding;
+
+// Places one register range: fill `*binding` and return nonzero, or return 0 to refuse it
+// (the translation then fails with `DXBC_SPIRV_ERROR_BINDING` naming the register). Called on
+// the translating thread, during the call, once per declared range (UAV counters separately).
+typedef dxbc_spirv_bool (*dxbc_spirv_binding_callback)(void *user_data,
+                                                       const struct dxbc_spirv_binding_request *request,
+                                                       struct dxbc_spirv_binding *binding);
+
+// Places bindings by asking the caller.
+typedef struct dxbc_spirv_binding_callback_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  dxbc_spirv_binding_callback callback;
+  // Passed to the callback as it is.
+  void *user_data;
+} dxbc_spirv_binding_callback_info;
+
+typedef struct dxbc_spirv_parameter_specialization_constant {
+  uint32_t id;
+} dxbc_spirv_parameter_specialization_constant;
+
+typedef struct dxbc_spirv_parameter_buffer {
+  uint32_t set;
+  uint32_t binding;
+  uint32_t offset;
+} dxbc_spirv_parameter_buffer;
+
+typedef struct dxbc_spirv_parameter_push_constant {
+  uint32_t offset;
+} dxbc_spirv_parameter_push_constant;
+
+// The value or where to find it, by the parameter's type.
+typedef union dxbc_spirv_parameter_value {
+  // The value's bits (a uint32, or a float32's bits).
+  uint32_t immediate_constant;
+  struct dxbc_spirv_parameter_specialization_constant specialization_constant;
+  struct dxbc_spirv_parameter_buffer buffer;
+  struct dxbc_spirv_parameter_push_constant push_constant;
+} dxbc_spirv_parameter_value;
+
+// One built-in parameter (vkd3d-shader's `vkd3d_shader_parameter1`).
+typedef struct dxbc_spirv_parameter {
+  // A `DXBC_SPIRV_PARAMETER_NAME_*`.
+  dxbc_spirv_parameter_name name;
+  // A `DXBC_SPIRV_PARAMETER_TYPE_*`.
+  dxbc_spirv_parameter_type type;
+  // A `DXBC_SPIRV_PARAMETER_DATA_TYPE_*`.
+  dxbc_spirv_parameter_data_type data_type;
+  union dxbc_spirv_parameter_value u;
+} dxbc_spirv_parameter;
+
+// Built-in parameters (each name at most once).
+typedef struct dxbc_spirv_parameter_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  uint32_t parameter_count;
+  const struct dxbc_spirv_parameter *parameters;
+} dxbc_spirv_parameter_info;
+
 // `dxbc_spirv_shader_create_info`.
 #define DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO 1
 

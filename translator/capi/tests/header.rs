@@ -54,16 +54,94 @@ fn compiles(compiler: &str, args: &[&str], source: &Path) -> Option<Result<(), S
     })
 }
 
+/// Names every public type, so that one cbindgen left out fails to compile.
+const USE_EVERY_TYPE: &str = r#"#include "dxbc_spirv.h"
+static dxbc_spirv_bool callback(void *user_data, const dxbc_spirv_binding_request *request,
+                                dxbc_spirv_binding *binding)
+{
+    (void)user_data;
+    binding->kind = DXBC_SPIRV_BINDING_KIND_DESCRIPTOR;
+    binding->set = request->register_space;
+    return 1;
+}
+int main(void)
+{
+    dxbc_spirv_chain_header header = {DXBC_SPIRV_STRUCTURE_TYPE_TRANSLATE_INFO, NULL};
+    dxbc_spirv_shader_create_info create = {DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO, NULL,
+                                            DXBC_SPIRV_SOURCE_TYPE_DXBC, NULL, 0};
+    dxbc_spirv_binding_policy_info policy = {DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO, NULL,
+                                             DXBC_SPIRV_BINDING_POLICY_PER_RANGE};
+    dxbc_spirv_descriptor_rule rule = {DXBC_SPIRV_REGISTER_CLASS_SRV, 0, 0, DXBC_SPIRV_UNBOUNDED,
+                                       0, 0, 0, 1u << DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE};
+    dxbc_spirv_push_constant_rule push = {0, 0, 0, 16};
+    dxbc_spirv_binding_table_info table = {DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO, NULL,
+                                           1, NULL, 1, NULL};
+    dxbc_spirv_binding_callback_info cb = {DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO, NULL,
+                                           callback, NULL};
+    dxbc_spirv_parameter parameter;
+    dxbc_spirv_parameter_info parameters = {DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO, NULL, 1,
+                                            NULL};
+    dxbc_spirv_translate_info translate = {DXBC_SPIRV_STRUCTURE_TYPE_TRANSLATE_INFO, NULL,
+                                           DXBC_SPIRV_TARGET_ENV_VULKAN_1_3,
+                                           DXBC_SPIRV_TRANSLATE_DEBUG_NAMES};
+    dxbc_spirv_code code = {NULL, 0};
+    dxbc_spirv_reflection *reflection = NULL;
+    dxbc_spirv_scan_info *scan = NULL;
+    dxbc_spirv_shader *shader = NULL;
+    char *message = NULL;
+    const dxbc_spirv_resource *resource = NULL;
+    const dxbc_spirv_signature_element *element = NULL;
+    const dxbc_spirv_descriptor *descriptor = NULL;
+    const dxbc_spirv_interface_var *var = NULL;
+    const dxbc_spirv_push_constant_range *range = NULL;
+    const dxbc_spirv_spec_constant *spec = NULL;
+    dxbc_spirv_status status;
+
+    parameter.name = DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT;
+    parameter.type = DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT;
+    parameter.data_type = DXBC_SPIRV_PARAMETER_DATA_TYPE_UINT32;
+    parameter.u.specialization_constant.id = 3;
+    parameters.parameters = &parameter;
+    table.descriptor_rules = &rule;
+    table.push_constant_rules = &push;
+    policy.next = &parameters;
+    translate.next = &cb;
+    (void)header; (void)table; (void)policy;
+    status = dxbc_spirv_shader_create(&create, &shader, &message);
+    if (status == DXBC_SPIRV_OK)
+    {
+        status = dxbc_spirv_scan(shader, &scan, &message);
+        status = dxbc_spirv_translate(shader, &translate, &code, &reflection, &message);
+    }
+    if (scan)
+    {
+        resource = scan->resources;
+        element = scan->inputs;
+    }
+    if (reflection)
+    {
+        descriptor = reflection->descriptors;
+        var = reflection->inputs;
+        range = reflection->push_constants;
+        spec = reflection->spec_constants;
+    }
+    (void)resource; (void)element; (void)descriptor; (void)var; (void)range; (void)spec;
+    dxbc_spirv_free_message(message);
+    dxbc_spirv_free_code(&code);
+    dxbc_spirv_free_reflection(reflection);
+    dxbc_spirv_free_scan(scan);
+    dxbc_spirv_shader_destroy(shader);
+    return status == DXBC_SPIRV_OK && dxbc_spirv_get_api_version() == DXBC_SPIRV_API_VERSION &&
+           dxbc_spirv_get_version_string() != NULL;
+}
+"#;
+
 #[test]
 fn header_compiles_as_strict_c99_and_cxx() {
     let dir = std::env::temp_dir().join(format!("dxbc-spirv-header-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join("use.c");
-    std::fs::write(
-        &c,
-        "#include \"dxbc_spirv.h\"\nint main(void) { return (int)dxbc_spirv_get_api_version() == 0; }\n",
-    )
-    .unwrap();
+    std::fs::write(&c, USE_EVERY_TYPE).unwrap();
     match compiles(
         "cc",
         &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"],
