@@ -185,3 +185,45 @@ pub unsafe extern "C" fn dxbc_spirv_free_message(message: *mut c_char) {
         drop(unsafe { CString::from_raw(message) })
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(body: impl FnOnce() -> ApiResult) -> (dxbc_spirv_status, Option<String>) {
+        let mut msg: *mut c_char = std::ptr::null_mut();
+        let status = guard(&mut msg, body);
+        let text = (!msg.is_null()).then(|| {
+            // SAFETY: a message `guard` allocated.
+            let s = unsafe { std::ffi::CStr::from_ptr(msg) }
+                .to_string_lossy()
+                .into_owned();
+            // SAFETY: as above, freed once.
+            unsafe { dxbc_spirv_free_message(msg) };
+            s
+        });
+        (status, text)
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        let (status, msg) = run(|| panic!("boom {}", 7));
+        assert_eq!(status, DXBC_SPIRV_ERROR_INTERNAL);
+        assert_eq!(msg.as_deref(), Some("internal error: boom 7"));
+    }
+
+    #[test]
+    fn success_clears_the_message_and_errors_keep_their_status() {
+        assert_eq!(run(|| Ok(())), (DXBC_SPIRV_OK, None));
+        let (status, msg) = run(|| Err(ApiError::unsupported("no\0pe")));
+        assert_eq!(status, DXBC_SPIRV_ERROR_UNSUPPORTED);
+        assert_eq!(msg.as_deref(), Some("no pe"));
+        // A null message pointer is fine.
+        assert_eq!(
+            guard(std::ptr::null_mut(), || Err(ApiError::invalid_argument(
+                "x"
+            ))),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+    }
+}

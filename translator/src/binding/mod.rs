@@ -36,7 +36,9 @@ pub enum Binding {
 /// A caller's rule placing one register range at a time, for embedders whose binding model is
 /// code rather than a table (DXVK's and dxil-spirv's remap callbacks). The translator asks once
 /// per declared range (and UAV counter) of a program, in declaration order, before lowering.
-pub trait Resolver: Send + Sync {
+/// (`RefUnwindSafe` keeps `Options` usable across `catch_unwind`, as the robustness tests use
+/// it.)
+pub trait Resolver: Send + Sync + std::panic::RefUnwindSafe {
     /// Where `range` goes, or why it has none (the translation then fails with a
     /// [`BindingError`] naming the register, space and this reason).
     fn place(&self, range: &RangeRequest) -> Result<Placement, String>;
