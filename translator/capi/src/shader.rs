@@ -109,6 +109,10 @@ pub unsafe extern "C" fn dxbc_spirv_shader_create(
         };
         match info.source_type {
             DXBC_SPIRV_SOURCE_TYPE_DXBC => {}
+            // The D3D9 hook: when the translator's SM1–3 front end lands, accept D3DBC here,
+            // keep the source type in the handle, and dispatch on it in `scan::scan` and
+            // `dxbc_spirv_translate` (the D3D9 state parameters join `translate.rs`'s
+            // `DXBC_SPIRV_PARAMETER_NAME_*`).
             DXBC_SPIRV_SOURCE_TYPE_D3DBC => {
                 return Err(ApiError::unsupported(
                     "source type D3DBC (Direct3D 9 bytecode) is not supported yet",
