@@ -60,17 +60,12 @@ impl ApiError {
 
 impl From<translator::Error> for ApiError {
     fn from(e: translator::Error) -> Self {
-        use translator::TranslateError as T;
-        let status = match &e {
-            translator::Error::Container(_) | translator::Error::Decode(_) => {
-                DXBC_SPIRV_ERROR_INVALID_SHADER
-            }
-            translator::Error::Translate(t) => match t {
-                T::Unsupported { .. } => DXBC_SPIRV_ERROR_UNSUPPORTED,
-                T::Invalid { .. } => DXBC_SPIRV_ERROR_INVALID_SHADER,
-                T::Binding { .. } => DXBC_SPIRV_ERROR_BINDING,
-                T::Internal { .. } => DXBC_SPIRV_ERROR_INTERNAL,
-            },
+        use translator::ErrorKind as K;
+        let status = match e.kind() {
+            K::Malformed | K::Invalid => DXBC_SPIRV_ERROR_INVALID_SHADER,
+            K::Unsupported => DXBC_SPIRV_ERROR_UNSUPPORTED,
+            K::Binding => DXBC_SPIRV_ERROR_BINDING,
+            K::Internal => DXBC_SPIRV_ERROR_INTERNAL,
         };
         ApiError {
             status,
