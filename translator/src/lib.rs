@@ -20,6 +20,7 @@ pub mod ir;
 mod lower;
 pub mod passes;
 pub mod reflect;
+pub mod rules;
 pub mod sm4;
 
 mod translate;
