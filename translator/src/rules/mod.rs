@@ -804,9 +804,17 @@ impl Checker {
     fn resource_use(&self, inst: &InstRef<'_>) -> R {
         use Opcode as O;
         let at = inst.offset;
-        let allowed: fn(Kind) -> bool;
+        const TEX: &[T] = &[T::Resource];
+        const UAV: &[T] = &[T::UnorderedAccessView];
+        const STORE: &[T] = &[T::UnorderedAccessView, T::ThreadGroupSharedMemory];
+        const VIEW: &[T] = &[T::Resource, T::UnorderedAccessView];
+        const ANY: &[T] = &[
+            T::Resource,
+            T::UnorderedAccessView,
+            T::ThreadGroupSharedMemory,
+        ];
         let sampled = |k: Kind| matches!(k, Kind::Typed(d) if texture_dim(d));
-        allowed = match inst.opcode {
+        let (files, allowed): (&[T], fn(Kind) -> bool) = match inst.opcode {
             O::Sample
             | O::SampleC
             | O::SampleCLz
@@ -819,7 +827,7 @@ impl Checker {
             | O::SampleClampS
             | O::SampleBClampS
             | O::SampleDClampS
-            | O::SampleCClampS => sampled,
+            | O::SampleCClampS => (TEX, sampled),
             O::Gather4
             | O::Gather4C
             | O::Gather4Po
@@ -827,7 +835,7 @@ impl Checker {
             | O::Gather4S
             | O::Gather4CS
             | O::Gather4PoS
-            | O::Gather4PoCS => |k| {
+            | O::Gather4PoCS => (TEX, |k| {
                 matches!(
                     k,
                     Kind::Typed(
@@ -837,8 +845,8 @@ impl Checker {
                             | Dim::TextureCubeArray
                     )
                 )
-            },
-            O::Ld | O::LdS => |k| {
+            }),
+            O::Ld | O::LdS => (TEX, |k| {
                 matches!(
                     k,
                     Kind::Typed(
@@ -850,19 +858,23 @@ impl Checker {
                             | Dim::Texture2DArray
                     )
                 )
-            },
-            O::LdMs | O::LdMsS => |k| matches!(k, Kind::Typed(d) if d.is_multisampled()),
-            O::ResInfo => |k| {
+            }),
+            O::LdMs | O::LdMsS => (TEX, |k| matches!(k, Kind::Typed(d) if d.is_multisampled())),
+            O::ResInfo => (VIEW, |k| {
                 matches!(k, Kind::Typed(d) if d != Dim::Buffer && d != Dim::Unknown
                     && d != Dim::RawBuffer && d != Dim::StructuredBuffer)
-            },
-            O::BufInfo => |k| matches!(k, Kind::Typed(Dim::Buffer) | Kind::Raw | Kind::Structured),
+            }),
+            O::BufInfo => (VIEW, |k| {
+                matches!(k, Kind::Typed(Dim::Buffer) | Kind::Raw | Kind::Structured)
+            }),
             O::LdUavTyped | O::LdUavTypedS | O::StoreUavTyped => {
-                |k| matches!(k, Kind::Typed(d) if d != Dim::Unknown)
+                (UAV, |k| matches!(k, Kind::Typed(d) if d != Dim::Unknown))
             }
-            O::LdRaw | O::LdRawS | O::StoreRaw => |k| k == Kind::Raw,
-            O::LdStructured | O::LdStructuredS | O::StoreStructured => |k| k == Kind::Structured,
-            O::ImmAtomicAlloc | O::ImmAtomicConsume => |k| k == Kind::Structured,
+            O::LdRaw | O::LdRawS => (ANY, |k| k == Kind::Raw),
+            O::StoreRaw => (STORE, |k| k == Kind::Raw),
+            O::LdStructured | O::LdStructuredS => (ANY, |k| k == Kind::Structured),
+            O::StoreStructured => (STORE, |k| k == Kind::Structured),
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => (UAV, |k| k == Kind::Structured),
             _ => return Ok(()),
         };
         for op in inst.operands {
@@ -871,6 +883,13 @@ impl Checker {
                 T::Resource | T::UnorderedAccessView | T::ThreadGroupSharedMemory
             ) {
                 continue;
+            }
+            if !files.contains(&op.ty) {
+                return fail(
+                    Rule::ResourceKind,
+                    at,
+                    format!("{} on register file {}", inst.info().name, op.ty.name()),
+                );
             }
             if let Some(kind) = self.kind_of(op)
                 && !allowed(kind)

@@ -289,6 +289,18 @@ fn resource_kind() {
 }
 
 #[test]
+fn resource_register_file() {
+    // `ld` reads a shader resource view, not a UAV (`ld_uav_typed`).
+    pair(
+        Rule::ResourceKind,
+        "ps_5_0\ndcl_uav_typed_texture2d (uint,uint,uint,uint) u1\ndcl_output o0.xyzw\n\
+         ld o0.xyzw, l(0, 0, 0, 0), u1.xyzw\nret\n",
+        "ps_5_0\ndcl_uav_typed_texture2d (uint,uint,uint,uint) u1\ndcl_output o0.xyzw\n\
+         ld_uav_typed o0.xyzw, l(0, 0, 0, 0), u1.xyzw\nret\n",
+    );
+}
+
+#[test]
 fn stream_index() {
     let gs5 = GS.replace("gs_4_0", "gs_5_0");
     pair(
