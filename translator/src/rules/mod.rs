@@ -13,7 +13,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::container::signature::{Signature, SystemValue};
+use crate::container::signature::{ComponentType, Signature, SystemValue};
 use crate::lower::Signatures;
 use crate::sm4::{
     Declaration, InstRef, Opcode, Operand, OperandType as T, Primitive, Program, ProgramType,
@@ -36,6 +36,8 @@ pub enum Rule {
     SignatureSystemValue,
     /// Elements of one signature and stream do not share a register component.
     SignatureOverlap,
+    /// A signature element's component type is one D3D defines (unknown, uint, int, float).
+    SignatureComponentType,
     /// Signature streams are 0–3, and only geometry shader outputs have other than 0.
     SignatureStream,
     /// Declarations of one register file (in one hull shader phase, one stream) do not share
@@ -79,6 +81,7 @@ impl Rule {
             Rule::SystemValueInStage => "system-value-in-stage",
             Rule::SignatureSystemValue => "signature-system-value",
             Rule::SignatureOverlap => "signature-overlap",
+            Rule::SignatureComponentType => "signature-component-type",
             Rule::SignatureStream => "signature-stream",
             Rule::DeclOverlap => "decl-overlap",
             Rule::ThreadGroupSize => "thread-group-size",
@@ -357,6 +360,13 @@ fn check_signature(stage: ProgramType, sig: &Signature<'_>, output: bool, offset
                     stage.name(),
                     if output { "output" } else { "input" }
                 ),
+            );
+        }
+        if let ComponentType::Other(t) = e.component_type {
+            return fail(
+                Rule::SignatureComponentType,
+                offset,
+                format!("{} has component type {t}", name(e)),
             );
         }
         if e.has_no_register() {

@@ -124,6 +124,37 @@ fn signature_overlap() {
 }
 
 #[test]
+fn signature_component_type() {
+    pair(
+        Rule::SignatureComponentType,
+        "vs_4_0\n.output A 0 o0.x 65535\nret\n",
+        "vs_4_0\n.output A 0 o0.x uint\nret\n",
+    );
+}
+
+/// Found by the `translate` fuzz target: one register holding float, uint, float components
+/// would give the float variable a span over the uint one (two outputs on one location and
+/// component). Lowering refuses it rather than emit that.
+#[test]
+fn interleaved_component_types_are_refused() {
+    let text = |z: &str| {
+        format!(
+            "vs_4_0\n.output A 0 o1.x float\n.output B 0 o1.y uint\n.output C 0 o1.z {z}\n\
+             dcl_output o1.xyz\nmov o1.xyz, l(0, 0, 0, 0)\nret\n"
+        )
+    };
+    let translate = |t: &str| {
+        crate::translate(
+            &crate::asm::assemble(t).unwrap(),
+            &crate::Options::default(),
+        )
+    };
+    let e = translate(&text("float")).unwrap_err().to_string();
+    assert!(e.contains("interleaved"), "{e}");
+    translate(&text("uint")).unwrap();
+}
+
+#[test]
 fn signature_stream() {
     pair(
         Rule::SignatureStream,
