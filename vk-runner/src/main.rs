@@ -61,6 +61,10 @@ struct Cli {
     /// lowest model its `[require]` admits from this one on (5.1 exercises resource ranges).
     #[arg(long, value_name = "X.Y", default_value = "4.0")]
     shader_model: String,
+    /// Highest shader model to compile HLSL for: blocks that admit no model in
+    /// --shader-model..--max-shader-model are skipped, naming the range.
+    #[arg(long, value_name = "X.Y", default_value = "5.1")]
+    max_shader_model: String,
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -193,15 +197,30 @@ fn run(cli: Cli) -> i32 {
                 .map_or("(none)".to_string(), |h| h.path().display().to_string())
         );
     }
-    let min_model = match vk_runner::parse::qualifier::ShaderModel::parse(
-        &mut vk_runner::parse::cursor::Cursor::new(&cli.shader_model),
-    ) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("vk-runner: --shader-model {}: {e}", cli.shader_model);
-            return 2;
+    let model = |flag: &str, text: &str| {
+        let mut c = vk_runner::parse::cursor::Cursor::new(text);
+        match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
+            Ok(m) if c.is_empty() => Some(m),
+            Ok(_) => {
+                eprintln!("vk-runner: {flag} {text}: trailing text");
+                None
+            }
+            Err(e) => {
+                eprintln!("vk-runner: {flag} {text}: {e}");
+                None
+            }
         }
     };
+    let (Some(min_model), Some(max_model)) = (
+        model("--shader-model", &cli.shader_model),
+        model("--max-shader-model", &cli.max_shader_model),
+    ) else {
+        return 2;
+    };
+    if min_model > max_model {
+        eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
+        return 2;
+    }
     let runner = Runner {
         gpu: gpu.as_ref(),
         no_gpu_reason: "no Vulkan device".into(),
@@ -210,6 +229,7 @@ fn run(cli: Cli) -> i32 {
         hlsl_error,
         tags: gpu.as_ref().map(|g| g.tags()).unwrap_or_default(),
         min_model,
+        max_model,
     };
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();

@@ -214,3 +214,40 @@ fn parse_errors_are_failures() {
     );
     assert_eq!(summary(&stdout), (0, 2, 0));
 }
+
+#[test]
+fn shader_model_range() {
+    let dir = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let f = dir.join("vk-runner-sm5.shader_test");
+    std::fs::write(
+        &f,
+        "[require]\nshader model >= 5.0\n\n[test]\ndraw quad\nprobe (0, 0) f32(1, 2, 3, 4)\n",
+    )
+    .expect("write");
+    let path = f.to_str().expect("utf-8 path");
+    // No device needed: the block admits no model in 4.0..4.1, so both checks skip naming the
+    // range (without a device the reason would be the device instead).
+    let out = run(&["--max-shader-model", "4.1", path], &[]);
+    if !has_device(&out) {
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            ":5: skip [draw]: requires shader model 5.0..6.6; the runner compiles DXBC for 4.0..4.1"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(summary(&stdout), (0, 0, 2), "{stdout}");
+    // An empty or malformed range is a usage error.
+    for args in [
+        &["--shader-model", "5.1", "--max-shader-model", "5.0", path][..],
+        &["--max-shader-model", "5.x", path][..],
+    ] {
+        let out = run(args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

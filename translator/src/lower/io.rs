@@ -840,12 +840,31 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.m.capability(spirv::Capability::MultiViewport);
                 self.need_feature("multiViewport");
             }
+            // From a vertex or domain shader: SPIR-V 1.5 (Vulkan 1.2) has a capability per
+            // built-in, each with its Vulkan 1.2 feature; before, only the extension's
+            // capability exists (and Vulkan asks for VK_EXT_shader_viewport_index_layer).
+            BuiltIn::Layer | BuiltIn::ViewportIndex
+                if self.opts.target_env.spirv_version() >= (1, 5) =>
+            {
+                if builtin == BuiltIn::Layer {
+                    self.b.m.capability(spirv::Capability::ShaderLayer);
+                    self.need_feature("shaderOutputLayer");
+                } else {
+                    self.b.m.capability(spirv::Capability::ShaderViewportIndex);
+                    self.need_feature("shaderOutputViewportIndex");
+                    self.need_feature("multiViewport");
+                }
+            }
             BuiltIn::Layer | BuiltIn::ViewportIndex => {
                 self.b
                     .m
                     .capability(spirv::Capability::ShaderViewportIndexLayerEXT);
                 self.b.m.extension("SPV_EXT_shader_viewport_index_layer");
-                self.need_feature("shaderOutputLayer");
+                self.need_feature(if builtin == BuiltIn::Layer {
+                    "shaderOutputLayer"
+                } else {
+                    "shaderOutputViewportIndex"
+                });
             }
             BuiltIn::FragDepth => {
                 self.b.m.execution_mode(ExecutionMode::DepthReplacing, &[]);

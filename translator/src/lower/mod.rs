@@ -177,7 +177,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     self.temps.resize(n, [None; 4]);
                 }
             }
-            D::GlobalFlags(_) => {}
+            D::GlobalFlags(flags) => {
+                // `[earlydepthstencil]`: depth/stencil tests (and their writes) happen before
+                // the pixel shader runs, so a discarded or occluded pixel's UAV writes do not
+                // happen. The other flags change no SPIR-V (refactoring, doubles, raw and
+                // structured buffers in non-CS stages, skip optimisation, ...).
+                if flags & crate::sm4::global_flags::FORCE_EARLY_DEPTH_STENCIL != 0
+                    && self.stage == ShaderStage::Pixel
+                {
+                    self.b
+                        .m
+                        .execution_mode(spirv::ExecutionMode::EarlyFragmentTests, &[]);
+                }
+            }
             D::ThreadGroup(size) => {
                 if size.contains(&0) {
                     return Err(self.invalid("thread group size of zero"));

@@ -129,7 +129,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A float in `strtof` syntax (`1`, `-2.5e3`, `inf`, `nan`, hex floats are not supported).
+    /// A float in `strtof` syntax (`1`, `-2.5e3`, `inf`, `nan`, hex floats such as `0x1p-2`).
     pub fn f32(&mut self) -> Result<f32, String> {
         self.f64().map(|v| v as f32)
     }
@@ -181,9 +181,13 @@ fn parse_c_int128(tok: &str) -> Option<i128> {
 /// Parses a C float literal as `strtod` would (decimal, exponent, `inf`, `infinity`, `nan`).
 /// Values too large for the type become infinities, as with `strtof` (`1e99`).
 pub fn parse_c_float(tok: &str) -> Option<f64> {
+    let hex = tok
+        .trim_start_matches(['-', '+'])
+        .get(..2)
+        .is_some_and(|p| p.eq_ignore_ascii_case("0x"));
     let t = tok
         .strip_suffix('f')
-        .filter(|t| !t.is_empty() && !t.ends_with(['n', 'N']))
+        .filter(|t| !hex && !t.is_empty() && !t.ends_with(['n', 'N']))
         .unwrap_or(tok);
     let lower = t.to_ascii_lowercase();
     let (neg, body) = match lower.as_bytes().first()? {
@@ -194,6 +198,9 @@ pub fn parse_c_float(tok: &str) -> Option<f64> {
     let v = match body {
         "inf" | "infinity" => f64::INFINITY,
         "nan" => f64::NAN,
+        // C99 hexadecimal floats, which `strtof` reads: `0x80000000` is 2147483648.0 (a value,
+        // not bits), `0x1.8p1` is 3.0.
+        _ if body.starts_with("0x") => parse_hex_float(&body[2..])?,
         _ => {
             if body.is_empty()
                 || !body
@@ -209,6 +216,24 @@ pub fn parse_c_float(tok: &str) -> Option<f64> {
         }
     };
     Some(if neg { -v } else { v })
+}
+
+/// The digits of a hexadecimal float after `0x`: `H[.H][pE]` (lower case).
+fn parse_hex_float(s: &str) -> Option<f64> {
+    let (mant, exp) = match s.split_once('p') {
+        Some((m, e)) => (m, e.parse::<i32>().ok()?),
+        None => (s, 0),
+    };
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let mut v = 0f64;
+    for ch in int.chars().chain(frac.chars()) {
+        v = v * 16.0 + f64::from(ch.to_digit(16)?);
+    }
+    let shift = i64::from(exp) - 4 * frac.len() as i64;
+    Some(v * 2f64.powi(shift.clamp(-2000, 2000) as i32))
 }
 
 /// True when a data token should be read as a float rather than as integer bits: it has a

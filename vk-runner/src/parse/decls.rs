@@ -98,8 +98,9 @@ pub fn resource_line(r: &mut ResourceDecl, line: &str) -> Result<(), String> {
         r.explicit_format = true;
     } else if c.eat_word("stride") {
         let s = c.u32()?;
-        if s == 0 || s % 4 != 0 {
-            return Err(format!("stride {s} is not a positive multiple of 4"));
+        // Any positive stride: structures of 16-bit members have strides like 6.
+        if s == 0 || s > 2048 {
+            return Err(format!("stride {s} out of range (1 to 2048)"));
         }
         r.stride = Some(s);
         r.format = Format::RAW;

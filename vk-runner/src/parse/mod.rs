@@ -29,11 +29,13 @@ enum Body {
     InputLayout(Vec<InputElement>),
     Test(Vec<TestLine>),
     Ignored(String),
-    Unsupported(String),
     /// `[binding layout]`: the layout text, read when the section ends.
     BindingLayout(String),
     BindingLayoutFile(String),
     Binding(translator::binding::Binding),
+    /// `[header]`: `test-shader-models (...)`.
+    Header(Vec<qualifier::ShaderModel>),
+    Descriptors(Vec<DescriptorMap>),
     None,
 }
 
@@ -98,12 +100,12 @@ pub fn parse(text: &str) -> TestFile {
             Body::Resource(r) => decls::resource_line(r, line),
             Body::Sampler(s) => decls::sampler_line(s, line),
             Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
+            Body::Header(models) => header_directive(models, line),
+            Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
-            Body::Shader { .. }
-            | Body::Ignored(_)
-            | Body::Unsupported(_)
-            | Body::BindingLayout(_)
-            | Body::Binding(_) => Ok(()),
+            Body::Shader { .. } | Body::Ignored(_) | Body::BindingLayout(_) | Body::Binding(_) => {
+                Ok(())
+            }
             Body::BindingLayoutFile(_) => Err(format!(
                 "a [binding layout FILE] section has no body: '{line}'"
             )),
@@ -126,8 +128,9 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::InputLayout(v) => SectionKind::InputLayout(v),
         Body::Test(v) => SectionKind::Test(v),
         Body::Ignored(s) => SectionKind::Ignored(s),
-        Body::Unsupported(s) => SectionKind::Unsupported(s),
         Body::Binding(b) => SectionKind::Binding(b),
+        Body::Header(models) => SectionKind::Header(models),
+        Body::Descriptors(v) => SectionKind::Descriptors(v),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
         Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
             Ok(l) => SectionKind::Binding(l.into()),
@@ -238,6 +241,9 @@ fn header(raw: &str) -> Result<Body, String> {
         }
         Ok((n, space))
     };
+    if inner == "header" {
+        return Ok(Body::Header(Vec::new()));
+    }
     if inner == "require" {
         return Ok(Body::Require(Require::default()));
     }
@@ -297,11 +303,70 @@ fn header(raw: &str) -> Result<Body, String> {
         return Ok(Body::Ignored(inner.to_string()));
     }
     if inner == "descriptors" {
-        return Ok(Body::Unsupported(
-            "[descriptors] (explicit root signatures) is not supported".into(),
-        ));
+        return Ok(Body::Descriptors(Vec::new()));
     }
     Err(format!("unknown section '[{inner}]'"))
+}
+
+/// A `[header]` line: `test-shader-models (4.0 5.0 6.0)`, the shader models the file is to be
+/// tested at (beside the lowest one of each family).
+fn header_directive(models: &mut Vec<qualifier::ShaderModel>, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if !c.eat_word("test-shader-models") {
+        return Err(format!("unknown header directive '{line}'"));
+    }
+    c.expect_char('(')?;
+    while !c.eat_char(')') {
+        if c.is_empty() {
+            return Err("test-shader-models: missing ')'".into());
+        }
+        models.push(qualifier::ShaderModel::parse(&mut c)?);
+    }
+    if !c.is_empty() {
+        return Err(format!("trailing text '{}'", c.rest()));
+    }
+    Ok(())
+}
+
+/// A `[descriptors]` line: `t[1:2], space 0, srv 5` or `u[0:0], space 1, uav 2`.
+fn descriptors_line(line: &str) -> Result<DescriptorMap, String> {
+    let bad = || {
+        format!(
+            "malformed descriptors line '{line}' (t[A:B], space S, srv N or u[A:B], space S, \
+             uav N; samplers and CBVs are not mapped)"
+        )
+    };
+    let (head, rest) = line.split_once('[').ok_or_else(bad)?;
+    let (range, rest) = rest.split_once(']').ok_or_else(bad)?;
+    let (lower, upper) = range.split_once(':').ok_or_else(bad)?;
+    let num = |t: &str| cursor::parse_c_int(t.trim()).and_then(|v| u32::try_from(v).ok());
+    let (kind, target_word) = match head.trim() {
+        "t" => (ResourceKind::Srv, "srv"),
+        "u" => (ResourceKind::Uav, "uav"),
+        _ => return Err(bad()),
+    };
+    let words: Vec<&str> = rest
+        .split([',', ' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ["space", space, word, target] = words[..] else {
+        return Err(bad());
+    };
+    let (Some(lower), Some(upper), Some(space), Some(target)) =
+        (num(lower), num(upper), num(space), num(target))
+    else {
+        return Err(bad());
+    };
+    if word != target_word || upper < lower || upper - lower >= 1024 {
+        return Err(bad());
+    }
+    Ok(DescriptorMap {
+        kind,
+        lower,
+        upper,
+        space,
+        target,
+    })
 }
 
 fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
@@ -339,11 +404,18 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
 }
 
 /// Reads hex text: 8-digit tokens are little-endian 32-bit words (as vkd3d writes them), other
-/// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed.
+/// even-length tokens are bytes in order. `0x` prefixes and `,` separators are allowed, and a
+/// `%` starts a comment that runs to the end of its line (as in vkd3d's runner).
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     for tok in text
-        .split(|c: char| c.is_whitespace() || c == ',')
+        .lines()
+        .flat_map(|l| {
+            l.split('%')
+                .next()
+                .unwrap_or("")
+                .split([' ', '\t', '\r', ','])
+        })
         .filter(|t| !t.is_empty())
     {
         let t = tok.strip_prefix("0x").unwrap_or(tok);
@@ -569,9 +641,53 @@ aabb
     }
 
     #[test]
+    fn header_section() {
+        let f = parse("[header]\ntest-shader-models (4.0 5.0 6.0)\n[test]\ndraw quad\n");
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        match &f.sections[0].kind {
+            SectionKind::Header(m) => assert_eq!(
+                m,
+                &[
+                    qualifier::ShaderModel::new(4, 0),
+                    qualifier::ShaderModel::new(5, 0),
+                    qualifier::ShaderModel::new(6, 0)
+                ]
+            ),
+            k => panic!("{k:?}"),
+        }
+        let f = parse("[header]\ntest-shader-models 4.0\nfrobnicate\n");
+        assert_eq!(f.errors.len(), 2, "{:?}", f.errors);
+    }
+
+    #[test]
+    fn descriptors_section() {
+        let f =
+            parse("[descriptors]\nt[1:2], space 0, srv 5\nu[3:3], space 2, uav 0\n[descriptors]\n");
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        let SectionKind::Descriptors(v) = &f.sections[0].kind else {
+            panic!("{:?}", f.sections[0].kind)
+        };
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].resolve(ResourceKind::Srv, 0, 2), Some(6));
+        assert_eq!(v[0].resolve(ResourceKind::Srv, 0, 3), None);
+        assert_eq!(v[0].resolve(ResourceKind::Uav, 0, 1), None);
+        assert_eq!(v[1].resolve(ResourceKind::Uav, 2, 3), Some(0));
+        assert!(matches!(&f.sections[1].kind, SectionKind::Descriptors(v) if v.is_empty()));
+        let f = parse(
+            "[descriptors]\nt[1:2], space 0, uav 5\ns[0:0], space 0, sampler 1\nt[2:1], space 0, srv 0\n",
+        );
+        assert_eq!(f.errors.len(), 3, "{:?}", f.errors);
+    }
+
+    #[test]
     fn hex() {
         assert_eq!(parse_hex("0x01020304, ff").unwrap(), vec![4, 3, 2, 1, 0xff]);
         assert!(parse_hex("xyz").is_err());
         assert!(parse_hex("abc").is_err());
+        // `%` comments inside a hex section, after tokens and on their own lines.
+        assert_eq!(
+            parse_hex("01020304 % the tag\n% a comment line\n0a0b0c0d%x\n").unwrap(),
+            vec![4, 3, 2, 1, 0xd, 0xc, 0xb, 0xa]
+        );
     }
 }

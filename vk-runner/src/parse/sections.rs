@@ -40,6 +40,32 @@ pub enum SectionKind {
     Binding(translator::binding::Binding),
     /// `[binding layout FILE]`: a layout file, relative to the test file's directory.
     BindingLayoutFile(String),
+    /// `[header]`: the shader models `test-shader-models` lists.
+    Header(Vec<ShaderModel>),
+    /// `[descriptors]`: which test resource each SRV/UAV register range is bound to (an
+    /// explicit root signature); empty: the default, register N binds resource N.
+    Descriptors(Vec<DescriptorMap>),
+}
+
+/// One `[descriptors]` line, `t[1:2], space 0, srv 5`: registers `lower..=upper` of the class in
+/// `space` bind the test resources `target`, `target + 1`, ... of that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescriptorMap {
+    /// [`ResourceKind::Srv`] (`t`) or [`ResourceKind::Uav`] (`u`).
+    pub kind: ResourceKind,
+    pub lower: u32,
+    pub upper: u32,
+    pub space: u32,
+    pub target: u32,
+}
+
+impl DescriptorMap {
+    /// The test resource slot bound to register `reg` of `kind` in `space`, when this line
+    /// covers it.
+    pub fn resolve(&self, kind: ResourceKind, space: u32, reg: u32) -> Option<u32> {
+        (self.kind == kind && self.space == space && (self.lower..=self.upper).contains(&reg))
+            .then(|| self.target.saturating_add(reg - self.lower))
+    }
 }
 
 /// Shader stages a section can hold.
@@ -396,6 +422,25 @@ pub enum Directive {
     Depth(CompareFunc),
     /// Sample mask of later draws (`VkPipelineMultisampleStateCreateInfo::pSampleMask`).
     SampleMask(u32),
+    /// `depth-bounds MIN MAX`: the depth bounds test of later draws (D3D12's
+    /// `OMSetDepthBounds`; Vulkan's `depthBounds` feature).
+    DepthBounds(f32, f32),
+    /// `viewport N (x, y, width, height)`: viewport N of later draws (`SV_ViewportArrayIndex`
+    /// selects among them).
+    Viewport {
+        index: u32,
+        rect: [f32; 4],
+    },
+    /// `copy SRC DST`: copies a whole resource into another of the same shape
+    /// (`CopyResource`); a check.
+    Copy {
+        src: ResourceRef,
+        dst: ResourceRef,
+    },
+    /// State of a fixed-function feature D3D10+ does not have (alpha test, fog, clip planes,
+    /// point size and sprites, shade mode, bump mapping, projected textures) or of the DXIL
+    /// compiler (`denorm`): it has no meaning for the SM4–5 shaders this runner compiles.
+    NoMeaning(String),
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }
@@ -409,6 +454,7 @@ impl Directive {
                 | Directive::DrawQuad
                 | Directive::Draw { .. }
                 | Directive::Probe(_)
+                | Directive::Copy { .. }
         )
     }
 }

@@ -89,7 +89,10 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         return clear(c);
     }
     if c.eat_word("depth-bounds") {
-        return Ok(Directive::Unsupported("depth-bounds".into()));
+        let min = c.f32()?;
+        let max = c.f32()?;
+        end_of_line(c)?;
+        return Ok(Directive::DepthBounds(min, max));
     }
     if c.eat_word("depth") {
         let f = parse_compare(c)?;
@@ -102,25 +105,136 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         }
         return Ok(Directive::SampleMask(m));
     }
+    if c.eat_word("viewport") {
+        let index = c.u32()?;
+        if index >= 16 {
+            return Err(format!("viewport index {index} out of range (D3D has 16)"));
+        }
+        c.expect_char('(')?;
+        let mut rect = [0.0f32; 4];
+        for (i, v) in rect.iter_mut().enumerate() {
+            if i > 0 {
+                c.expect_char(',')?;
+            }
+            *v = c.f32()?;
+        }
+        c.expect_char(')')?;
+        end_of_line(c)?;
+        return Ok(Directive::Viewport { index, rect });
+    }
+    if c.eat_word("copy") {
+        let mut refs = [None, None];
+        for r in refs.iter_mut() {
+            let (word, slot) = resource_ref(c)?.ok_or("copy needs two resources")?;
+            let kind = kind_of(word).ok_or_else(|| format!("cannot copy {word}"))?;
+            *r = Some(ResourceRef { kind, slot });
+        }
+        end_of_line(c)?;
+        let [Some(src), Some(dst)] = refs else {
+            unreachable!("both set above")
+        };
+        return Ok(Directive::Copy { src, dst });
+    }
+    // Fixed-function state of D3D9 (and the DXIL compiler's denormal mode): read as vkd3d
+    // reads it, but it means nothing for SM4-5 shaders.
     for (w, what) in [
-        ("copy", "resource copies"),
-        ("alpha test", "alpha test (SM1-3)"),
-        ("shade mode", "shade mode (SM1-3)"),
-        ("clip-plane", "clip planes (SM1-3)"),
-        ("point-size", "point size (SM1-3)"),
-        ("point-sprite", "point sprites (SM1-3)"),
-        ("fog-colour", "fog (SM1-3)"),
-        ("fog", "fog (SM1-3)"),
-        ("viewport", "viewports"),
-        ("bump", "bump mapping (SM1-3)"),
-        ("denorm", "denorm modes"),
-        ("projected", "projected textures (SM1-3)"),
+        ("alpha test", "alpha test"),
+        ("shade mode", "shade mode"),
+        ("clip-plane", "user clip planes"),
+        ("point-size", "point size"),
+        ("point-sprite", "point sprites"),
+        ("fog-colour", "fog colour"),
+        ("fog", "fog"),
+        ("bump", "bump mapping"),
+        ("projected", "projected textures"),
+        ("denorm", "the DXIL compiler's denorm mode"),
     ] {
         if c.eat_words(w) {
-            return Ok(Directive::Unsupported(what.to_string()));
+            no_meaning_args(w, c)?;
+            return Ok(Directive::NoMeaning(what.to_string()));
         }
     }
     Err(format!("unknown test directive '{}'", c.rest()))
+}
+
+/// Nothing (but a `#` comment) may follow a directive's arguments.
+fn end_of_line(c: &mut Cursor<'_>) -> Result<(), String> {
+    let rest = c.rest().trim();
+    if rest.is_empty() || rest.starts_with('#') {
+        *c = Cursor::new("");
+        Ok(())
+    } else {
+        Err(format!("trailing text '{rest}'"))
+    }
+}
+
+/// Checks the arguments of a D3D9 state directive the way vkd3d's runner reads them, so that
+/// a malformed one is still reported although the state has no effect here.
+fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
+    let floats = |c: &mut Cursor<'_>, n: usize| -> Result<(), String> {
+        for _ in 0..n {
+            c.f32()?;
+        }
+        Ok(())
+    };
+    match word {
+        "alpha test" => {
+            parse_compare(c)?;
+            floats(c, 1)?;
+        }
+        "shade mode" | "point-sprite" => {
+            c.take_token(&[]);
+        }
+        "clip-plane" => {
+            let i = c.u32()?;
+            if i >= 8 {
+                return Err(format!("clip plane {i} out of range"));
+            }
+            if !c.eat_word("disable") {
+                floats(c, 4)?;
+            }
+        }
+        "point-size" => floats(c, 3)?,
+        "fog-colour" => floats(c, 4)?,
+        "fog" => {
+            let mode = c.take_token(&[]);
+            if !matches!(mode, "disable" | "none" | "linear" | "exp" | "exp2") {
+                return Err(format!("invalid fog mode '{mode}'"));
+            }
+            let _ = c.eat_word("ortho") || c.eat_word("non-ortho");
+            match mode {
+                "linear" => floats(c, 2)?,
+                "exp" | "exp2" => floats(c, 1)?,
+                _ => {}
+            }
+        }
+        "bump" => {
+            let i = c.u32()?;
+            if i >= 6 {
+                return Err(format!("bump stage {i} out of range"));
+            }
+            match literal(c)? {
+                Expected::F32(v) if v.len() == 4 => {}
+                _ => return Err("bump needs f32(m00, m01, m10, m11)".into()),
+            }
+            floats(c, 2)?;
+        }
+        "projected" => {
+            let i = c.u32()?;
+            if i >= 6 {
+                return Err(format!("projected texture {i} out of range"));
+            }
+            c.take_token(&[]);
+        }
+        "denorm" => {
+            let mode = c.take_token(&[]);
+            if !matches!(mode, "preserve" | "ftz" | "any") {
+                return Err(format!("invalid denorm mode '{mode}'"));
+            }
+        }
+        _ => {}
+    }
+    end_of_line(c)
 }
 
 fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
@@ -171,8 +285,15 @@ fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
     })
 }
 
-/// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot).
+/// `rtv 1`, `uav-0`, `dsv`, ... → (kind word, slot). `cbv-f32` and `cbv-i32` are vkd3d's names
+/// for its D3D9 float and integer constant buffers, which are its buffers 0 and 1 (so `cbv-f32`
+/// is what `uniform` writes).
 fn resource_ref(c: &mut Cursor<'_>) -> Result<Option<(&'static str, u32)>, String> {
+    for (word, slot) in [("cbv-f32", 0), ("cbv-i32", 1)] {
+        if c.eat_word(word) {
+            return Ok(Some(("cbv", slot)));
+        }
+    }
     for kind in ["rtv", "uav", "srv", "vb", "cbv"] {
         let r = c.rest();
         if let Some(after) = r.strip_prefix(kind).and_then(|a| a.strip_prefix('-')) {
@@ -349,7 +470,9 @@ fn probe(c: &mut Cursor<'_>) -> Result<Probe, String> {
 /// The optional ULPS count after a probe's value; a stray `;` (which vkd3d's runner ignores
 /// too) may follow the value or the count.
 fn trailing_ulps(c: &mut Cursor<'_>) -> Result<u32, String> {
-    let rest = c.rest().trim();
+    let rest = c.rest();
+    // A `#` starts a comment, as after `uniform` values.
+    let rest = rest.split_once('#').map_or(rest, |(r, _)| r).trim();
     let rest = rest.strip_suffix(';').unwrap_or(rest).trim_end();
     let n = if rest.is_empty() {
         0
@@ -486,9 +609,8 @@ fn uniform(c: &mut Cursor<'_>) -> Result<Directive, String> {
     } else {
         return Err(format!("unknown uniform type '{}'", c.rest()));
     }
-    if !c.is_empty() {
-        return Err(format!("trailing text '{}'", c.rest()));
-    }
+    // vkd3d's files note what a value stands for after a `#`.
+    end_of_line(c)?;
     Ok(Directive::Uniform {
         cbuffer: 0,
         space: 0,
@@ -746,10 +868,107 @@ mod tests {
             }
         );
         assert!(test_line(1, "write cbv-2 space (0) u32(7)").is_err());
+        assert_eq!(
+            d("write cbv-f32 (4) f32(2.0)"),
+            Directive::Uniform {
+                cbuffer: 0,
+                space: 0,
+                offset: 4,
+                words: vec![2f32.to_bits()]
+            }
+        );
+        assert!(matches!(
+            d("write cbv-i32 (0) i32(1, 2, 3, 4)"),
+            Directive::Uniform { cbuffer: 1, .. }
+        ));
         assert!(matches!(d("sample mask 3"), Directive::SampleMask(3)));
         assert!(matches!(d("sample mask 0x09"), Directive::SampleMask(9)));
         assert!(test_line(1, "frobnicate").is_err());
         assert!(test_line(1, "dispatch 1 1").is_err());
         assert!(test_line(1, "uniform 0 float4 1 2 3").is_err());
+    }
+
+    #[test]
+    fn state_and_copy_directives() {
+        assert_eq!(d("depth-bounds 0.3 0.6"), Directive::DepthBounds(0.3, 0.6));
+        assert!(test_line(1, "depth-bounds 0.3").is_err());
+        assert_eq!(
+            d("viewport 2 (320.0, 0.0, 320.0, 240.0)"),
+            Directive::Viewport {
+                index: 2,
+                rect: [320.0, 0.0, 320.0, 240.0]
+            }
+        );
+        assert!(test_line(1, "viewport 16 (0, 0, 1, 1)").is_err());
+        assert!(test_line(1, "viewport 0 (0, 0, 1)").is_err());
+        let srv0 = ResourceRef {
+            kind: ResourceKind::Srv,
+            slot: 0,
+        };
+        let uav1 = ResourceRef {
+            kind: ResourceKind::Uav,
+            slot: 1,
+        };
+        let copy = Directive::Copy {
+            src: srv0,
+            dst: uav1,
+        };
+        assert_eq!(d("copy srv 0 uav 1"), copy);
+        assert_eq!(d("copy srv-0 uav-1"), copy);
+        assert!(d("copy rtv-0 dsv").is_check());
+        assert!(test_line(1, "copy srv-0").is_err());
+        // D3D9 state: parsed (malformed arguments are errors), no meaning here.
+        for line in [
+            "alpha test greater equal 0.5",
+            "shade mode flat",
+            "clip-plane 3 disable",
+            "clip-plane 0 1 0 0 -0.5",
+            "point-size 2.0 1.0 64.0",
+            "point-sprite on",
+            "fog linear ortho 0.1 0.9",
+            "fog exp2 0.5",
+            "fog disable",
+            "fog-colour 0.1 0.2 0.3 0.4",
+            "bump 1 f32(1, 0, 0, 1) 2.0 0.5",
+            "projected 2 enable",
+            "denorm any",
+        ] {
+            assert!(
+                matches!(d(line), Directive::NoMeaning(_)),
+                "{line}: {:?}",
+                test_line(1, line)
+            );
+        }
+        for line in ["fog sideways", "clip-plane 8 disable", "denorm sometimes"] {
+            assert!(test_line(1, line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn uniform_comments_and_hex_floats() {
+        let words = |s: &str| match d(s) {
+            Directive::Uniform { words, .. } => words,
+            o => panic!("{o:?}"),
+        };
+        assert_eq!(
+            words("uniform 0 float4 1.0 2.0 3.0 4.0 # the colour"),
+            [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits)
+        );
+        assert_eq!(words("uniform 0 uint 5 #five"), [5]);
+        // strtof reads C99 hex floats as values.
+        assert_eq!(words("uniform 0 float 0x1p-2"), [0.25f32.to_bits()]);
+        assert_eq!(
+            words("uniform 0 float 0x80000000"),
+            [2147483648f32.to_bits()]
+        );
+        assert_eq!(words("uniform 0 float -0x1.8p1"), [(-3.0f32).to_bits()]);
+        assert_eq!(words("uniform 0 float 0xf"), [15.0f32.to_bits()]);
+        assert!(test_line(1, "uniform 0 float 1.0 2.0").is_err());
+        assert!(test_line(1, "uniform 0 float 0xg").is_err());
+        let p = match d("probe (0, 0) f32(1, 2, 3, 4) 2 # two ulps") {
+            Directive::Probe(p) => p,
+            o => panic!("{o:?}"),
+        };
+        assert_eq!(p.ulps, 2);
     }
 }

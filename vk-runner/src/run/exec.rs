@@ -1,4 +1,4 @@
-//! The device work behind `[test]` lines: dispatch, draw, clear, probe.
+//! The device work behind `[test]` lines: dispatch, draw, clear, copy, probe.
 
 use super::FileState;
 use super::compare::compare_texel;
@@ -58,6 +58,7 @@ pub fn dispatch(
             resources: &mut st.resources,
             samplers: &st.samplers,
             cbuffers: &st.cbuffers,
+            descriptors: &st.descriptors,
         };
         bind::bind(gpu, &[&cs.reflection], &mut src)?
     };
@@ -73,7 +74,7 @@ fn check_bound_resources(st: &FileState, mods: &[&Translation]) -> Result<(), Ru
             let space = d.origin.space;
             let failed = |kind: Option<ResourceKind>, reg: u32| -> Result<(), RunError> {
                 match kind {
-                    Some(k) => existing(st, (k, space, reg)),
+                    Some(k) => existing(st, bind::resource_key(&st.descriptors, k, space, reg)),
                     None => match st.sampler_errors.get(&(space, reg)) {
                         Some(e) => Err(RunError::Skip(format!("sampler {reg}: {e}"))),
                         None => Ok(()),
@@ -195,6 +196,21 @@ pub fn draw(
     mods.extend(rest.iter().map(|m| &**m));
     let refls: Vec<_> = mods.iter().map(|m| &m.reflection).collect();
     bind::check_features(gpu, &refls)?;
+    let feature = |name: &str| gpu.enabled.get(name) == Some(true);
+    if st.viewports.len() > 1 && !feature("multiViewport") {
+        return Err(RunError::Skip(format!(
+            "{} viewports: the device lacks multiViewport",
+            st.viewports.len()
+        )));
+    }
+    if st.depth_bounds.is_some()
+        && st.resources.contains_key(&(ResourceKind::Dsv, 0, 0))
+        && !feature("depthBounds")
+    {
+        return Err(RunError::Skip(
+            "depth-bounds: the device lacks depthBounds".into(),
+        ));
+    }
     check_bound_resources(st, &mods)?;
     default_target(gpu, st)?;
     let bound = {
@@ -202,6 +218,7 @@ pub fn draw(
             resources: &mut st.resources,
             samplers: &st.samplers,
             cbuffers: &st.cbuffers,
+            descriptors: &st.descriptors,
         };
         bind::bind(gpu, &refls, &mut src)?
     };
@@ -298,6 +315,8 @@ pub fn draw(
             depth,
             depth_func: st.depth_func,
             sample_mask: st.sample_mask,
+            viewports: st.viewports.clone(),
+            depth_bounds: st.depth_bounds,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();
@@ -371,6 +390,88 @@ pub fn clear(
         }
     })?;
     Ok(())
+}
+
+/// `copy SRC DST`: D3D's CopyResource. Both must have the same shape (vkd3d's runner refuses
+/// others too): buffers copy min(size) bytes, images every level and layer.
+pub fn copy(
+    gpu: &Gpu,
+    st: &mut FileState,
+    src: ResourceRef,
+    dst: ResourceRef,
+) -> Result<(), RunError> {
+    for r in [src, dst] {
+        if r.kind == ResourceKind::Rtv && r.slot == 0 {
+            default_target(gpu, st)?;
+        }
+        existing(st, (r.kind, 0, r.slot))?;
+    }
+    let get = |r: ResourceRef| {
+        st.resources.get(&(r.kind, 0, r.slot)).ok_or_else(|| {
+            RunError::Fail(format!("copy of undeclared {} {}", r.kind.name(), r.slot))
+        })
+    };
+    let (a, b) = (get(src)?, get(dst)?);
+    match (&a.obj, &b.obj) {
+        (GpuObject::Buffer(x), GpuObject::Buffer(y)) => {
+            let region = vk::BufferCopy::default().size(x.size.min(y.size));
+            gpu.submit(|cb| {
+                // SAFETY: cb is recording; both buffers live until the submission ends.
+                unsafe {
+                    gpu.device
+                        .cmd_copy_buffer(cb, x.buffer, y.buffer, &[region])
+                }
+            })?;
+            Ok(())
+        }
+        (GpuObject::Image(x), GpuObject::Image(y)) => {
+            if x.extent != y.extent
+                || x.levels != y.levels
+                || x.layers != y.layers
+                || x.samples != y.samples
+                || a.decl.format.texel_size != b.decl.format.texel_size
+            {
+                return Err(RunError::Fail(
+                    "copy between resources of different shapes".into(),
+                ));
+            }
+            if x.aspect != y.aspect {
+                return Err(RunError::Skip(
+                    "copy between depth and colour images (Vulkan copies only between like \
+                     aspects)"
+                        .into(),
+                ));
+            }
+            let regions: Vec<vk::ImageCopy> = (0..x.levels)
+                .map(|level| {
+                    let sub = vk::ImageSubresourceLayers::default()
+                        .aspect_mask(x.aspect)
+                        .mip_level(level)
+                        .base_array_layer(0)
+                        .layer_count(x.layers);
+                    vk::ImageCopy::default()
+                        .src_subresource(sub)
+                        .dst_subresource(sub.aspect_mask(y.aspect))
+                        .extent(x.level_extent(level))
+                })
+                .collect();
+            gpu.submit(|cb| {
+                // SAFETY: both images are in GENERAL layout and live until the submission ends.
+                unsafe {
+                    gpu.device.cmd_copy_image(
+                        cb,
+                        x.image,
+                        vk::ImageLayout::GENERAL,
+                        y.image,
+                        vk::ImageLayout::GENERAL,
+                        &regions,
+                    )
+                }
+            })?;
+            Ok(())
+        }
+        _ => Err(RunError::Fail("copy between a buffer and a texture".into())),
+    }
 }
 
 pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {

@@ -42,8 +42,10 @@ pub struct Runner<'a> {
     pub hlsl: Option<&'a HlslCompiler>,
     pub hlsl_error: Option<String>,
     pub tags: Vec<(String, [u32; 3])>,
-    /// Blocks run at the lowest shader model their `[require]` admits from this one on.
+    /// Blocks run at the lowest shader model their `[require]` admits from this one on...
     pub min_model: ShaderModel,
+    /// ... up to this one (`--max-shader-model`).
+    pub max_model: ShaderModel,
 }
 
 struct Ctx<'a> {
@@ -84,6 +86,15 @@ pub(crate) struct FileState {
     pub depth_func: vk::CompareOp,
     /// `sample mask` of later draws (all samples by default).
     pub sample_mask: u32,
+    /// `viewport N (...)` rectangles by index (unset ones below the highest are empty, as in
+    /// vkd3d's runner); empty: the default viewport.
+    pub viewports: Vec<[f32; 4]>,
+    /// `depth-bounds MIN MAX` of later draws.
+    pub depth_bounds: Option<(f32, f32)>,
+    /// `[header] test-shader-models (...)`: models the file asks to be tested at.
+    pub test_models: Vec<ShaderModel>,
+    /// The last `[descriptors]` section's register-to-resource mapping.
+    pub descriptors: Vec<parse::DescriptorMap>,
 }
 
 impl<'a> Runner<'a> {
@@ -131,6 +142,10 @@ impl<'a> Runner<'a> {
             cache: ShaderCache::default(),
             depth_func: vk::CompareOp::ALWAYS,
             sample_mask: !0,
+            viewports: Vec::new(),
+            depth_bounds: None,
+            test_models: Vec::new(),
+            descriptors: Vec::new(),
         };
         for section in &file.sections {
             match &section.kind {
@@ -182,6 +197,8 @@ impl<'a> Runner<'a> {
                 SectionKind::InputLayout(v) => st.layout = v.clone(),
                 SectionKind::Test(lines) => self.run_block(&mut st, lines, report),
                 SectionKind::Ignored(_) => {}
+                SectionKind::Header(models) => st.test_models = models.clone(),
+                SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::Binding(b) => {
                     st.binding = b.clone();
                     // Translations made under another placement are stale.
@@ -229,17 +246,38 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Why a block cannot run at all, or the model it runs at.
+    /// Why a block cannot run at all, or the model it runs at: the lowest one in 4.0–5.1
+    /// that its `[require]` and the run's range admit — or, when the file's `[header]` lists
+    /// SM4–5 models (`test-shader-models`), the lowest of those admitted (vkd3d's runner then
+    /// tests the listed models instead of the lowest).
     fn block_model(&self, st: &FileState) -> Result<ShaderModel, String> {
         let r = &st.require;
-        let Some(model) = MODELS
+        let admitted = |m: &ShaderModel| {
+            *m >= r.min_model && *m <= r.max_model && *m >= self.min_model && *m <= self.max_model
+        };
+        let listed: Vec<ShaderModel> = MODELS
             .iter()
             .copied()
-            .find(|m| *m >= r.min_model && *m >= self.min_model && *m <= r.max_model)
-        else {
+            .filter(|m| st.test_models.contains(m))
+            .collect();
+        let candidates = if listed.is_empty() {
+            &MODELS[..]
+        } else {
+            &listed[..]
+        };
+        let Some(model) = candidates.iter().copied().find(admitted) else {
             return Err(format!(
-                "requires shader model {}..{}; the runner compiles DXBC for {}..5.1",
-                r.min_model, r.max_model, self.min_model
+                "requires shader model {}..{}; the runner compiles DXBC for {}..{}{}",
+                r.min_model,
+                r.max_model,
+                self.min_model,
+                self.max_model.min(MODELS[3]),
+                if listed.is_empty() {
+                    String::new()
+                } else {
+                    let l: Vec<String> = listed.iter().map(|m| m.to_string()).collect();
+                    format!(" (the [header] lists {})", l.join(" "))
+                }
             ));
         };
         Ok(model)
@@ -268,6 +306,21 @@ impl<'a> Runner<'a> {
                     feature("shaderOutputLayer") && feature("shaderOutputViewportIndex")
                 }
                 "geometry-shader" => feature("geometryShader"),
+                "depth-bounds" => feature("depthBounds"),
+                // Explicit descriptor mappings (`[descriptors]`) are honoured.
+                "descriptors" => true,
+                // Rasterizer-ordered views: SPV_EXT_fragment_shader_interlock.
+                "rov" => {
+                    if !feature("fragmentShaderPixelInterlock") {
+                        return Some(
+                            "[require] rov: the device lacks fragmentShaderPixelInterlock".into(),
+                        );
+                    }
+                    if !self.backend.supports_rov() {
+                        return Some("[require] rov: translator: ROV not supported".into());
+                    }
+                    true
+                }
                 "tessellation-shader" => feature("tessellationShader"),
                 c if c.starts_with("format ") => {
                     let mut it = c.split_whitespace().skip(1);
@@ -291,9 +344,10 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
-                    "clip-planes" | "fog" | "point-size" => "it is an SM1-3 feature",
+                    "clip-planes" | "fog" | "point-size" => {
+                        "fixed-function D3D9 state, which the runner does not emulate for D3D10+ shaders"
+                    }
                     "wave-ops" | "native-16-bit" => "it needs SM6",
-                    "rov" | "depth-bounds" | "descriptors" => "the runner does not support it",
                     c if c.starts_with("unknown ") => "the runner does not know this requirement",
                     _ => "the device lacks it",
                 };
@@ -337,6 +391,7 @@ impl<'a> Runner<'a> {
                 Directive::Dispatch(_) => "dispatch",
                 Directive::DrawQuad | Directive::Draw { .. } => "draw",
                 Directive::Probe(_) => "probe",
+                Directive::Copy { .. } => "copy",
                 _ => "",
             };
             let mut add = |status: Status, message: String| {
@@ -372,6 +427,20 @@ impl<'a> Runner<'a> {
                     st.sample_mask = *m;
                     continue;
                 }
+                Directive::DepthBounds(min, max) => {
+                    st.depth_bounds = Some((*min, *max));
+                    continue;
+                }
+                Directive::Viewport { index, rect } => {
+                    let i = *index as usize;
+                    if st.viewports.len() <= i {
+                        st.viewports.resize(i + 1, [0.0; 4]);
+                    }
+                    st.viewports[i] = *rect;
+                    continue;
+                }
+                // D3D9 fixed-function state: no meaning for the SM4-5 shaders run here.
+                Directive::NoMeaning(_) => continue,
                 Directive::Unsupported(what) => {
                     st.taint.get_or_insert_with(|| {
                         format!(
@@ -404,6 +473,7 @@ impl<'a> Runner<'a> {
                     exec::dispatch(gpu, st, &translator, model, &ctx, *groups)
                 }
                 Directive::DrawQuad => exec::draw(gpu, st, &translator, model, &ctx, None),
+                Directive::Copy { src, dst } => exec::copy(gpu, st, *src, *dst),
                 Directive::Draw {
                     topology,
                     vertices,
@@ -436,6 +506,9 @@ impl<'a> Runner<'a> {
                 Directive::Uniform { .. }
                 | Directive::Depth(_)
                 | Directive::SampleMask(_)
+                | Directive::DepthBounds(..)
+                | Directive::Viewport { .. }
+                | Directive::NoMeaning(_)
                 | Directive::Unsupported(_) => {
                     unreachable!("handled above")
                 }

@@ -46,6 +46,22 @@ pub struct BindSources<'a> {
     pub samplers: &'a HashMap<(u32, u32), vk::Sampler>,
     /// Constant buffer words by (register space, register).
     pub cbuffers: &'a HashMap<(u32, u32), Vec<u32>>,
+    /// `[descriptors]` lines: SRV/UAV registers they cover bind the resource they name
+    /// (`t[1:1], space 0, srv 2`: t1 binds `[srv 2]`); others bind their own register.
+    pub descriptors: &'a [crate::parse::DescriptorMap],
+}
+
+/// The test resource (kind, space, slot) bound to register `reg` of `kind` in `space`.
+pub fn resource_key(
+    descriptors: &[crate::parse::DescriptorMap],
+    kind: ResourceKind,
+    space: u32,
+    reg: u32,
+) -> (ResourceKind, u32, u32) {
+    match descriptors.iter().find_map(|m| m.resolve(kind, space, reg)) {
+        Some(slot) => (kind, 0, slot),
+        None => (kind, space, reg),
+    }
 }
 
 /// A pipeline layout with its sets written, ready to bind.
@@ -346,7 +362,8 @@ fn element_write(
             } else {
                 ResourceKind::Uav
             };
-            let Some(res) = src.resources.get_mut(&(kind, space, reg)) else {
+            let key = resource_key(src.descriptors, kind, space, reg);
+            let Some(res) = src.resources.get_mut(&key) else {
                 return Ok(None);
             };
             resource_write(gpu, &name, d, res)?

@@ -254,6 +254,13 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(xfb_ext));
+            // VK_EXT_fragment_shader_interlock: rasterizer-ordered views (`rov`).
+            let interlock_ext = ash::ext::fragment_shader_interlock::NAME;
+            let has_interlock = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(interlock_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -264,6 +271,9 @@ impl Gpu {
                 if has_xfb {
                     f2 = f2.push_next(&mut have.xfb);
                 }
+                if has_interlock {
+                    f2 = f2.push_next(&mut have.interlock);
+                }
                 instance.get_physical_device_features2(pdev, &mut f2);
                 have.f10 = f2.features;
             }
@@ -271,6 +281,7 @@ impl Gpu {
             have.f12.p_next = std::ptr::null_mut();
             have.f13.p_next = std::ptr::null_mut();
             have.xfb.p_next = std::ptr::null_mut();
+            have.interlock.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
                 if have.get(name) == Some(true) {
@@ -291,6 +302,10 @@ impl Gpu {
             if has_xfb {
                 f2 = f2.push_next(&mut create.xfb);
                 exts.push(xfb_ext.as_ptr());
+            }
+            if has_interlock {
+                f2 = f2.push_next(&mut create.interlock);
+                exts.push(interlock_ext.as_ptr());
             }
             let dinfo = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qinfo)

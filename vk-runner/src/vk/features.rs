@@ -13,6 +13,8 @@ pub struct FeatureSet {
     pub f13: vk::PhysicalDeviceVulkan13Features<'static>,
     /// VK_EXT_transform_feedback (`geometryStreams`: geometry shaders with several streams).
     pub xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
+    /// VK_EXT_fragment_shader_interlock (rasterizer-ordered views).
+    pub interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
 }
 
 type Accessor = fn(&mut FeatureSet) -> &mut vk::Bool32;
@@ -33,6 +35,7 @@ features! {
     f10.independent_blend,
     f10.geometry_shader,
     f10.tessellation_shader,
+    f10.multi_viewport,
     f10.sample_rate_shading,
     f10.dual_src_blend,
     f10.logic_op,
@@ -105,6 +108,9 @@ features! {
     f13.maintenance4,
     xfb.transform_feedback,
     xfb.geometry_streams,
+    interlock.fragment_shader_sample_interlock,
+    interlock.fragment_shader_pixel_interlock,
+    interlock.fragment_shader_shading_rate_interlock,
 }
 
 /// Converts a Vulkan feature name (`shaderFloat64`) to the ash field spelling
@@ -188,6 +194,7 @@ pub const WANTED: &[&str] = &[
     "dual_src_blend",
     "depth_clamp",
     "depth_bounds",
+    "multi_viewport",
     "sampler_anisotropy",
     "vertex_pipeline_stores_and_atomics",
     "fragment_stores_and_atomics",
@@ -239,6 +246,8 @@ pub const WANTED: &[&str] = &[
     "maintenance4",
     "transform_feedback",
     "geometry_streams",
+    "fragment_shader_sample_interlock",
+    "fragment_shader_pixel_interlock",
 ];
 
 #[cfg(test)]

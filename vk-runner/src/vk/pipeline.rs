@@ -138,6 +138,11 @@ pub struct DrawState<'a> {
     pub depth_func: vk::CompareOp,
     /// Sample mask (bit i enables sample i).
     pub sample_mask: u32,
+    /// `viewport N (x, y, w, h)` rectangles in D3D's pixel coordinates (y down), by index;
+    /// empty: one viewport covering the render area.
+    pub viewports: Vec<[f32; 4]>,
+    /// Depth bounds test range (`depth-bounds MIN MAX`), used with a depth attachment.
+    pub depth_bounds: Option<(f32, f32)>,
 }
 
 /// The specialization constants of one stage, set from the pipeline state they stand for.
@@ -316,9 +321,10 @@ pub fn draw(
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(topology)
             .primitive_restart_enable(restart);
+        let viewport_count = st.viewports.len().max(1) as u32;
         let vp = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
+            .viewport_count(viewport_count)
+            .scissor_count(viewport_count);
         let rs = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(vk::CullModeFlags::NONE)
@@ -337,10 +343,17 @@ pub fn draw(
             })
             .collect();
         let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
-        let ds = vk::PipelineDepthStencilStateCreateInfo::default()
+        let mut ds = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(st.depth.is_some())
             .depth_write_enable(st.depth.is_some())
             .depth_compare_op(st.depth_func);
+        if let (Some((min, max)), Some(_)) = (st.depth_bounds, st.depth.as_ref()) {
+            // Checked against the device's `depthBounds` feature by the caller.
+            ds = ds
+                .depth_bounds_test_enable(true)
+                .min_depth_bounds(min)
+                .max_depth_bounds(max);
+        }
         let dyn_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dy = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dyn_states);
         let color_formats: Vec<vk::Format> = st
@@ -456,14 +469,7 @@ pub fn draw(
                 .load_op(vk::AttachmentLoadOp::LOAD)
                 .store_op(vk::AttachmentStoreOp::STORE)
         });
-        let viewport = vk::Viewport {
-            x: 0.0,
-            y: extent.height as f32,
-            width: extent.width as f32,
-            height: -(extent.height as f32),
-            min_depth: 0.0,
-            max_depth: 1.0,
-        };
+        let (viewports, scissors) = viewports_and_scissors(&st.viewports, area);
         gpu.submit(|cmd| {
             // SAFETY: cmd is recording; every handle is valid for the submission.
             unsafe {
@@ -481,8 +487,8 @@ pub fn draw(
                     pipeline.pipeline,
                 );
                 bind_common(gpu, cmd, vk::PipelineBindPoint::GRAPHICS, bound);
-                gpu.device.cmd_set_viewport(cmd, 0, &[viewport]);
-                gpu.device.cmd_set_scissor(cmd, 0, &[area]);
+                gpu.device.cmd_set_viewport(cmd, 0, &viewports);
+                gpu.device.cmd_set_scissor(cmd, 0, &scissors);
                 for (slot, buf) in &st.vertex_buffers {
                     if used_slots.contains(slot) {
                         gpu.device
@@ -501,6 +507,49 @@ pub fn draw(
         destroy_modules(gpu, &modules);
     }
     result
+}
+
+/// Vulkan viewports and scissors for D3D viewports (x, y, width, height; y down). Each has a
+/// negative height (y = top + height) so that D3D clip space maps to the same pixels without
+/// flipping. No viewports: one covering `area`. A viewport of zero size (an index below the
+/// highest one set and never set itself, as vkd3d leaves it) gets an empty scissor: Vulkan
+/// needs a positive width, D3D draws nothing there.
+fn viewports_and_scissors(
+    rects: &[[f32; 4]],
+    area: vk::Rect2D,
+) -> (Vec<vk::Viewport>, Vec<vk::Rect2D>) {
+    let full = [
+        area.offset.x as f32,
+        area.offset.y as f32,
+        area.extent.width as f32,
+        area.extent.height as f32,
+    ];
+    let rects = if rects.is_empty() { &[full][..] } else { rects };
+    rects
+        .iter()
+        .map(|&[x, y, w, h]| {
+            if w <= 0.0 || h <= 0.0 {
+                let v = vk::Viewport {
+                    x: 0.0,
+                    y: 1.0,
+                    width: 1.0,
+                    height: -1.0,
+                    min_depth: 0.0,
+                    max_depth: 1.0,
+                };
+                return (v, vk::Rect2D::default());
+            }
+            let v = vk::Viewport {
+                x,
+                y: y + h,
+                width: w,
+                height: -h,
+                min_depth: 0.0,
+                max_depth: 1.0,
+            };
+            (v, area)
+        })
+        .unzip()
 }
 
 impl From<&str> for RunError {

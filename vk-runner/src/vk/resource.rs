@@ -52,7 +52,8 @@ impl TestResource {
         if let Some(size) = buffer_size {
             // vkd3d's runners size a buffer by its data; the declared size counts when it is
             // larger (a buffer given no data, or less than it holds).
-            let size = size.max(data.len() as u64);
+            // Rounded up to whole words (16-bit structures can have strides like 6).
+            let size = size.max(data.len() as u64).next_multiple_of(4);
             let buf = gpu.buffer_with_data(size, buffer_usage, &data)?;
             return Ok(TestResource {
                 decl: decl.clone(),
