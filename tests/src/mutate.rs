@@ -10,7 +10,7 @@ use crate::shared_dir;
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -18,7 +18,7 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 
@@ -78,7 +78,7 @@ pub fn mutate(rng: &mut Rng, blob: &[u8]) -> Vec<u8> {
         }
         2 => {
             let i = word_at(rng);
-            let w = rng.next() as u32;
+            let w = rng.next_u64() as u32;
             b[i..i + 4].copy_from_slice(&w.to_le_bytes());
         }
         3 => {
@@ -90,7 +90,7 @@ pub fn mutate(rng: &mut Rng, blob: &[u8]) -> Vec<u8> {
         4 => {
             // The low byte of a token: opcode or operand type/selection bits.
             let i = word_at(rng);
-            b[i] = rng.next() as u8;
+            b[i] = rng.next_u64() as u8;
         }
         _ => {
             // Swap two words of the program.

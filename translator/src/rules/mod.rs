@@ -261,9 +261,10 @@ fn system_name_allowed(stage: ProgramType, output: bool, name: SystemName) -> bo
         (Vertex, false) => matches!(name, N::VertexId | N::InstanceId),
         (Vertex | Domain, true) => geometry || layer,
         (Hull, true) => geometry || layer || tess_factor,
-        (Hull, false) => geometry || layer || tess_factor || name == N::PrimitiveId,
-        (Domain, false) => geometry || layer || tess_factor || name == N::PrimitiveId,
-        (Geometry, _) => geometry || layer || name == N::PrimitiveId,
+        // The render target and viewport indices are read by pixel shaders only.
+        (Hull | Domain, false) => geometry || tess_factor || name == N::PrimitiveId,
+        (Geometry, false) => geometry || name == N::PrimitiveId,
+        (Geometry, true) => geometry || layer || name == N::PrimitiveId,
         (Pixel, false) => {
             geometry
                 || layer

@@ -98,6 +98,14 @@ fn system_value_in_stage() {
         "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\n\
          dcl_output_siv o0.x, rendertarget_array_index\nret\n",
     );
+    // Found by the fuzz target: the render target array index read by a hull shader.
+    pair(
+        Rule::SystemValueInStage,
+        &format!(
+            "{HS}hs_control_point_phase\ndcl_input_siv v[3][0].x, rendertarget_array_index\nret\n"
+        ),
+        &format!("{HS}hs_control_point_phase\ndcl_input_siv v[3][0].xyzw, position\nret\n"),
+    );
     pair(
         Rule::SystemValueInStage,
         "vs_4_0\ndcl_input_siv v0.xyzw, position\nret\n",
