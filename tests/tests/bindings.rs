@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use integration_tests::{repo_root, shared_dir, spirv_val};
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
 use translator::reflect::{DescriptorType, Reflection, RegisterClass};
-use translator::{Options, TargetEnv, TranslateError};
+use translator::{LowerError, Options, TargetEnv};
 
 const ENVS: [TargetEnv; 3] = [
     TargetEnv::Vulkan1_1,
@@ -285,7 +285,7 @@ fn unmapped_registers_are_errors_naming_them() {
     )
     .unwrap_err();
     match &err {
-        translator::Error::Translate(TranslateError::Binding { error, offset }) => {
+        translator::Error::Lower(LowerError::Binding { error, offset }) => {
             assert_eq!((error.class, error.register, error.space), ('t', 0, 1));
             assert!(*offset > 0);
         }

@@ -1,7 +1,7 @@
 //! Looks inside the translation for people debugging it: the control-flow graph before and
 //! after structurizing (Graphviz), and the IR as text. Used by `dxbc cfg`.
 
-use crate::translate::Options;
+use crate::options::Options;
 
 /// The entry function's CFG as Graphviz text, after lowering and after structurizing.
 pub fn cfg_dot(dxbc: &[u8], options: &Options) -> Result<(String, String), crate::Error> {

@@ -12,26 +12,76 @@ use crate::ir::{
     Const, ConstId, DecorationTarget, Function, GlobalId, ImageType, Merge, Module, Operand,
     Scalar, Terminator, Type, TypeId, flags,
 };
-use crate::translate::TranslateError;
 
-thread_local! {
-    /// Set when an instruction went over SPIR-V's universal limits (an `OpSwitch` of 20,000
-    /// cases, an `OpPhi` of 20,000 predecessors); `emit` then fails.
-    static TOO_LONG: std::cell::Cell<Option<(Op, usize)>> = const { std::cell::Cell::new(None) };
+/// Why a module could not be written as SPIR-V.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmitError {
+    /// An instruction over SPIR-V's universal limits (an `OpSwitch` of 20,000 cases, an
+    /// `OpPhi` of 20,000 predecessors).
+    #[error(
+        "unsupported an Op{op:?} of {words} words, over SPIR-V's limits (65535 words, 16383 \
+         switch cases or phi predecessors)"
+    )]
+    TooLong { op: Op, words: usize },
+    /// A bug in the translator: the IR references something the emitter cannot write.
+    #[error("internal error: {what}")]
+    Internal { what: String },
+}
+
+impl EmitError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> crate::ErrorKind {
+        match self {
+            EmitError::TooLong { .. } => crate::ErrorKind::Unsupported,
+            EmitError::Internal { .. } => crate::ErrorKind::Internal,
+        }
+    }
+}
+
+/// The words of one module section, and the first instruction written to it that went over
+/// SPIR-V's limits (`emit` then fails with [`EmitError::TooLong`]). Recording the failure here
+/// keeps `inst`, called once per instruction, free of `Result` plumbing.
+#[derive(Default)]
+struct Words {
+    words: Vec<Word>,
+    too_long: Option<(Op, usize)>,
+}
+
+impl Words {
+    fn with_capacity(n: usize) -> Self {
+        Words {
+            words: Vec::with_capacity(n),
+            too_long: None,
+        }
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = Vec<Word>;
+    fn deref(&self) -> &Vec<Word> {
+        &self.words
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut Vec<Word> {
+        &mut self.words
+    }
 }
 
 /// Appends one instruction to `buf`.
 #[inline]
-fn inst(buf: &mut Vec<Word>, op: Op, operands: &[Word]) {
+fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
     let words = operands.len() + 1;
     // SPIR-V's universal limits: 65535 words an instruction, 16383 (literal, label) pairs an
     // OpSwitch and 16383 (value, parent) pairs an OpPhi.
     let pairs_over = matches!(op, Op::Switch | Op::Phi) && operands.len() > 2 + 2 * 16383;
-    if words > 0xFFFF || pairs_over {
-        TOO_LONG.with(|t| t.set(Some((op, words))));
+    if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
+        buf.too_long = Some((op, words));
     }
-    buf.push(((words.min(0xFFFF) as u32) << 16) | op as u32);
-    buf.extend_from_slice(operands);
+    buf.words
+        .push(((words.min(0xFFFF) as u32) << 16) | op as u32);
+    buf.words.extend_from_slice(operands);
 }
 
 /// Appends a literal string (UTF-8, NUL-terminated, padded to whole words).
@@ -47,14 +97,17 @@ fn push_string(buf: &mut Vec<Word>, s: &str) {
     }
 }
 
-fn string_inst(buf: &mut Vec<Word>, op: Op, pre: &[Word], s: &str, post: &[Word]) {
+fn string_inst(buf: &mut Words, op: Op, pre: &[Word], s: &str, post: &[Word]) {
     let start = buf.len();
     buf.push(0);
     buf.extend_from_slice(pre);
     push_string(buf, s);
     buf.extend_from_slice(post);
-    let wc = (buf.len() - start) as u32;
-    buf[start] = (wc << 16) | op as u32;
+    let words = buf.len() - start;
+    if words > 0xFFFF && buf.too_long.is_none() {
+        buf.too_long = Some((op, words));
+    }
+    buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
 }
 
 struct Emitter<'m> {
@@ -68,10 +121,10 @@ struct Emitter<'m> {
     /// Function-storage variables (id, pointer type, initializer) of the entry function.
     function_vars: Vec<(Word, Word, Option<Word>)>,
     // sections
-    debug: Vec<Word>,
-    annotations: Vec<Word>,
-    globals: Vec<Word>,
-    functions: Vec<Word>,
+    debug: Words,
+    annotations: Words,
+    globals: Words,
+    functions: Words,
 }
 
 impl<'m> Emitter<'m> {
@@ -307,7 +360,7 @@ impl<'m> Emitter<'m> {
         }
     }
 
-    fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), TranslateError> {
+    fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), EmitError> {
         // Pre-assign ids to every placed value with a result and to every live block.
         let mut value_ids = vec![0 as Word; f.insts.len()];
         let mut block_ids = vec![0 as Word; f.blocks.len()];
@@ -418,7 +471,7 @@ impl<'m> Emitter<'m> {
                     ],
                 ),
             }
-            let operand_id = |e: &mut Self, o: &Operand| -> Result<Word, TranslateError> {
+            let operand_id = |e: &mut Self, o: &Operand| -> Result<Word, EmitError> {
                 Ok(match *o {
                     Operand::Value(x) => value_ids[x.0 as usize],
                     Operand::Const(c) => e.const_id(c),
@@ -459,7 +512,6 @@ impl<'m> Emitter<'m> {
                     inst(&mut buf, Op::Switch, &words);
                 }
                 Terminator::Return => inst(&mut buf, Op::Return, &[]),
-                Terminator::Kill => inst(&mut buf, Op::Kill, &[]),
                 Terminator::Unreachable => inst(&mut buf, Op::Unreachable, &[]),
             }
         }
@@ -469,8 +521,8 @@ impl<'m> Emitter<'m> {
     }
 }
 
-fn internal(what: String) -> TranslateError {
-    TranslateError::Internal { what }
+fn internal(what: String) -> EmitError {
+    EmitError::Internal { what }
 }
 
 /// Options that shape emission.
@@ -493,18 +545,9 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
     }
 }
 
-/// Writes `m` as a SPIR-V module.
-pub fn emit(m: &Module, opts: EmitOptions) -> Result<Vec<Word>, TranslateError> {
-    Ok(emit_with_usage(m, opts)?.0)
-}
-
 /// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its
 /// functions reference; the others are not declared).
-pub fn emit_with_usage(
-    m: &Module,
-    opts: EmitOptions,
-) -> Result<(Vec<Word>, Vec<bool>), TranslateError> {
-    TOO_LONG.with(|t| t.set(None));
+pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
     let mut e = Emitter {
         m,
         next_id: 1,
@@ -514,10 +557,10 @@ pub fn emit_with_usage(
         glsl_id: 0,
         names: opts.debug_names,
         function_vars: Vec::new(),
-        debug: Vec::new(),
-        annotations: Vec::with_capacity(256),
-        globals: Vec::with_capacity(1024),
-        functions: Vec::with_capacity(4096),
+        debug: Words::default(),
+        annotations: Words::with_capacity(256),
+        globals: Words::with_capacity(1024),
+        functions: Words::with_capacity(4096),
     };
     let uses_glsl = m.functions.iter().any(|f| {
         f.layout.iter().any(|&b| {
@@ -582,7 +625,7 @@ pub fn emit_with_usage(
     }
 
     // Header and the sections before the annotations.
-    let mut out: Vec<Word> = Vec::with_capacity(
+    let mut out = Words::with_capacity(
         64 + e.debug.len() + annotations.len() + e.globals.len() + e.functions.len(),
     );
     let (major, minor) = opts.version;
@@ -651,14 +694,9 @@ pub fn emit_with_usage(
     out.extend_from_slice(&e.functions);
     out[3] = e.next_id;
     let used = e.global_ids.iter().map(|&id| id != 0).collect();
-    if let Some((op, words)) = TOO_LONG.with(|t| t.take()) {
-        return Err(TranslateError::Unsupported {
-            what: format!(
-                "an Op{op:?} of {words} words, over SPIR-V's limits (65535 words, 16383 \
-                 switch cases or phi predecessors)"
-            ),
-            offset: 0,
-        });
+    let sections = [&out, &e.debug, &annotations, &e.globals, &e.functions];
+    if let Some((op, words)) = sections.iter().find_map(|s| s.too_long) {
+        return Err(EmitError::TooLong { op, words });
     }
-    Ok((out, used))
+    Ok((out.words, used))
 }

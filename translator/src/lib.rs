@@ -11,33 +11,43 @@
 //! The public entry point for translation is [`translate`]; [`reflect`] describes what a
 //! translated module expects from its caller (interface, descriptors, push constants).
 
+#![forbid(unsafe_code)]
+// A library reports through its return values: no printing (the IR dump that DXBC_DUMP_IR asks
+// for is the one allowed exception) and no unwrap outside tests.
+#![cfg_attr(
+    not(test),
+    warn(clippy::print_stdout, clippy::print_stderr, clippy::unwrap_used)
+)]
+
 pub mod asm;
 pub mod binding;
 pub mod container;
+pub mod d3dbc;
 pub mod debug;
-pub mod emit;
-pub mod ir;
+mod emit;
+mod error;
+mod ir;
 mod lower;
-pub mod passes;
+mod options;
+mod passes;
 pub mod reflect;
 pub mod rules;
 pub mod sm4;
+mod stage;
 
 mod translate;
 
-pub use reflect::Reflection;
-pub use translate::{Options, TargetEnv, TranslateError, Translation, translate};
+#[cfg(test)]
+mod pipeline_tests;
 
-/// Any error the crate reports, by the step that found it.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Error {
-    /// The DXBC container (header, chunk table, chunk contents) is malformed.
-    #[error("container: {0}")]
-    Container(#[from] container::ContainerError),
-    /// The SM4/5 program token stream is malformed.
-    #[error("decode: {0}")]
-    Decode(#[from] sm4::DecodeError),
-    /// The program is well formed but cannot be translated.
-    #[error("translate: {0}")]
-    Translate(#[from] TranslateError),
-}
+pub use emit::EmitError;
+pub use error::ErrorKind;
+pub use lower::LowerError;
+/// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
+/// `TranslateError::Unsupported` before each stage had its own error type).
+pub use lower::LowerError as TranslateError;
+pub use options::{Options, TargetEnv};
+pub use passes::PassError;
+pub use reflect::Reflection;
+pub use stage::ShaderStage;
+pub use translate::{Error, Translation, translate};

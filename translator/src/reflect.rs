@@ -8,31 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The shader stage of a program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ShaderStage {
-    Vertex,
-    Pixel,
-    Geometry,
-    Hull,
-    Domain,
-    Compute,
-}
-
-impl ShaderStage {
-    /// The two-letter prefix of D3D profiles (`vs`, `ps`, ...).
-    pub fn profile_prefix(self) -> &'static str {
-        match self {
-            ShaderStage::Vertex => "vs",
-            ShaderStage::Pixel => "ps",
-            ShaderStage::Geometry => "gs",
-            ShaderStage::Hull => "hs",
-            ShaderStage::Domain => "ds",
-            ShaderStage::Compute => "cs",
-        }
-    }
-}
+pub use crate::stage::ShaderStage;
 
 /// Everything a caller needs to run a translated module.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,59 +1,76 @@
 //! The public translation API: options in, SPIR-V words and reflection out.
 
+use crate::container::{ContainerError, ContainerErrorKind};
+use crate::emit::EmitError;
+use crate::error::ErrorKind;
+use crate::lower::LowerError;
+use crate::options::Options;
+use crate::passes::PassError;
 use crate::reflect::Reflection;
+use crate::sm4::{DecodeError, DecodeErrorKind};
 
-/// Vulkan target environment; it fixes the SPIR-V version emitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TargetEnv {
-    /// Vulkan 1.1, SPIR-V 1.3.
-    Vulkan1_1,
-    /// Vulkan 1.2, SPIR-V 1.5.
-    Vulkan1_2,
-    /// Vulkan 1.3, SPIR-V 1.6.
-    #[default]
-    Vulkan1_3,
+/// Any error the crate reports, by the step that found it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The DXBC container (header, chunk table, chunk contents) is malformed.
+    #[error("container: {0}")]
+    Container(#[from] ContainerError),
+    /// The SM4/5 program token stream is malformed.
+    #[error("decode: {0}")]
+    Decode(#[from] DecodeError),
+    /// The Direct3D 9 (SM1–3) token stream is malformed.
+    #[error("decode: {0}")]
+    D3d9Decode(#[from] crate::d3dbc::DecodeError),
+    /// Lowering found the program unsupported or invalid, or the binding layout has no place
+    /// for one of its registers.
+    #[error("translate: {0}")]
+    Lower(#[from] LowerError),
+    /// A pass over the IR could not handle the program (or found a bug of its own).
+    #[error("translate: {0}")]
+    Pass(#[from] PassError),
+    /// The module cannot be written as SPIR-V (an instruction over SPIR-V's limits).
+    #[error("translate: {0}")]
+    Emit(#[from] EmitError),
 }
 
-impl TargetEnv {
-    /// SPIR-V version as (major, minor).
-    pub fn spirv_version(self) -> (u8, u8) {
+impl Error {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            TargetEnv::Vulkan1_1 => (1, 3),
-            TargetEnv::Vulkan1_2 => (1, 5),
-            TargetEnv::Vulkan1_3 => (1, 6),
+            Error::Container(e) => match e.kind {
+                ContainerErrorKind::TooComplex => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
+            Error::Decode(e) => match e.kind {
+                DecodeErrorKind::UnsupportedVersion { .. } => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
+            Error::D3d9Decode(e) => match e.kind {
+                crate::d3dbc::DecodeErrorKind::UnsupportedVersion { .. } => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
+            Error::Lower(e) => e.kind(),
+            Error::Pass(e) => e.kind(),
+            Error::Emit(e) => e.kind(),
         }
     }
 
-    /// The name spirv-val uses for `--target-env`.
-    pub fn spirv_val_name(self) -> &'static str {
+    /// Whether the input is a program the translator does not (yet) handle, as opposed to bad
+    /// input, a binding problem or a bug.
+    pub fn is_unsupported(&self) -> bool {
+        self.kind() == ErrorKind::Unsupported
+    }
+
+    /// The byte offset in the input where the problem was found, when one is known.
+    pub fn offset(&self) -> Option<usize> {
         match self {
-            TargetEnv::Vulkan1_1 => "vulkan1.1",
-            TargetEnv::Vulkan1_2 => "vulkan1.2",
-            TargetEnv::Vulkan1_3 => "vulkan1.3",
+            Error::Container(e) => Some(e.offset),
+            Error::Decode(e) => Some(e.offset),
+            Error::D3d9Decode(e) => Some(e.offset),
+            Error::Lower(e) => e.offset(),
+            Error::Pass(_) | Error::Emit(_) => None,
         }
     }
-}
-
-/// How to translate.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub target_env: TargetEnv,
-    /// Emit OpName/OpMemberName debug names.
-    pub debug_names: bool,
-    /// Where D3D registers go in Vulkan descriptor sets, bindings and push constants: a
-    /// built-in policy (default `ClassOffsets`) or a caller's layout.
-    pub binding: crate::binding::Binding,
-    /// Ask for 32-bit float denormals to be flushed to zero, as D3D requires of fp32 math
-    /// (`DenormFlushToZero` execution mode). Set it only when the device reports
-    /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
-    /// the driver's default applies.
-    pub denorm_flush_f32: bool,
-    /// The SpecId of the specialization constant that holds the rasterizer's sample count,
-    /// which `sampleinfo`/`samplepos` on `rasterizer` (HLSL `GetRenderTargetSampleCount`,
-    /// `GetRenderTargetSamplePosition`) read. Default 0. The reflection lists it
-    /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
-    /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
-    pub rasterizer_sample_count_spec_id: u32,
 }
 
 /// A translated module.
@@ -63,26 +80,6 @@ pub struct Translation {
     pub spirv: Vec<u32>,
     /// What the module expects from its caller.
     pub reflection: Reflection,
-}
-
-/// Why a well-formed program could not be translated.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TranslateError {
-    /// The program uses something the translator does not implement.
-    #[error("unsupported {what} at byte offset {offset:#x}")]
-    Unsupported { what: String, offset: usize },
-    /// A bug in the translator: an invariant of its own IR did not hold.
-    #[error("internal error: {what}")]
-    Internal { what: String },
-    /// The program breaks a rule of the shader model.
-    #[error("invalid program at byte offset {offset:#x}: {what}")]
-    Invalid { what: String, offset: usize },
-    /// A declared register range has no place under the binding policy or layout.
-    #[error("at byte offset {offset:#x}: {error}")]
-    Binding {
-        error: crate::binding::BindingError,
-        offset: usize,
-    },
 }
 
 /// Translates a DXBC container to SPIR-V.
@@ -146,13 +143,13 @@ fn lower_container_with_reflection(
     crate::Error,
 > {
     use crate::container::signature::Signature;
+    if crate::d3dbc::is_d3dbc(dxbc) {
+        return Err(d3d9_unsupported(dxbc));
+    }
     let container = crate::container::Container::parse(dxbc)?;
-    let chunk = container
-        .shader_chunk()
-        .ok_or_else(|| TranslateError::Invalid {
-            what: "no SHDR or SHEX chunk".into(),
-            offset: 0,
-        })?;
+    let chunk = container.shader_chunk().ok_or_else(|| {
+        crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
+    })?;
     let program = crate::sm4::decode(chunk.data, chunk.offset)?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
@@ -170,4 +167,17 @@ fn lower_container_with_reflection(
     };
     crate::rules::check(&program, sigs).map_err(TranslateError::from)?;
     Ok(crate::lower::lower(&program, sigs, options)?)
+}
+
+/// A bare Direct3D 9 token stream: decoded (`crate::d3dbc`), so a malformed one is reported
+/// as such, but not translated yet: unsupported at its version token (offset 0).
+fn d3d9_unsupported(data: &[u8]) -> crate::Error {
+    match crate::d3dbc::decode(data) {
+        Ok(p) => LowerError::Unsupported {
+            what: format!("Direct3D 9 shader ({}): translation", p.version),
+            offset: 0,
+        }
+        .into(),
+        Err(e) => e.into(),
+    }
 }

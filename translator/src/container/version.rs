@@ -8,31 +8,9 @@ use std::fmt;
 
 use super::{Chunk, ContainerError, ContainerErrorKind};
 
-/// A pipeline stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ShaderStage {
-    Pixel,
-    Vertex,
-    Geometry,
-    Hull,
-    Domain,
-    Compute,
-}
+pub use crate::stage::ShaderStage;
 
 impl ShaderStage {
-    /// The profile prefix: `ps`, `vs`, `gs`, `hs`, `ds`, `cs`.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            ShaderStage::Pixel => "ps",
-            ShaderStage::Vertex => "vs",
-            ShaderStage::Geometry => "gs",
-            ShaderStage::Hull => "hs",
-            ShaderStage::Domain => "ds",
-            ShaderStage::Compute => "cs",
-        }
-    }
-
     /// From the program-type field of a SHDR/SHEX version token (bits 16–31).
     pub fn from_program_type(value: u32) -> Option<Self> {
         Some(match value {

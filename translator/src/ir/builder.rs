@@ -65,6 +65,7 @@ impl<'m> FnBuilder<'m> {
     }
 
     /// The finished function.
+    #[cfg(test)]
     pub fn finish(self) -> Function {
         self.f
     }
@@ -101,10 +102,7 @@ impl<'m> FnBuilder<'m> {
     /// (unless `term` leaves the function).
     pub fn terminate(&mut self, term: Terminator) {
         if self.is_open() {
-            if matches!(
-                term,
-                Terminator::Return | Terminator::Kill | Terminator::Unreachable
-            ) {
+            if matches!(term, Terminator::Return | Terminator::Unreachable) {
                 // No successor reads the variables: their pending stores are dead.
                 for v in std::mem::take(&mut self.dirty) {
                     self.var_dirty[v.0 as usize] = 0;
@@ -170,10 +168,6 @@ impl<'m> FnBuilder<'m> {
     pub fn splat(&mut self, s: Scalar, n: u8, bits: u64) -> Operand {
         let b = [bits; 4];
         Operand::Const(self.m.consts.vector(s, &b[..n.clamp(1, 4) as usize]))
-    }
-
-    pub fn undef(&mut self, ty: TypeId) -> Operand {
-        Operand::Const(self.m.consts.undef(ty))
     }
 
     // ---- typing ------------------------------------------------------------------------------
@@ -251,7 +245,9 @@ impl<'m> FnBuilder<'m> {
                     Op::VectorShuffle => {
                         let a = inst.args[0];
                         let b = inst.args[1];
-                        let sel = inst.args[2 + i as usize].lit().unwrap();
+                        let sel = inst.args[2 + i as usize]
+                            .lit()
+                            .expect("shuffle selectors are literals");
                         let ta = self.type_of(a);
                         let na = self.m.types.width(ta) as u32;
                         return if sel < na {
@@ -302,7 +298,11 @@ impl<'m> FnBuilder<'m> {
             // Scalar parts: through the vector cache, without building a `Const` to look up.
             let mut bits: SmallVec<[u64; 4]> = SmallVec::new();
             for p in parts {
-                match self.m.consts.get(p.konst().unwrap()) {
+                match self
+                    .m
+                    .consts
+                    .get(p.konst().expect("all parts are constants"))
+                {
                     Const::Scalar { bits: b, .. } => bits.push(*b),
                     _ => break,
                 }
@@ -310,7 +310,10 @@ impl<'m> FnBuilder<'m> {
             if bits.len() == parts.len() {
                 return Operand::Const(self.m.consts.vector(s, &bits));
             }
-            let cs = parts.iter().map(|p| p.konst().unwrap()).collect();
+            let cs = parts
+                .iter()
+                .map(|p| p.konst().expect("all parts are constants"))
+                .collect();
             return Operand::Const(self.m.consts.intern(Const::Composite { ty, parts: cs }));
         }
         // All extracts from the same vector: that vector, or a shuffle of it.
@@ -460,6 +463,7 @@ impl<'m> FnBuilder<'m> {
         self.var_comp[i] = comp;
     }
 
+    #[cfg(test)]
     pub fn load_global(&mut self, g: GlobalId) -> Operand {
         let (_, pointee) = self
             .m

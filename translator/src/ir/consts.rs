@@ -75,17 +75,6 @@ impl ConstTable {
         self.consts.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.consts.is_empty()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (ConstId, &Const)> {
-        self.consts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (ConstId(i as u32), c))
-    }
-
     pub fn u32(&mut self, v: u32) -> ConstId {
         self.intern(Const::Scalar {
             ty: TypeId::U32,

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use super::{Function, Merge, Module, Operand, Terminator};
+use super::{Function, Merge, Operand, Terminator};
 
 fn operand(o: &Operand) -> String {
     match o {
@@ -80,19 +80,8 @@ pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
                 writeln!(out)?;
             }
             Terminator::Return => writeln!(out, "    ret")?,
-            Terminator::Kill => writeln!(out, "    kill")?,
             Terminator::Unreachable => writeln!(out, "    unreachable")?,
         }
     }
     Ok(())
-}
-
-/// The whole module's functions as text.
-pub fn module_to_string(m: &Module) -> String {
-    let mut s = String::new();
-    for (i, f) in m.functions.iter().enumerate() {
-        let _ = writeln!(s, "function {i}:");
-        let _ = write_function(&mut s, f);
-    }
-    s
 }

@@ -150,8 +150,6 @@ pub enum Terminator {
         cases: Vec<(u32, BlockId)>,
     },
     Return,
-    /// OpKill (pixel shaders on targets without demote).
-    Kill,
     Unreachable,
 }
 
@@ -168,9 +166,7 @@ impl Terminator {
                 s.extend(cases.iter().map(|c| c.1));
                 s
             }
-            Terminator::Open | Terminator::Return | Terminator::Kill | Terminator::Unreachable => {
-                SmallVec::new()
-            }
+            Terminator::Open | Terminator::Return | Terminator::Unreachable => SmallVec::new(),
         }
     }
 

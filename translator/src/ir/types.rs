@@ -82,15 +82,10 @@ impl TypeId {
     pub const U32: TypeId = TypeId(4);
     pub const F64: TypeId = TypeId(5);
     // vectors: base + (n - 2), n = 2..=4
-    pub const BVEC2: TypeId = TypeId(6);
     pub const VEC2: TypeId = TypeId(9);
     pub const IVEC2: TypeId = TypeId(12);
-    pub const UVEC2: TypeId = TypeId(15);
-    pub const DVEC2: TypeId = TypeId(18);
     pub const VEC3: TypeId = TypeId(10);
     pub const VEC4: TypeId = TypeId(11);
-    pub const IVEC3: TypeId = TypeId(13);
-    pub const IVEC4: TypeId = TypeId(14);
     pub const UVEC3: TypeId = TypeId(16);
     pub const UVEC4: TypeId = TypeId(17);
 }
@@ -184,17 +179,6 @@ impl TypeTable {
         self.types.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.types.is_empty()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (TypeId, &Type)> {
-        self.types
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (TypeId(i as u32), t))
-    }
-
     /// The scalar or vector type with `n` components of `s` (n = 1 gives the scalar).
     pub fn vec(s: Scalar, n: u8) -> TypeId {
         debug_assert!((1..=4).contains(&n));
@@ -237,6 +221,7 @@ impl TypeTable {
     }
 
     /// The pointee of a pointer type.
+    #[cfg(test)]
     pub fn pointee(&self, id: TypeId) -> Option<(spirv::StorageClass, TypeId)> {
         match self.get(id) {
             Type::Pointer { storage, pointee } => Some((*storage, *pointee)),

@@ -17,14 +17,31 @@ pub enum Stage {
     Ssa,
 }
 
+/// A broken invariant of the IR: the function and the first rule it breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("IR function {function}: {what}")]
+pub struct ValidationError {
+    /// Index of the function in its module.
+    pub function: usize,
+    /// The rule broken, naming the block or value.
+    pub what: String,
+}
+
 /// Checks `f` (function `index` of `m`); the error names the first broken rule.
 pub fn validate_function(
     m: &Module,
     f: &Function,
     index: usize,
     stage: Stage,
-) -> Result<(), String> {
-    let err = |what: String| Err(format!("IR function {index}: {what}"));
+) -> Result<(), ValidationError> {
+    check_function(m, f, stage).map_err(|what| ValidationError {
+        function: index,
+        what,
+    })
+}
+
+fn check_function(m: &Module, f: &Function, stage: Stage) -> Result<(), String> {
+    let err = |what: String| Err(what);
     if f.layout.is_empty() {
         return err("no blocks".into());
     }
@@ -58,41 +75,26 @@ pub fn validate_function(
                 if v.0 as usize >= f.insts.len() || def_block[v.0 as usize] == u32::MAX =>
             {
                 return Err(format!(
-                    "IR function {index}: {user} uses %{} which is not placed in a live block",
+                    "{user} uses %{} which is not placed in a live block",
                     v.0
                 ));
             }
             Operand::Const(c) if c.0 as usize >= m.consts.len() => {
-                return Err(format!(
-                    "IR function {index}: {user} uses missing constant c{}",
-                    c.0
-                ));
+                return Err(format!("{user} uses missing constant c{}", c.0));
             }
             Operand::Global(g) if g.0 as usize >= m.globals.len() => {
-                return Err(format!(
-                    "IR function {index}: {user} uses missing global g{}",
-                    g.0
-                ));
+                return Err(format!("{user} uses missing global g{}", g.0));
             }
             Operand::Var(v) => {
                 if stage >= Stage::Ssa {
-                    return Err(format!(
-                        "IR function {index}: {user} still uses register variable var{}",
-                        v.0
-                    ));
+                    return Err(format!("{user} still uses register variable var{}", v.0));
                 }
                 if v.0 as usize >= f.vars.len() {
-                    return Err(format!(
-                        "IR function {index}: {user} uses missing variable var{}",
-                        v.0
-                    ));
+                    return Err(format!("{user} uses missing variable var{}", v.0));
                 }
             }
             Operand::Block(b) if b.0 as usize >= f.blocks.len() || !in_layout[b.0 as usize] => {
-                return Err(format!(
-                    "IR function {index}: {user} names dead block B{}",
-                    b.0
-                ));
+                return Err(format!("{user} names dead block B{}", b.0));
             }
             _ => {}
         }
@@ -173,14 +175,6 @@ pub fn validate_function(
                 }
             }
         }
-    }
-    Ok(())
-}
-
-/// Checks every function of `m`.
-pub fn validate(m: &Module, stage: Stage) -> Result<(), String> {
-    for (i, f) in m.functions.iter().enumerate() {
-        validate_function(m, f, i, stage)?;
     }
     Ok(())
 }

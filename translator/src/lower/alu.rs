@@ -397,9 +397,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Lowers an ALU instruction; false when `inst` is not one.
     pub fn alu(&mut self, inst: InstRef<'p>) -> R<bool> {
         use Scalar::*;
-        if self.alu_bits(&inst)? || self.alu_convert(&inst)? || self.alu_double(&inst)? {
-            return Ok(true);
-        }
         let f = Map::Op;
         let g = Map::Glsl;
         match inst.opcode {
@@ -475,7 +472,3 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(true)
     }
 }
-
-#[cfg(test)]
-#[path = "alu_tests.rs"]
-mod tests;

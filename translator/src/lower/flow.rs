@@ -83,7 +83,7 @@ const MAX_CALL_DEPTH: usize = 32;
 /// an inlined subroutine. D3D allows 64 of flow control
 /// (D3D11_COMMONSHADER_FLOWCONTROL_NESTING_LIMIT); this is four times that, and keeps the
 /// structurizer's work per block (one step per enclosing construct) bounded.
-const MAX_FLOW_DEPTH: usize = 256;
+pub(crate) const MAX_FLOW_DEPTH: usize = 256;
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// Reads a condition operand as a bool (`_nz`: != 0, `_z`: == 0).
@@ -362,7 +362,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let saved_offset = self.offset;
         self.lower_range(body)?;
         self.offset = saved_offset;
-        if self.flow.frames.len() != *self.flow.call_frame_base.last().unwrap() {
+        if Some(&self.flow.frames.len()) != self.flow.call_frame_base.last() {
             return Err(self.invalid(format!("{what} ends inside an if, loop or switch")));
         }
         self.flow.call_frame_base.pop();
@@ -429,7 +429,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let end = self.b.new_block();
                 self.b.terminate(Terminator::Branch(end));
                 self.b.begin(else_block);
-                *self.flow.frames.last_mut().unwrap() = Frame::If {
+                *self.flow.frames.last_mut().expect("matched above") = Frame::If {
                     header,
                     else_block,
                     end: Some(end),
@@ -679,78 +679,4 @@ fn is_float_arith(op: Op) -> bool {
             | Op::VectorTimesScalar
             | Op::ExtInst
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::MAX_FLOW_DEPTH;
-
-    const HEAD: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
-        dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-        dcl_temps 2\nmov r0.xyzw, v0.xyxy\n";
-
-    fn unsupported(text: &str) -> String {
-        let dxbc = crate::asm::assemble(text).unwrap();
-        match crate::translate(&dxbc, &crate::Options::default()) {
-            Err(crate::Error::Translate(crate::translate::TranslateError::Unsupported {
-                what,
-                ..
-            })) => what,
-            other => panic!("expected an unsupported error, got {other:?}"),
-        }
-    }
-
-    fn nested_ifs(depth: usize) -> String {
-        let mut t = String::from(HEAD);
-        for _ in 0..depth {
-            t.push_str("lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nadd r0.x, r0.x, l(1.0)\n");
-        }
-        t.push_str(&"endif\n".repeat(depth));
-        t.push_str("mov o0.xyzw, r0.xyzw\nret\n");
-        t
-    }
-
-    #[test]
-    fn flow_nesting_is_bounded() {
-        let ok = crate::asm::assemble(&nested_ifs(MAX_FLOW_DEPTH)).unwrap();
-        assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
-        let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1));
-        assert!(e.contains("nested deeper than 256"), "{e}");
-    }
-
-    fn switch_of(cases: usize) -> String {
-        let mut t = String::from(HEAD);
-        t.push_str("ftou r1.x, v0.x\nswitch r1.x\n");
-        for i in 0..cases {
-            t.push_str(&format!("case l({i})\nadd r0.x, r0.x, l({i}.0)\nbreak\n"));
-        }
-        t.push_str("default\nbreak\nendswitch\nmov o0.xyzw, r0.xyzw\nret\n");
-        t
-    }
-
-    #[test]
-    fn switch_cases_within_spirv_limits() {
-        let ok = crate::asm::assemble(&switch_of(16000)).unwrap();
-        assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
-        // One more (literal, label) pair than an OpSwitch may hold (and as many predecessors
-        // of the merge's phi).
-        let e = unsupported(&switch_of(16384));
-        assert!(e.contains("over SPIR-V's limits"), "{e}");
-    }
-
-    #[test]
-    fn inlining_is_bounded() {
-        // label i calls label i + 1 twice: 2^24 copies of the last body without a bound.
-        let mut t = String::from(HEAD);
-        t.push_str("call label0\nmov o0.xyzw, r0.xyzw\nret\n");
-        for i in 0..24 {
-            t.push_str(&format!("label label{i}\nadd r0.x, r0.x, l(1.0)\n"));
-            if i < 23 {
-                t.push_str(&format!("call label{0}\ncall label{0}\n", i + 1));
-            }
-            t.push_str("ret\n");
-        }
-        let e = unsupported(&t);
-        assert!(e.contains("inlining of more than"), "{e}");
-    }
 }

@@ -217,7 +217,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 p.local_decls.push(i);
                 continue;
             }
-            self.declaration(inst)?;
+            self.lower_instruction(inst)?;
         }
         Ok(phases)
     }

@@ -15,7 +15,7 @@
 use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, ExecutionMode, Op, StorageClass};
 
-use super::{Lowerer, R};
+use super::{LowerError, Lowerer, R};
 use crate::container::signature::{ComponentType as SigType, SignatureElement, SystemValue};
 use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Type, TypeId, TypeTable, VarId};
 use crate::reflect::{ComponentType, InterfacePlacement, InterfaceVar, ShaderStage};
@@ -230,7 +230,7 @@ impl IoState {
                     self.declared_streams |= 1 << s;
                 }
                 _ => {
-                    return Err(TranslateErrorExt::invalid(
+                    return Err(LowerError::invalid(
                         inst.offset,
                         "dcl_stream of a stream other than m0..m3",
                     ));
@@ -240,19 +240,19 @@ impl IoState {
         }
         if let Declaration::IndexRange { count } = decl {
             let Some(op) = inst.operands.first() else {
-                return Err(TranslateErrorExt::invalid(
+                return Err(LowerError::invalid(
                     inst.offset,
                     "dcl_indexrange without a register",
                 ));
             };
             let Some((reg, _)) = io_register(op) else {
-                return Err(TranslateErrorExt::unsupported(
+                return Err(LowerError::unsupported(
                     inst.offset,
                     "dcl_indexrange of a relatively addressed register",
                 ));
             };
             if *count == 0 || *count > 32 {
-                return Err(TranslateErrorExt::invalid(
+                return Err(LowerError::invalid(
                     inst.offset,
                     format!("index range of {count} registers"),
                 ));
@@ -273,7 +273,7 @@ impl IoState {
                 }
                 OperandType::InputPatchConstant => self.patch_input_ranges.push(range),
                 _ => {
-                    return Err(TranslateErrorExt::unsupported(
+                    return Err(LowerError::unsupported(
                         inst.offset,
                         "dcl_indexrange of this register file",
                     ));
@@ -298,7 +298,7 @@ impl IoState {
             return Ok(false);
         }
         let Some(op) = inst.operands.first() else {
-            return Err(TranslateErrorExt::invalid(
+            return Err(LowerError::invalid(
                 inst.offset,
                 "I/O declaration without a register",
             ));
@@ -322,20 +322,20 @@ impl IoState {
             }
         };
         let Some((reg, vertices)) = io_register(op) else {
-            return Err(TranslateErrorExt::unsupported(
+            return Err(LowerError::unsupported(
                 inst.offset,
                 "I/O declaration of a relatively addressed register",
             ));
         };
         if vertices > 32 {
-            return Err(TranslateErrorExt::invalid(
+            return Err(LowerError::invalid(
                 inst.offset,
                 format!("per-vertex register array of {vertices} vertices (at most 32)"),
             ));
         }
         let stream = self.current_stream;
         let Some(slot) = reg_slot(self.file_mut(file), reg) else {
-            return Err(TranslateErrorExt::invalid(
+            return Err(LowerError::invalid(
                 inst.offset,
                 format!("register {reg} out of range"),
             ));
@@ -354,23 +354,6 @@ impl IoState {
             slot.interp = Some(m);
         }
         Ok(true)
-    }
-}
-
-/// Error constructors usable without a `Lowerer`.
-struct TranslateErrorExt;
-impl TranslateErrorExt {
-    fn invalid(offset: usize, what: impl Into<String>) -> crate::translate::TranslateError {
-        crate::translate::TranslateError::Invalid {
-            what: what.into(),
-            offset,
-        }
-    }
-    fn unsupported(offset: usize, what: impl Into<String>) -> crate::translate::TranslateError {
-        crate::translate::TranslateError::Unsupported {
-            what: what.into(),
-            offset,
-        }
     }
 }
 
@@ -614,7 +597,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 e.semantic_name,
                 sv,
                 if output { "output" } else { "input" },
-                self.stage.profile_prefix()
+                self.stage.prefix()
             )));
         }
         // User elements: one variable per component type, covering their components.
@@ -884,7 +867,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             BuiltIn::VertexIndex | BuiltIn::InstanceIndex => {
                 self.b.m.capability(spirv::Capability::DrawParameters);
-                if self.opts.target_env == crate::translate::TargetEnv::Vulkan1_1 {
+                if self.opts.target_env == crate::options::TargetEnv::Vulkan1_1 {
                     self.b.m.extension("SPV_KHR_shader_draw_parameters");
                 }
                 self.need_feature("shaderDrawParameters");
@@ -1064,11 +1047,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => true,
         };
         if !allowed {
-            return Err(self.invalid(format!(
-                "{} in a {} shader",
-                ty.name(),
-                self.stage.profile_prefix()
-            )));
+            return Err(self.invalid(format!("{} in a {} shader", ty.name(), self.stage.prefix())));
         }
         let (key, builtin, pointee, scalar, width, output): (
             &'static str,

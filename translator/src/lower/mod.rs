@@ -19,6 +19,7 @@ mod alu;
 mod alu_bits;
 mod alu_convert;
 mod alu_double;
+mod error;
 mod eval;
 mod flow;
 mod geometry;
@@ -28,6 +29,7 @@ mod memory;
 mod query;
 mod regs;
 mod resources;
+mod route;
 mod stage_io;
 mod tess;
 mod texture;
@@ -37,10 +39,14 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
 use crate::ir::{GlobalId, Module, VarId};
+use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
-use crate::sm4::{InstRef, Opcode, Program};
-use crate::translate::{Options, TranslateError};
+use crate::sm4::{InstRef, Program};
+use route::Topic;
 
+pub use error::LowerError;
+#[cfg(test)]
+pub(crate) use flow::MAX_FLOW_DEPTH;
 pub(crate) use io::IoState;
 pub(crate) use resources::ResourceState;
 
@@ -52,7 +58,7 @@ pub struct Signatures<'s> {
     pub patch: Option<&'s Signature<'s>>,
 }
 
-type R<T> = Result<T, TranslateError>;
+type R<T> = Result<T, LowerError>;
 
 /// The globals behind reflection entries, parallel to the reflection's lists.
 #[derive(Debug, Default, Clone)]
@@ -92,18 +98,12 @@ pub(crate) struct Lowerer<'p, 'm> {
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
-    pub fn unsupported(&self, what: impl Into<String>) -> TranslateError {
-        TranslateError::Unsupported {
-            what: what.into(),
-            offset: self.offset,
-        }
+    pub fn unsupported(&self, what: impl Into<String>) -> LowerError {
+        LowerError::unsupported(self.offset, what)
     }
 
-    pub fn invalid(&self, what: impl Into<String>) -> TranslateError {
-        TranslateError::Invalid {
-            what: what.into(),
-            offset: self.offset,
-        }
+    pub fn invalid(&self, what: impl Into<String>) -> LowerError {
+        LowerError::invalid(self.offset, what)
     }
 
     /// The variable holding component `c` of `r{reg}`.
@@ -124,44 +124,41 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(v)
     }
 
+    /// Lowers one instruction or declaration through the topic [`route::topic`] gives its
+    /// opcode. A handler returns false for what it does not lower (an opcode it is routed but
+    /// cannot take in this form), which is then refused as unsupported.
     fn lower_instruction(&mut self, inst: InstRef<'p>) -> R<()> {
         self.offset = inst.offset;
-        if inst.opcode.is_declaration() {
-            if self.decls_done {
-                return Ok(());
-            }
-            return self.declaration(inst);
-        }
-        if self.flow(inst)? {
+        let topic = route::topic(inst.opcode);
+        if topic.is_declaration() && self.decls_done {
             return Ok(());
         }
-        if self.geometry_op(inst)? {
-            return Ok(());
-        }
-        if self.alu(inst)? {
-            return Ok(());
-        }
-        if self.resource_op(inst)? {
-            return Ok(());
-        }
-        match inst.opcode {
-            Opcode::Nop => Ok(()),
-            op => Err(self.unsupported(format!("instruction {}", op.info().name))),
-        }
-    }
-
-    fn declaration(&mut self, inst: InstRef<'p>) -> R<()> {
-        if self.io.declaration(inst, self.stage)? {
+        let lowered = match topic {
             // Recorded; I/O globals are created in `finish_io_declarations`.
+            Topic::IoDecl => self.io.declaration(inst, self.stage)?,
+            Topic::ResourceDecl => self.resource_declaration(inst)?,
+            Topic::StageDecl => self.stage_declaration(inst)?,
+            Topic::Flow => self.flow(inst)?,
+            Topic::Geometry => self.geometry_op(inst)?,
+            Topic::Alu => self.alu(inst)?,
+            Topic::AluBits => self.alu_bits(&inst)?,
+            Topic::AluConvert => self.alu_convert(&inst)?,
+            Topic::AluDouble => self.alu_double(&inst)?,
+            Topic::Texture => self.resource_op(inst)?,
+            Topic::Memory => self.memory_op(inst)?,
+            Topic::Nop => true,
+            // Hull phase markers are consumed by `lower_hull`; anywhere else they are refused.
+            Topic::HullPhase | Topic::Unsupported => false,
+        };
+        if lowered {
             return Ok(());
         }
-        if self.resource_declaration(inst)? {
-            return Ok(());
-        }
-        if self.stage_declaration(inst)? {
-            return Ok(());
-        }
-        Err(self.unsupported(format!("declaration {}", inst.opcode.info().name)))
+        let kind = if inst.opcode.is_declaration() {
+            "declaration"
+        } else {
+            "instruction"
+        };
+        Err(self.unsupported(format!("{kind} {}", inst.opcode.info().name)))
     }
 
     /// Declarations that set execution modes and other stage-wide facts.
@@ -228,7 +225,7 @@ pub fn lower<'p>(
             .iter()
             .find(|e| !e.has_no_register() && e.register >= 4096)
         {
-            return Err(TranslateError::Invalid {
+            return Err(LowerError::Invalid {
                 what: format!(
                     "signature element {}{} names register {} (at most 4095)",
                     e.semantic_name.escape_debug(),
@@ -243,7 +240,7 @@ pub fn lower<'p>(
             .iter()
             .find(|e| (e.mask | e.rw_mask) & 0xf0 != 0)
         {
-            return Err(TranslateError::Invalid {
+            return Err(LowerError::Invalid {
                 what: format!(
                     "signature element {}{} (register {}) has component mask {:#x} beyond xyzw",
                     e.semantic_name.escape_debug(),
@@ -391,42 +388,5 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if !self.refl.vulkan_features.iter().any(|f| f == name) {
             self.refl.vulkan_features.push(name.to_string());
         }
-    }
-}
-
-#[cfg(test)]
-mod signature_tests {
-    /// A corrupt signature whose component mask has bits beyond xyzw is an invalid program
-    /// (it used to make a "vector" of eight components, a debug assertion, found by the
-    /// `translate` fuzz target).
-    #[test]
-    fn signature_masks_beyond_xyzw_are_invalid() {
-        let mut dxbc = crate::asm::assemble(
-            "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
-             dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-             mov o0.xyzw, v0.xyxy\nret\n",
-        )
-        .unwrap();
-        let c = crate::container::Container::parse(&dxbc).unwrap();
-        let osgn = c.chunk(b"OSGN").unwrap();
-        let table = u32::from_le_bytes(osgn.data[4..8].try_into().unwrap()) as usize;
-        let mask_at = osgn.offset + table + 20;
-        assert_eq!(dxbc[mask_at], 0xf, "the output's mask byte");
-        let invalid = |blob: &[u8]| match crate::translate(blob, &crate::Options::default()) {
-            Err(crate::Error::Translate(crate::translate::TranslateError::Invalid {
-                what,
-                ..
-            })) => what,
-            other => panic!("expected an invalid-program error, got {other:?}"),
-        };
-        let mut bad = dxbc.clone();
-        bad[mask_at] = 0x3f;
-        let e = invalid(&bad);
-        assert!(e.contains("beyond xyzw"), "{e}");
-        // A register number that would overflow the interface locations (fuzzer finding).
-        let reg_at = osgn.offset + table + 16;
-        dxbc[reg_at..reg_at + 4].copy_from_slice(&0xffff_fff9u32.to_le_bytes());
-        let e = invalid(&dxbc);
-        assert!(e.contains("names register 4294967289"), "{e}");
     }
 }

@@ -23,6 +23,7 @@ use crate::binding::Placement;
 use crate::ir::{
     Const, DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId, TypeTable,
 };
+use crate::lower::LowerError;
 use crate::reflect::{
     D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceDim, ResourceShape,
     ReturnType as RReturn,
@@ -31,7 +32,6 @@ use crate::sm4::{
     CustomDataClass, Declaration, InstRef, Operand as Sm4Operand, OperandType, ResourceDimension,
     ReturnType,
 };
-use crate::translate::TranslateError;
 
 /// A declared register range (SM5.1), or one register (SM4/5.0: lower = upper = register),
 /// with where its descriptors are once declared.
@@ -207,8 +207,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let lower = idx[1].imm32();
             let upper = idx[2].imm32();
             let upper = if upper == u32::MAX { None } else { Some(upper) };
-            if upper.is_some_and(|u| u < lower) {
-                return Err(self.invalid(format!("range {lower}..{} is empty", upper.unwrap())));
+            if let Some(u) = upper.filter(|&u| u < lower) {
+                return Err(self.invalid(format!("range {lower}..{u} is empty")));
             }
             Ok((
                 id,
@@ -273,7 +273,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 array_offset,
             } => (set, binding, array_offset),
             Placement::PushConstant { .. } => {
-                return Err(TranslateError::Internal {
+                return Err(LowerError::Internal {
                     what: format!("{}{id} placed in push constants", class.letter()),
                 });
             }

@@ -420,7 +420,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     return Err(self.invalid(format!(
                         "{} in a {} shader",
                         op.ty.name(),
-                        self.stage.profile_prefix()
+                        self.stage.prefix()
                     )));
                 }
                 for &c in comps {

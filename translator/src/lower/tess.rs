@@ -79,7 +79,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             | Declaration::HsJoinPhaseInstanceCount(_) => {
                 return Err(self.invalid(format!(
                     "tessellation declaration in a {} shader",
-                    self.stage.profile_prefix()
+                    self.stage.prefix()
                 )));
             }
             _ => return Ok(false),

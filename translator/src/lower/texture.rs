@@ -686,7 +686,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             O::BufInfo => self.bufinfo(&inst)?,
             O::Lod => self.lod(&inst)?,
             O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => self.eval(&inst)?,
-            _ => return self.memory_op(inst),
+            _ => return Ok(false),
         }
         Ok(true)
     }

@@ -1,11 +1,151 @@
 //! Control-flow-graph views of an IR function: reverse post-order, a dominator tree with O(1)
 //! dominance queries, and a Graphviz rendering (through petgraph).
 //!
-//! Dominators are computed on dense arrays by the algorithm petgraph's `simple_fast` uses (see
-//! [`immediate_dominators`] for why not petgraph's own); this module also adds the tree
-//! numbering that the structurizer and SSA construction query many times.
+//! [`Cfg`] and [`CfgPreds`] are petgraph's graph abstraction over our own arrays: they implement
+//! petgraph's visit traits (`IntoNeighbors`, `IntoNodeIdentifiers`, `NodeIndexable`,
+//! `Visitable`, and `IntoNeighborsDirected` with predecessors), so that our dominator code
+//! ([`dominators_of`]) takes any graph that has them, and petgraph's algorithms (`tarjan_scc`,
+//! `simple_fast`, `Reversed` for post-dominators) run on a function without copying it, as test
+//! oracles and on cold paths. The dominators themselves are computed on dense arrays by the
+//! algorithm petgraph's `simple_fast` uses (see [`immediate_dominators`] for why not petgraph's
+//! own); this module also adds the tree numbering that the structurizer and SSA construction
+//! query many times. The hot walks of the structurizer stay hand-written (they carry the
+//! documented limits on work; petgraph's `Dfs` measured about twice their cost).
+
+#[cfg(test)]
+use petgraph::visit::IntoNeighborsDirected;
+use petgraph::visit::{
+    GraphBase, GraphRef, IntoNeighbors, IntoNodeIdentifiers, NodeCount, NodeIndexable, Visitable,
+};
+#[cfg(test)]
+use smallvec::SmallVec;
 
 use crate::ir::{BlockId, Function};
+
+/// A function's control-flow graph as a petgraph graph: nodes are the blocks in the layout,
+/// edges the terminators' successors (in terminator order). Borrowed, nothing copied.
+#[derive(Clone, Copy)]
+pub struct Cfg<'f> {
+    f: &'f Function,
+}
+
+impl<'f> Cfg<'f> {
+    pub fn new(f: &'f Function) -> Self {
+        Cfg { f }
+    }
+
+    fn func(&self) -> &'f Function {
+        self.f
+    }
+}
+
+/// [`Cfg`] with predecessor lists too, for algorithms that walk edges backwards
+/// (`IntoNeighborsDirected`, petgraph's `Reversed`): the post-dominator oracle in tests.
+#[cfg(test)]
+#[derive(Clone, Copy)]
+pub struct CfgPreds<'f> {
+    cfg: Cfg<'f>,
+    preds: &'f [SmallVec<[BlockId; 2]>],
+}
+
+#[cfg(test)]
+impl<'f> CfgPreds<'f> {
+    /// `preds` is `f.predecessors()`.
+    pub fn new(f: &'f Function, preds: &'f [SmallVec<[BlockId; 2]>]) -> Self {
+        CfgPreds {
+            cfg: Cfg { f },
+            preds,
+        }
+    }
+
+    fn func(&self) -> &'f Function {
+        self.cfg.f
+    }
+}
+
+/// The trait impls both views share (through the successor view).
+macro_rules! cfg_traits {
+    ($t:ident) => {
+        impl GraphBase for $t<'_> {
+            type NodeId = BlockId;
+            type EdgeId = (BlockId, BlockId);
+        }
+        impl GraphRef for $t<'_> {}
+        impl NodeIndexable for $t<'_> {
+            fn node_bound(&self) -> usize {
+                self.func().blocks.len()
+            }
+            fn to_index(&self, b: BlockId) -> usize {
+                b.0 as usize
+            }
+            fn from_index(&self, i: usize) -> BlockId {
+                BlockId(i as u32)
+            }
+        }
+        impl NodeCount for $t<'_> {
+            fn node_count(&self) -> usize {
+                self.func().layout.len()
+            }
+        }
+        impl Visitable for $t<'_> {
+            type Map = std::collections::HashSet<BlockId>;
+            fn visit_map(&self) -> Self::Map {
+                Self::Map::with_capacity(self.func().blocks.len())
+            }
+            fn reset_map(&self, map: &mut Self::Map) {
+                map.clear();
+            }
+        }
+        impl<'f> IntoNodeIdentifiers for $t<'f> {
+            type NodeIdentifiers = std::iter::Copied<std::slice::Iter<'f, BlockId>>;
+            fn node_identifiers(self) -> Self::NodeIdentifiers {
+                self.func().layout.iter().copied()
+            }
+        }
+        impl IntoNeighbors for $t<'_> {
+            type Neighbors = smallvec::IntoIter<[BlockId; 8]>;
+            fn neighbors(self, b: BlockId) -> Self::Neighbors {
+                self.func().block(b).term.successors().into_iter()
+            }
+        }
+    };
+}
+
+cfg_traits!(Cfg);
+#[cfg(test)]
+cfg_traits!(CfgPreds);
+
+#[cfg(test)]
+impl IntoNeighborsDirected for CfgPreds<'_> {
+    type NeighborsDirected = smallvec::IntoIter<[BlockId; 8]>;
+    fn neighbors_directed(self, b: BlockId, d: petgraph::Direction) -> Self::NeighborsDirected {
+        match d {
+            petgraph::Direction::Outgoing => self.cfg.f.block(b).term.successors().into_iter(),
+            petgraph::Direction::Incoming => self.preds[b.0 as usize]
+                .iter()
+                .copied()
+                .collect::<crate::ir::Succs>()
+                .into_iter(),
+        }
+    }
+}
+
+/// Immediate dominators of any graph with petgraph's `IntoNeighbors`, `IntoNodeIdentifiers`
+/// and `NodeIndexable` (a [`Cfg`], petgraph's `Reversed` of a [`CfgPreds`], a `DiGraph`), from
+/// `root`, indexed by `to_index`: see [`immediate_dominators`].
+pub fn dominators_of<G>(g: G, root: G::NodeId) -> Vec<u32>
+where
+    G: IntoNeighbors + IntoNodeIdentifiers + NodeIndexable,
+{
+    let mut edges = Vec::with_capacity(g.node_bound() * 2);
+    for v in g.node_identifiers() {
+        let from = g.to_index(v) as u32;
+        for s in g.neighbors(v) {
+            edges.push((from, g.to_index(s) as u32));
+        }
+    }
+    immediate_dominators(g.node_bound(), g.to_index(root) as u32, &edges)
+}
 
 /// Blocks reachable from the entry, in reverse post-order of a depth-first search that visits
 /// successors in terminator order.
@@ -153,22 +293,9 @@ pub struct DomTree {
 impl DomTree {
     /// Dominators of `f`'s blocks, from the entry block.
     pub fn compute(f: &Function) -> Self {
-        let mut edges = Vec::with_capacity(f.layout.len() * 2);
-        for &b in &f.layout {
-            for s in f.block(b).term.successors() {
-                edges.push((b.0, s.0));
-            }
-        }
         let root = f.entry();
-        let mut idom = immediate_dominators(f.blocks.len(), root.0, &edges);
+        let mut idom = dominators_of(Cfg::new(f), root);
         idom[root.0 as usize] = NONE;
-        Self::from_idom_array(root, idom)
-    }
-
-    /// Builds a tree from an explicit immediate-dominator array (`None` for the root and for
-    /// nodes outside the tree).
-    pub fn from_idoms(root: BlockId, idoms: &[Option<BlockId>]) -> Self {
-        let idom = idoms.iter().map(|d| d.map_or(NONE, |d| d.0)).collect();
         Self::from_idom_array(root, idom)
     }
 
@@ -317,7 +444,6 @@ pub fn to_dot(f: &Function) -> String {
         };
         let term = match blk.term {
             Terminator::Return => "\nret",
-            Terminator::Kill => "\nkill",
             Terminator::Unreachable => "\nunreachable",
             _ => "",
         };

@@ -1,8 +1,10 @@
-//! Passes over the IR, run in order by [`run`]: structurize, SSA construction, phi retyping,
-//! peephole simplification, common-subexpression elimination, dead-code elimination (once, at
-//! the end: measured on the bench shaders, a DCE before CSE cost more than the CSE work it
-//! saved). In debug builds the IR validator checks each function after every pass, so that a
-//! broken invariant names the pass that broke it.
+//! Passes over the IR, run in order by [`run`] from one table, [`PIPELINE`]: structurize, SSA
+//! construction, phi retyping, peephole simplification, common-subexpression elimination,
+//! dead-code elimination (once, at the end: measured on the bench shaders, a DCE before CSE
+//! cost more than the CSE work it saved). Every pass has one signature, [`Pass`]. In debug
+//! builds (or with `DXBC_VALIDATE_IR` set) the IR validator checks each function after every
+//! pass, so that a broken invariant names the pass that broke it; `DXBC_DUMP_IR` prints the IR
+//! after the passes it names.
 
 pub mod cfg;
 pub mod cse;
@@ -11,10 +13,92 @@ pub mod retype;
 pub mod simplify;
 pub mod ssa;
 pub mod structurize;
+#[cfg(test)]
+mod tests;
 
-use crate::ir::validate::{Stage, validate_function};
-use crate::ir::{Function, Module};
-use crate::translate::TranslateError;
+use crate::ir::validate::{Stage, ValidationError, validate_function};
+use crate::ir::{ConstTable, Function, Global, Module, TypeTable};
+use cfg::DomTree;
+
+/// Why a pass failed, naming the pass.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    /// The program is valid but the pass cannot handle it (irreducible control flow, work
+    /// over the pass's bounds).
+    #[error("{pass}: unsupported {what}")]
+    Unsupported { pass: &'static str, what: String },
+    /// A bug in the pass: an invariant it relies on did not hold.
+    #[error("{pass}: internal error: {what}")]
+    Internal { pass: &'static str, what: String },
+    /// The IR validator found a broken invariant right after the pass (a bug in that pass, or
+    /// in lowering when `pass` is `"lowering"`).
+    #[error("internal error after {pass}: {error}")]
+    InvalidIr {
+        pass: &'static str,
+        error: ValidationError,
+    },
+}
+
+impl PassError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> crate::ErrorKind {
+        match self {
+            PassError::Unsupported { .. } => crate::ErrorKind::Unsupported,
+            PassError::Internal { .. } | PassError::InvalidIr { .. } => crate::ErrorKind::Internal,
+        }
+    }
+}
+
+/// What a pass may read and change besides the function: the module's tables, and the
+/// dominator tree the structurizer leaves (no pass after it changes the control-flow graph).
+pub struct PassCx<'m> {
+    pub types: &'m mut TypeTable,
+    pub consts: &'m mut ConstTable,
+    pub globals: &'m [Global],
+    pub dom: &'m mut Option<DomTree>,
+}
+
+impl PassCx<'_> {
+    /// The dominator tree; computed here when no earlier pass left one.
+    fn dom(&mut self, f: &Function) -> &DomTree {
+        self.dom.get_or_insert_with(|| DomTree::compute(f))
+    }
+}
+
+/// The one signature of a pass.
+pub type Pass = fn(&mut Function, &mut PassCx<'_>) -> Result<(), PassError>;
+
+/// The pipeline, in order: each pass's name (as `DXBC_DUMP_IR` and errors name it), the
+/// validator's rules for the IR it leaves, and the pass.
+pub const PIPELINE: &[(&str, Stage, Pass)] = &[
+    ("structurize", Stage::Structured, |f, cx| {
+        *cx.dom = Some(structurize::structurize(f)?);
+        Ok(())
+    }),
+    ("ssa", Stage::Ssa, |f, cx| {
+        cx.dom(f);
+        let dom = cx.dom.as_ref().expect("computed above");
+        ssa::construct_ssa(f, cx.consts, dom);
+        Ok(())
+    }),
+    ("retype", Stage::Ssa, |f, cx| {
+        retype::retype_phis(f, cx.types, cx.consts);
+        Ok(())
+    }),
+    ("simplify", Stage::Ssa, |f, cx| {
+        simplify::simplify(f, cx.types, cx.consts);
+        Ok(())
+    }),
+    ("cse", Stage::Ssa, |f, cx| {
+        let globals = cx.globals;
+        cse::eliminate_common_subexpressions(f, globals, cx.dom(f));
+        Ok(())
+    }),
+    ("dce", Stage::Ssa, |f, _| {
+        dce::eliminate_dead_code(f);
+        Ok(())
+    }),
+];
 
 /// Whether to validate after every pass (always in debug builds and tests).
 fn checking() -> bool {
@@ -23,56 +107,57 @@ fn checking() -> bool {
         .get_or_init(|| cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some())
 }
 
-/// Whether to print the IR after lowering and structurization (`DXBC_DUMP_IR`).
-fn dumping() -> bool {
-    static DUMPING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DUMPING.get_or_init(|| std::env::var_os("DXBC_DUMP_IR").is_some())
+/// The passes after which `DXBC_DUMP_IR` asks for the IR: `1` or `all` for every pass (and
+/// lowering), else a comma-separated list of pass names (`lowering` included).
+fn dump_after(pass: &str) -> bool {
+    static DUMP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let dump = DUMP.get_or_init(|| std::env::var("DXBC_DUMP_IR").ok().filter(|v| !v.is_empty()));
+    match dump.as_deref() {
+        None => false,
+        Some("1" | "all") => true,
+        Some(list) => list.split(',').any(|p| p.trim() == pass),
+    }
 }
 
-fn check(
+/// Validates and dumps function `i` after `pass`, as the environment asks.
+fn after(
     m: &Module,
     f: &Function,
     i: usize,
     stage: Stage,
-    pass: &str,
-) -> Result<(), TranslateError> {
+    pass: &'static str,
+) -> Result<(), PassError> {
     if checking() {
-        validate_function(m, f, i, stage).map_err(|e| TranslateError::Internal {
-            what: format!("after {pass}: {e}"),
-        })?;
+        validate_function(m, f, i, stage).map_err(|error| PassError::InvalidIr { pass, error })?;
+    }
+    if dump_after(pass) {
+        let mut s = String::new();
+        let _ = crate::ir::display::write_function(&mut s, f);
+        #[allow(clippy::print_stderr)] // the dump is what DXBC_DUMP_IR asks for
+        {
+            eprintln!("=== function {i} after {pass}\n{s}");
+        }
     }
     Ok(())
 }
 
 /// Runs the whole pass pipeline on every function of `m`.
-pub fn run(m: &mut Module) -> Result<(), TranslateError> {
+pub fn run(m: &mut Module) -> Result<(), PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
-            check(m, f, i, Stage::Lowered, "lowering")?;
-            let dump = dumping();
-            if dump {
-                let mut s = String::new();
-                let _ = crate::ir::display::write_function(&mut s, f);
-                eprintln!("=== function {i} after lowering\n{s}");
+            after(m, f, i, Stage::Lowered, "lowering")?;
+            let mut dom = None;
+            for &(name, stage, pass) in PIPELINE {
+                let mut cx = PassCx {
+                    types: &mut m.types,
+                    consts: &mut m.consts,
+                    globals: &m.globals,
+                    dom: &mut dom,
+                };
+                pass(f, &mut cx)?;
+                after(m, f, i, stage, name)?;
             }
-            let dom = structurize::structurize(f)?;
-            if dump {
-                let mut s = String::new();
-                let _ = crate::ir::display::write_function(&mut s, f);
-                eprintln!("=== function {i} after structurize\n{s}");
-            }
-            check(m, f, i, Stage::Structured, "structurize")?;
-            ssa::construct_ssa(f, &mut m.consts, &dom);
-            check(m, f, i, Stage::Ssa, "ssa")?;
-            retype::retype_phis(f, &m.types, &mut m.consts);
-            check(m, f, i, Stage::Ssa, "retype")?;
-            simplify::simplify(f, &mut m.types, &mut m.consts);
-            check(m, f, i, Stage::Ssa, "simplify")?;
-            cse::eliminate_common_subexpressions(f, &m.globals, &dom);
-            check(m, f, i, Stage::Ssa, "cse")?;
-            dce::eliminate_dead_code(f);
-            check(m, f, i, Stage::Ssa, "dce")?;
         }
         Ok(())
     })();

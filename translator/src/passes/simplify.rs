@@ -245,7 +245,11 @@ impl Ctx<'_> {
                     return None;
                 }
                 if inst.args().iter().all(|p| matches!(p, Operand::Const(_))) {
-                    let parts = inst.args().iter().map(|p| p.konst().unwrap()).collect();
+                    let parts = inst
+                        .args()
+                        .iter()
+                        .map(|p| p.konst().expect("checked above"))
+                        .collect();
                     return Some(Operand::Const(
                         self.consts.intern(Const::Composite { ty: inst.ty, parts }),
                     ));
@@ -581,7 +585,7 @@ impl Ctx<'_> {
         let args: SmallVec<[SmallVec<[u64; 4]>; 3]> = inst
             .args()
             .iter()
-            .map(|a| self.const_bits(a.konst().unwrap()))
+            .map(|a| self.const_bits(a.konst().expect("all arguments are constants")))
             .collect::<Option<_>>()?;
         let n = self.types.width(inst.ty) as usize;
         let (rs, _) = self.types.shape(inst.ty)?;

@@ -215,7 +215,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
             // Leave: restore the definitions of the parent.
             let m = *mark;
             while undo.len() > m {
-                let (var, old) = undo.pop().unwrap();
+                let (var, old) = undo.pop().expect("undo log longer than the mark");
                 current[var as usize] = old;
             }
             stack.pop();
@@ -430,9 +430,4 @@ pub fn remove_trivial_phis(f: &mut Function) {
 
 fn pair_or_self(v: ValueId) -> Operand {
     Operand::Value(v)
-}
-
-/// The type a phi of `var` would have (kept for passes that retype phis).
-pub fn phi_type(f: &Function, phi: ValueId) -> TypeId {
-    f.inst(phi).ty
 }

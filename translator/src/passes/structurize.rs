@@ -24,9 +24,9 @@
 //! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
 //!    comes after its dominators and each construct's body before its merge.
 
+use super::PassError;
 use super::cfg::{DomTree, immediate_dominators, reverse_post_order};
 use crate::ir::{BlockId, Function, Merge, Terminator};
-use crate::translate::TranslateError;
 
 const TOP: usize = usize::MAX;
 
@@ -45,11 +45,22 @@ struct Loop {
     parent: usize,
 }
 
-fn unsupported(what: impl Into<String>) -> TranslateError {
-    TranslateError::Unsupported {
+fn unsupported(what: impl Into<String>) -> PassError {
+    PassError::Unsupported {
+        pass: "structurize",
         what: what.into(),
-        offset: 0,
     }
+}
+
+/// The error for irreducible control flow around block `s`, naming the size of the cycle it
+/// is in (found by petgraph's `tarjan_scc` on the function's graph; a cold path).
+fn irreducible(f: &Function, s: BlockId) -> PassError {
+    let sccs = petgraph::algo::tarjan_scc(super::cfg::Cfg::new(f));
+    let size = sccs.iter().find(|c| c.contains(&s)).map_or(0, |c| c.len());
+    unsupported(format!(
+        "irreducible control flow (a cycle of {size} blocks entered other than through its \
+         header)"
+    ))
 }
 
 /// Simplifies trivial branches: a conditional branch with one target becomes a branch, and so
@@ -89,7 +100,7 @@ fn subtree_sizes(dom: &DomTree, n: usize) -> Vec<u32> {
     size
 }
 
-fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> {
+fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
     let n = f.blocks.len();
     let mut rpo_index = vec![u32::MAX; n];
     for (i, &b) in f.layout.iter().enumerate() {
@@ -104,9 +115,7 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, TranslateError> 
                 continue;
             }
             if !dom.dominates(s, b) {
-                return Err(unsupported(
-                    "irreducible control flow (a loop entered other than through its header)",
-                ));
+                return Err(irreducible(f, s));
             }
             match loops.get_mut(loop_of[s.0 as usize] as usize) {
                 Some(l) => {
@@ -214,7 +223,7 @@ fn restructure_loops(
     f: &mut Function,
     loops: &mut [Loop],
     dom: &DomTree,
-) -> Result<Vec<(BlockId, usize)>, TranslateError> {
+) -> Result<Vec<(BlockId, usize)>, PassError> {
     let mut fresh_merges = Vec::new();
     // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
     // headers), so dominators and the next loop's natural body are computed afresh.
@@ -454,7 +463,7 @@ fn place_selection_merges(
     loops: &[Loop],
     region: &mut Vec<usize>,
     dom: &DomTree,
-) -> Result<bool, TranslateError> {
+) -> Result<bool, PassError> {
     let n = f.blocks.len();
     let mut redirected_any = false;
     let mut claimed = vec![false; n];
@@ -602,7 +611,7 @@ fn place_selection_merges(
         };
         let mut m = match ipdom[hi] {
             Some(m) if !to_sink[hi] => m,
-            _ if joined.is_some() => joined.unwrap(),
+            _ if let Some(j) = joined => j,
             _ => {
                 let m = f.new_block();
                 f.block_mut(m).term = Terminator::Unreachable;
@@ -627,7 +636,8 @@ fn place_selection_merges(
                 }
             }
             if !redirected {
-                return Err(TranslateError::Internal {
+                return Err(PassError::Internal {
+                    pass: "structurize",
                     what: format!(
                         "structurizer: merge B{} of header B{} is claimed and unreachable from it",
                         m.0, h.0
@@ -781,7 +791,7 @@ fn join_after_exits(
 }
 
 /// Orders each switch's cases so that fall-through targets directly follow their source.
-fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), TranslateError> {
+fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), PassError> {
     for bi in 0..f.blocks.len() {
         let Terminator::Switch { default, cases, .. } = &f.blocks[bi].term else {
             continue;
@@ -912,7 +922,7 @@ fn structured_layout(f: &mut Function) {
 
 /// Structurizes `f` in place (see the module documentation); returns the final dominator
 /// tree, which the later passes reuse (they do not change the graph).
-pub fn structurize(f: &mut Function) -> Result<DomTree, TranslateError> {
+pub fn structurize(f: &mut Function) -> Result<DomTree, PassError> {
     fold_trivial_branches(f);
     f.layout = reverse_post_order(f);
     let mut dom = DomTree::compute(f);
@@ -938,7 +948,7 @@ pub fn structurize(f: &mut Function) -> Result<DomTree, TranslateError> {
 }
 
 /// Every header must dominate its merge (unless the merge is unreachable).
-fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
+fn check_merges_dominated(f: &Function) -> Result<(), PassError> {
     let dom = DomTree::compute(f);
     let preds = f.predecessors();
     for &b in &f.layout {
@@ -948,7 +958,8 @@ fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
             Merge::Loop { merge, .. } => merge,
         };
         if !preds[m.0 as usize].is_empty() && !dom.dominates(b, m) {
-            return Err(TranslateError::Internal {
+            return Err(PassError::Internal {
+                pass: "structurize",
                 what: format!(
                     "structurizer: header B{} does not dominate its merge B{}",
                     b.0, m.0
@@ -957,39 +968,4 @@ fn check_merges_dominated(f: &Function) -> Result<(), TranslateError> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    /// A pixel shader of `n` loops one after another, each counting to four.
-    fn sequential_loops(n: usize) -> Vec<u8> {
-        let mut text = String::from(
-            "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
-             dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-             dcl_temps 3\nmov r0.xyzw, v0.xyxy\n",
-        );
-        for _ in 0..n {
-            text.push_str(
-                "mov r2.x, l(0)\nloop\nige r1.x, r2.x, l(4)\nbreakc_nz r1.x\n\
-                 add r0.x, r0.x, l(1.0)\niadd r2.x, r2.x, l(1)\nendloop\n",
-            );
-        }
-        text.push_str("mov o0.xyzw, r0.xyzw\nret\n");
-        crate::asm::assemble(&text).unwrap()
-    }
-
-    #[test]
-    fn loop_work_is_bounded() {
-        let opts = crate::Options::default();
-        // Well inside the bound: translates.
-        assert!(crate::translate(&sequential_loops(200), &opts).is_ok());
-        // 3000 loops in ~9000 blocks: over it, an error naming why instead of seconds of work.
-        match crate::translate(&sequential_loops(3000), &opts) {
-            Err(crate::Error::Translate(crate::translate::TranslateError::Unsupported {
-                what,
-                ..
-            })) => assert!(what.contains("too large to structurize"), "{what}"),
-            other => panic!("expected an unsupported error, got {other:?}"),
-        }
-    }
 }

@@ -68,39 +68,8 @@ impl DescriptorMap {
     }
 }
 
-/// Shader stages a section can hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Stage {
-    Vertex,
-    Hull,
-    Domain,
-    Geometry,
-    Pixel,
-    Compute,
-}
-
-impl Stage {
-    pub fn profile_prefix(self) -> &'static str {
-        match self {
-            Stage::Vertex => "vs",
-            Stage::Hull => "hs",
-            Stage::Domain => "ds",
-            Stage::Geometry => "gs",
-            Stage::Pixel => "ps",
-            Stage::Compute => "cs",
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Vertex => "vertex",
-            Stage::Hull => "hull",
-            Stage::Domain => "domain",
-            Stage::Geometry => "geometry",
-            Stage::Pixel => "pixel",
-            Stage::Compute => "compute",
-        }
-    }
-}
+/// Shader stages a section can hold: the translator's one stage enum (pipeline order).
+pub use translator::ShaderStage as Stage;
 
 /// The `[require]` state.
 #[derive(Debug, Clone, PartialEq)]

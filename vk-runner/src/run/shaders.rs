@@ -103,11 +103,7 @@ fn translate(
                     )));
                 }
             }
-            let profile = format!(
-                "{}_{}",
-                section.stage.profile_prefix(),
-                model.profile_suffix()
-            );
+            let profile = format!("{}_{}", section.stage.prefix(), model.profile_suffix());
             match hlsl.compile(src, &profile, &section.entry, options) {
                 Ok(d) => d,
                 Err(CompileError::Rejected(m)) => {

@@ -9,9 +9,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::super::{Lowerer, R};
 use crate::binding::{Placement, RangeRequest};
+use crate::lower::LowerError;
 use crate::reflect::{DescriptorType, RegisterClass};
 use crate::sm4::{Declaration, Opcode, OperandType, ResourceDimension};
-use crate::translate::TranslateError;
 
 /// The program uses the UAV's hidden counter.
 pub(crate) const USES_COUNTER: u8 = 1;
@@ -186,7 +186,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         && r.lower == error.register
                 })
                 .map_or(self.offset, |(_, m)| m.2);
-            TranslateError::Binding { error, offset }
+            LowerError::Binding { error, offset }
         })?;
         let mut map: HashMap<(RegisterClass, u32, bool), Placement> = HashMap::default();
         map.reserve(places.len());

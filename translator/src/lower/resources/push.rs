@@ -52,8 +52,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    fn internal(&self, what: &str) -> crate::translate::TranslateError {
-        crate::translate::TranslateError::Internal { what: what.into() }
+    fn internal(&self, what: &str) -> crate::lower::LowerError {
+        crate::lower::LowerError::Internal { what: what.into() }
     }
 
     fn declare_push_block(&mut self) -> R<()> {

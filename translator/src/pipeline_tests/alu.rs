@@ -161,9 +161,7 @@ fn count_glsl(spirv: &[u32], g: Glsl) -> usize {
 
 fn invalid(r: Result<Vec<u32>, crate::Error>) -> String {
     match r {
-        Err(crate::Error::Translate(crate::translate::TranslateError::Invalid {
-            what, ..
-        })) => what,
+        Err(crate::Error::Lower(crate::lower::LowerError::Invalid { what, .. })) => what,
         other => panic!("expected an invalid-program error, got {other:?}"),
     }
 }

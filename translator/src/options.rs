@@ -1,0 +1,58 @@
+//! What a caller chooses about a translation: the target environment and the options every
+//! stage reads. A leaf module (it imports no stage), so that lowering, the passes and the
+//! emitter can take their options from here without depending on the orchestrator
+//! (`translate.rs`), and a second front end (D3D9) reads the same options.
+
+/// Vulkan target environment; it fixes the SPIR-V version emitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TargetEnv {
+    /// Vulkan 1.1, SPIR-V 1.3.
+    Vulkan1_1,
+    /// Vulkan 1.2, SPIR-V 1.5.
+    Vulkan1_2,
+    /// Vulkan 1.3, SPIR-V 1.6.
+    #[default]
+    Vulkan1_3,
+}
+
+impl TargetEnv {
+    /// SPIR-V version as (major, minor).
+    pub fn spirv_version(self) -> (u8, u8) {
+        match self {
+            TargetEnv::Vulkan1_1 => (1, 3),
+            TargetEnv::Vulkan1_2 => (1, 5),
+            TargetEnv::Vulkan1_3 => (1, 6),
+        }
+    }
+
+    /// The name spirv-val uses for `--target-env`.
+    pub fn spirv_val_name(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
+        }
+    }
+}
+
+/// How to translate.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub target_env: TargetEnv,
+    /// Emit OpName/OpMemberName debug names.
+    pub debug_names: bool,
+    /// Where D3D registers go in Vulkan descriptor sets, bindings and push constants: a
+    /// built-in policy (default `ClassOffsets`) or a caller's layout.
+    pub binding: crate::binding::Binding,
+    /// Ask for 32-bit float denormals to be flushed to zero, as D3D requires of fp32 math
+    /// (`DenormFlushToZero` execution mode). Set it only when the device reports
+    /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
+    /// the driver's default applies.
+    pub denorm_flush_f32: bool,
+    /// The SpecId of the specialization constant that holds the rasterizer's sample count,
+    /// which `sampleinfo`/`samplepos` on `rasterizer` (HLSL `GetRenderTargetSampleCount`,
+    /// `GetRenderTargetSamplePosition`) read. Default 0. The reflection lists it
+    /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
+    /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
+    pub rasterizer_sample_count_spec_id: u32,
+}

@@ -1,0 +1,304 @@
+//! IR-level tests of the passes: small functions built with `ir::builder`, run through the
+//! pipeline up to the pass under test (validated after each pass), and checked for what that
+//! pass must have done to the IR.
+
+use spirv::{Op, StorageClass};
+
+use super::{PIPELINE, PassCx};
+use crate::ir::builder::FnBuilder;
+use crate::ir::validate::validate_function;
+use crate::ir::{BlockId, Const, Function, GlobalId, Module, Operand, Terminator, TypeId, ValueId};
+use crate::reflect::ShaderStage;
+
+/// A pixel-stage module with a `u32` and an `f32` input and two outputs of each.
+struct Fixture {
+    m: Module,
+    in_u: GlobalId,
+    in_f: GlobalId,
+    out_u: [GlobalId; 2],
+    out_f: [GlobalId; 2],
+}
+
+fn fixture() -> Fixture {
+    let mut m = Module::new(ShaderStage::Pixel);
+    let in_u = m.add_global(TypeId::U32, StorageClass::Input, None);
+    let in_f = m.add_global(TypeId::F32, StorageClass::Input, None);
+    let out_u = [0, 1].map(|_| m.add_global(TypeId::U32, StorageClass::Output, None));
+    let out_f = [0, 1].map(|_| m.add_global(TypeId::F32, StorageClass::Output, None));
+    Fixture {
+        m,
+        in_u,
+        in_f,
+        out_u,
+        out_f,
+    }
+}
+
+/// Builds the entry function with `body` and adds it to the module.
+fn build(fx: &mut Fixture, body: impl FnOnce(&mut FnBuilder<'_>, &Fixture)) {
+    let mut m = std::mem::replace(&mut fx.m, Module::new(ShaderStage::Pixel));
+    let mut b = FnBuilder::new(&mut m, 32);
+    body(&mut b, fx);
+    if b.is_open() {
+        b.terminate(Terminator::Return);
+    }
+    let f = b.finish();
+    m.functions.push(f);
+    fx.m = m;
+}
+
+/// Runs the pipeline's passes from `first` to `last` (inclusive), validating after each.
+fn run(m: &mut Module, first: &str, last: &str) {
+    let pos = |name: &str| {
+        PIPELINE
+            .iter()
+            .position(|p| p.0 == name)
+            .unwrap_or_else(|| panic!("no pass {name}"))
+    };
+    let mut f = m.functions.pop().expect("one function");
+    let mut dom = None;
+    for &(name, stage, pass) in &PIPELINE[pos(first)..=pos(last)] {
+        let mut cx = PassCx {
+            types: &mut m.types,
+            consts: &mut m.consts,
+            globals: &m.globals,
+            dom: &mut dom,
+        };
+        pass(&mut f, &mut cx).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Err(e) = validate_function(m, &f, 0, stage) {
+            panic!("after {name}: {e}\n{}", dump(&f));
+        }
+    }
+    m.functions.push(f);
+}
+
+/// Runs the pipeline from its start up to and including `last`.
+fn run_until(m: &mut Module, last: &str) {
+    run(m, PIPELINE[0].0, last);
+}
+
+fn dump(f: &Function) -> String {
+    let mut s = String::new();
+    let _ = crate::ir::display::write_function(&mut s, f);
+    s
+}
+
+/// The placed instructions of `f` with opcode `op`.
+fn placed(f: &Function, op: Op) -> Vec<ValueId> {
+    f.layout
+        .iter()
+        .flat_map(|&b| f.block(b).insts.iter().copied())
+        .filter(|&v| f.inst(v).op == op)
+        .collect()
+}
+
+/// The value stored to global `g` (the one store of it).
+fn stored_to(f: &Function, g: GlobalId) -> Operand {
+    let stores: Vec<Operand> = placed(f, Op::Store)
+        .into_iter()
+        .filter(|&v| f.inst(v).args[0] == Operand::Global(g))
+        .map(|v| f.inst(v).args[1])
+        .collect();
+    assert_eq!(stores.len(), 1, "stores of g{}:\n{}", g.0, dump(f));
+    stores[0]
+}
+
+/// if (in_u != 0) x = a else x = b; out_u[0] = x — with `a` and `b` made in their branches.
+fn diamond(
+    b: &mut FnBuilder<'_>,
+    fx: &Fixture,
+    then_value: impl FnOnce(&mut FnBuilder<'_>) -> Operand,
+    else_value: impl FnOnce(&mut FnBuilder<'_>) -> Operand,
+) -> Operand {
+    let x = b.f.new_var(TypeId::U32);
+    let u = b.load_global(fx.in_u);
+    let zero = b.u32c(0);
+    let cond = b.op(Op::INotEqual, TypeId::BOOL, &[u, zero]);
+    let entry = b.current();
+    let (t, e, j) = (b.new_block(), b.new_block(), b.new_block());
+    b.terminate(Terminator::CondBranch {
+        cond,
+        on_true: t,
+        on_false: e,
+    });
+    b.f.block_mut(entry).join = Some(j);
+    b.begin(t);
+    let a = then_value(b);
+    b.store_var(x, a);
+    b.terminate(Terminator::Branch(j));
+    b.begin(e);
+    let c = else_value(b);
+    b.store_var(x, c);
+    b.terminate(Terminator::Branch(j));
+    b.begin(j);
+    b.load_var(x)
+}
+
+fn block_of(f: &Function, v: ValueId) -> BlockId {
+    *f.layout
+        .iter()
+        .find(|&&b| f.block(b).insts.contains(&v))
+        .expect("placed")
+}
+
+#[test]
+fn ssa_replaces_register_variables_with_a_phi_at_the_join() {
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let x = diamond(b, fx, |b| b.u32c(1), |b| b.u32c(2));
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), x]);
+    });
+    let before = &fx.m.functions[0];
+    assert!(!placed(before, Op::Store).is_empty());
+    run_until(&mut fx.m, "ssa");
+    let f = &fx.m.functions[0];
+    let var_access = |v: &ValueId| f.inst(*v).args.iter().any(|a| matches!(a, Operand::Var(_)));
+    assert!(
+        !placed(f, Op::Load).iter().any(var_access) && !placed(f, Op::Store).iter().any(var_access),
+        "register variables remain:\n{}",
+        dump(f)
+    );
+    let phis = placed(f, Op::Phi);
+    assert_eq!(phis.len(), 1, "{}", dump(f));
+    let phi = f.inst(phis[0]);
+    // (value, parent) pairs: the constants 1 and 2, one from each branch.
+    let values: Vec<u32> = phi
+        .args
+        .chunks(2)
+        .map(
+            |p| match fx.m.consts.get(p[0].konst().expect("a constant")) {
+                Const::Scalar { bits, .. } => *bits as u32,
+                c => panic!("{c:?}"),
+            },
+        )
+        .collect();
+    assert_eq!(values.len(), 2);
+    assert!(values.contains(&1) && values.contains(&2), "{values:?}");
+    assert_eq!(stored_to(f, fx.out_u[0]), Operand::Value(phis[0]));
+}
+
+#[test]
+fn retype_gives_a_phi_the_type_of_the_values_it_carries() {
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let fin = fx.in_f;
+        let x = diamond(
+            b,
+            fx,
+            |b| {
+                let v = b.load_global(fin);
+                let one = b.f32c(1.0);
+                let s = b.op(Op::FAdd, TypeId::F32, &[v, one]);
+                b.bitcast(TypeId::U32, s)
+            },
+            |b| {
+                let v = b.load_global(fin);
+                let two = b.f32c(2.0);
+                let p = b.op(Op::FMul, TypeId::F32, &[v, two]);
+                b.bitcast(TypeId::U32, p)
+            },
+        );
+        let xf = b.bitcast(TypeId::F32, x);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[0]), xf]);
+    });
+    run_until(&mut fx.m, "ssa");
+    let f = &fx.m.functions[0];
+    let phis = placed(f, Op::Phi);
+    assert_eq!(phis.len(), 1);
+    assert_eq!(
+        f.inst(phis[0]).ty,
+        TypeId::U32,
+        "SSA makes register phis u32"
+    );
+    run(&mut fx.m, "retype", "retype");
+    let f = &fx.m.functions[0];
+    let phis = placed(f, Op::Phi);
+    assert_eq!(phis.len(), 1);
+    assert_eq!(f.inst(phis[0]).ty, TypeId::F32, "{}", dump(f));
+    // The phi's inputs are the float results themselves, not bitcasts of them.
+    for pair in f.inst(phis[0]).args.chunks(2) {
+        let v = pair[0].value().expect("a value");
+        assert!(
+            matches!(f.inst(v).op, Op::FAdd | Op::FMul),
+            "{:?}",
+            f.inst(v).op
+        );
+    }
+}
+
+#[test]
+fn simplify_folds_constants_and_bitcast_round_trips() {
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let (two, three) = (b.u32c(2), b.u32c(3));
+        let sum = b.op(Op::IAdd, TypeId::U32, &[two, three]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), sum]);
+        let u = b.load_global(fx.in_u);
+        let as_f = b.op(Op::Bitcast, TypeId::F32, &[u]);
+        let back = b.op(Op::Bitcast, TypeId::U32, &[as_f]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[1]), back]);
+    });
+    run_until(&mut fx.m, "retype");
+    let f = &fx.m.functions[0];
+    assert_eq!(placed(f, Op::IAdd).len(), 1);
+    run(&mut fx.m, "simplify", "simplify");
+    let f = &fx.m.functions[0];
+    let five = fx.m.consts.u32(5);
+    assert_eq!(
+        stored_to(f, fx.out_u[0]),
+        Operand::Const(five),
+        "{}",
+        dump(f)
+    );
+    let load = placed(f, Op::Load);
+    assert_eq!(load.len(), 1);
+    assert_eq!(
+        stored_to(f, fx.out_u[1]),
+        Operand::Value(load[0]),
+        "{}",
+        dump(f)
+    );
+}
+
+#[test]
+fn cse_merges_repeated_pure_instructions() {
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let v = b.load_global(fx.in_f);
+        let one = b.f32c(1.0);
+        let s1 = b.op(Op::FAdd, TypeId::F32, &[v, one]);
+        let s2 = b.op(Op::FAdd, TypeId::F32, &[v, one]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[0]), s1]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[1]), s2]);
+    });
+    run_until(&mut fx.m, "simplify");
+    assert_eq!(placed(&fx.m.functions[0], Op::FAdd).len(), 2);
+    run(&mut fx.m, "cse", "cse");
+    let f = &fx.m.functions[0];
+    let adds = placed(f, Op::FAdd);
+    assert_eq!(adds.len(), 1, "{}", dump(f));
+    assert_eq!(stored_to(f, fx.out_f[0]), Operand::Value(adds[0]));
+    assert_eq!(stored_to(f, fx.out_f[1]), Operand::Value(adds[0]));
+}
+
+#[test]
+fn dce_removes_unused_values_and_keeps_stores() {
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let v = b.load_global(fx.in_f);
+        let two = b.f32c(2.0);
+        b.op(Op::FMul, TypeId::F32, &[v, two]); // unused
+        let one = b.f32c(1.0);
+        let s = b.op(Op::FAdd, TypeId::F32, &[v, one]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[0]), s]);
+    });
+    run_until(&mut fx.m, "cse");
+    assert_eq!(placed(&fx.m.functions[0], Op::FMul).len(), 1);
+    run(&mut fx.m, "dce", "dce");
+    let f = &fx.m.functions[0];
+    assert!(placed(f, Op::FMul).is_empty(), "{}", dump(f));
+    let adds = placed(f, Op::FAdd);
+    assert_eq!(adds.len(), 1);
+    assert_eq!(stored_to(f, fx.out_f[0]), Operand::Value(adds[0]));
+    assert_eq!(block_of(f, adds[0]), f.entry());
+}

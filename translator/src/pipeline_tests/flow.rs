@@ -1,0 +1,75 @@
+//! Bounds on control flow (nesting, switch size, inlining) through the whole pipeline.
+
+use crate::lower::MAX_FLOW_DEPTH;
+
+const HEAD: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
+    dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
+    dcl_temps 2\nmov r0.xyzw, v0.xyxy\n";
+
+fn unsupported(text: &str) -> String {
+    let dxbc = crate::asm::assemble(text).unwrap();
+    match crate::translate(&dxbc, &crate::Options::default()) {
+        Err(crate::Error::Lower(crate::lower::LowerError::Unsupported { what, .. })) => what,
+        other => panic!("expected an unsupported error, got {other:?}"),
+    }
+}
+
+fn nested_ifs(depth: usize) -> String {
+    let mut t = String::from(HEAD);
+    for _ in 0..depth {
+        t.push_str("lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nadd r0.x, r0.x, l(1.0)\n");
+    }
+    t.push_str(&"endif\n".repeat(depth));
+    t.push_str("mov o0.xyzw, r0.xyzw\nret\n");
+    t
+}
+
+#[test]
+fn flow_nesting_is_bounded() {
+    let ok = crate::asm::assemble(&nested_ifs(MAX_FLOW_DEPTH)).unwrap();
+    assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
+    let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1));
+    assert!(e.contains("nested deeper than 256"), "{e}");
+}
+
+fn switch_of(cases: usize) -> String {
+    let mut t = String::from(HEAD);
+    t.push_str("ftou r1.x, v0.x\nswitch r1.x\n");
+    for i in 0..cases {
+        t.push_str(&format!("case l({i})\nadd r0.x, r0.x, l({i}.0)\nbreak\n"));
+    }
+    t.push_str("default\nbreak\nendswitch\nmov o0.xyzw, r0.xyzw\nret\n");
+    t
+}
+
+#[test]
+fn switch_cases_within_spirv_limits() {
+    let ok = crate::asm::assemble(&switch_of(16000)).unwrap();
+    assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
+    // One more (literal, label) pair than an OpSwitch may hold (and as many predecessors
+    // of the merge's phi).
+    let dxbc = crate::asm::assemble(&switch_of(16384)).unwrap();
+    match crate::translate(&dxbc, &crate::Options::default()) {
+        Err(crate::Error::Emit(crate::emit::EmitError::TooLong { op, words })) => {
+            assert!(matches!(op, spirv::Op::Switch | spirv::Op::Phi), "{op:?}");
+            assert!(words > 2 * 16383, "{words}");
+        }
+        other => panic!("expected an over-long instruction, got {other:?}"),
+    }
+}
+
+#[test]
+fn inlining_is_bounded() {
+    // label i calls label i + 1 twice: 2^24 copies of the last body without a bound.
+    let mut t = String::from(HEAD);
+    t.push_str("call label0\nmov o0.xyzw, r0.xyzw\nret\n");
+    for i in 0..24 {
+        t.push_str(&format!("label label{i}\nadd r0.x, r0.x, l(1.0)\n"));
+        if i < 23 {
+            t.push_str(&format!("call label{0}\ncall label{0}\n", i + 1));
+        }
+        t.push_str("ret\n");
+    }
+    let e = unsupported(&t);
+    assert!(e.contains("inlining of more than"), "{e}");
+}

@@ -1,0 +1,11 @@
+//! Tests that run the whole pipeline (container → lowering → passes → SPIR-V) on small
+//! programs to pin what one stage does. They live here, beside the orchestrator, rather than in
+//! the stage they test, so that no stage depends on `translate.rs`; tests of one stage alone
+//! build its input directly (IR built with `ir::builder` for the passes).
+
+mod alu;
+mod cfg;
+mod flow;
+mod query;
+mod signature;
+mod structurize;
