@@ -13,13 +13,13 @@
 #[cfg(test)]
 mod tests;
 
+use crate::TranslateError;
 use crate::container::signature::{ComponentType, Signature, SystemValue};
 use crate::lower::Signatures;
 use crate::sm4::{
     Declaration, InstRef, Opcode, Operand, OperandType as T, Primitive, Program, ProgramType,
     ResourceDimension as Dim, SystemName,
 };
-use crate::translate::TranslateError;
 
 /// A rule of the shader model that a program can break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
