@@ -72,3 +72,24 @@ pub fn stage_of(bytes: &[u8]) -> Option<&'static str> {
         _ => "other",
     })
 }
+
+/// Every `.d3dbc` file (a bare Direct3D 9 token stream) under `dir` (recursively), sorted.
+pub fn d3dbc_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "d3dbc") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -71,11 +71,15 @@ pub fn run(args: &Args) -> Result<Output, CliError> {
     let name = name(&args.file);
     let located =
         |e: asm::AsmError| CliError(format!("{name}:{}:{}: {}", e.line, e.column, e.message));
-    let assembly = asm::parse(&text).map_err(located)?;
-    let bytes = if args.program_only {
-        assembly.chunk.clone()
+    let bytes = if translator::d3dbc::asm::is_d3d9_text(&text) {
+        crate::d3d9::assemble(&name, &text)?
     } else {
-        assembly.to_container().map_err(located)?
+        let assembly = asm::parse(&text).map_err(located)?;
+        if args.program_only {
+            assembly.chunk.clone()
+        } else {
+            assembly.to_container().map_err(located)?
+        }
     };
     if args.output.as_os_str() == "-" {
         let mut stdout = std::io::stdout().lock();

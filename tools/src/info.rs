@@ -1,42 +1,74 @@
-//! `dxbc info FILE [--json]`: what a container holds, without decoding the program.
+//! `dxbc info FILE [--json]`: what a container holds, without decoding the program; for one
+//! input or whole trees (`batch`, outputs `.txt` or `.json`).
 //!
 //! Text output is a summary (size, version, checksum, stage and model, creator), the chunk
 //! table, feature flags, then fxc's comment-header tables (buffers, bindings, signatures), then
 //! statistics. `--json` prints the same facts as one JSON object (see `docs/formats.md`).
 
 use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use translator::container::header::CommentHeader;
 use translator::container::{ParsedContainer, chunk_description, format_checksum};
 
-use crate::Output;
+use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
-use crate::input::InputArgs;
+use crate::input::{InputArgs, InputsArgs};
 
 /// Arguments of `dxbc info`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub input: InputsArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write a JSON report of every input to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
-pub fn run(args: &Args) -> Result<Output, CliError> {
-    let name = args.input.name();
-    let data = args.input.read()?;
-    let parsed = ParsedContainer::parse(&data)
-        .map_err(|e| CliError::input(&name, format!("container: {e}")))?;
-    let warning = args.input.check_checksum(&parsed.container)?;
-    let stdout = if args.json {
-        json_text(&name, &parsed)?
+pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    let spec = Spec {
+        command: "info",
+        verb: "described",
+        extension: if args.json { "json" } else { "txt" },
+        report: args.report.as_deref(),
+    };
+    batch::run(&args.input, &args.out, &spec, &|input, data| {
+        describe(args.json, input, data)
+    })
+}
+
+fn describe(json: bool, input: &InputArgs, data: &[u8]) -> Result<Produced, Failure> {
+    let name = input.name();
+    if translator::d3dbc::is_d3dbc(data) {
+        let out = crate::d3d9::info(&name, data, json).map_err(|e| Failure::new("decode", e))?;
+        return Ok(Produced {
+            bytes: out.stdout.into_bytes(),
+            warnings: out.warnings,
+        });
+    }
+    let parsed = ParsedContainer::parse(data).map_err(|e| {
+        Failure::new(
+            "container",
+            CliError::input(&name, format!("container: {e}")),
+        )
+    })?;
+    let warning = input
+        .check_checksum(&parsed.container)
+        .map_err(|e| Failure::new("checksum", e))?;
+    let stdout = if json {
+        json_text(&name, &parsed).map_err(|e| Failure::new("internal", e))?
     } else {
         text(&name, &parsed)
     };
-    Ok(Output {
-        stdout,
+    Ok(Produced {
+        bytes: stdout.into_bytes(),
         warnings: warning.into_iter().collect(),
     })
 }

@@ -1,10 +1,14 @@
-//! Reading the shader a subcommand works on, and the checksum policy.
+//! Reading the shader a subcommand works on, recognising what a file holds, and the checksum
+//! policy.
 //!
-//! Every subcommand takes [`InputArgs`] (flattened into its own clap arguments): a path or `-`
-//! for stdin, and `--strict`, which turns a checksum mismatch from a warning into an error.
+//! `cfg` takes [`InputArgs`] (one path or `-` for stdin); `info`, `disasm`, `translate` and
+//! `reflect` take [`InputsArgs`] (files and directories, see `batch`). Both carry `--strict`,
+//! which turns a checksum mismatch from a warning into an error. [`sniff`] recognises shaders by
+//! their first bytes, never by their names, and [`not_supported`] is the one place that says
+//! which recognised formats the commands pass over.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use translator::container::{Container, format_checksum};
 
@@ -12,6 +16,72 @@ use crate::cli_error::CliError;
 
 /// Inputs larger than this are refused rather than read into memory.
 const MAX_INPUT: u64 = 256 << 20;
+
+/// What a file holds, recognised by its first four bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A DXBC container (starts with `DXBC`).
+    Dxbc,
+    /// A bare Direct3D 9 token stream: version token `0xFFFE_MMmm` (vertex shader) or
+    /// `0xFFFF_MMmm` (pixel shader), major version 1 to 3.
+    D3d9,
+    /// Anything else: not a shader.
+    Other,
+}
+
+/// Recognises a file by its first bytes (fewer than four: [`Format::Other`]).
+pub fn sniff(head: &[u8]) -> Format {
+    match head {
+        [b'D', b'X', b'B', b'C', ..] => Format::Dxbc,
+        [_minor, 1..=3, 0xFE | 0xFF, 0xFF, ..] => Format::D3d9,
+        _ => Format::Other,
+    }
+}
+
+/// Why `command` passes over a shader of a recognised format, when it does: batch runs count
+/// such a file as skipped with this reason, a single input is an error saying it. The one place
+/// to change as the Direct3D 9 front end (`translator/src/d3dbc/`) grows: `info` and `disasm`
+/// read D3D9 streams today, `translate` and `reflect` not yet.
+pub fn not_supported(format: Format, command: &str) -> Option<&'static str> {
+    match (format, command) {
+        (Format::D3d9, "info" | "disasm") => None,
+        (Format::D3d9, _) => Some("Direct3D 9 not yet supported"),
+        (Format::Dxbc | Format::Other, _) => None,
+    }
+}
+
+/// Reads a file found by a batch run: its first bytes, and the rest only when they are those of
+/// a shader (a directory walk meets textures and archives too).
+pub fn read_recognised(path: &Path, command: &str) -> std::io::Result<(Format, Vec<u8>)> {
+    let mut file = std::fs::File::open(path)?;
+    let mut data = Vec::new();
+    (&mut file).take(4).read_to_end(&mut data)?;
+    let format = sniff(&data);
+    if format == Format::Other || not_supported(format, command).is_some() {
+        return Ok((format, data));
+    }
+    file.take(MAX_INPUT + 1 - data.len() as u64)
+        .read_to_end(&mut data)?;
+    if data.len() as u64 > MAX_INPUT {
+        return Err(std::io::Error::other(format!(
+            "input is larger than {} MiB",
+            MAX_INPUT >> 20
+        )));
+    }
+    Ok((format, data))
+}
+
+/// The inputs of a command that takes many: files, directories (walked recursively) or `-`.
+#[derive(Debug, clap::Args)]
+pub struct InputsArgs {
+    /// Shader files, or directories to walk recursively (shaders are recognised by content);
+    /// `-` reads standard input.
+    #[arg(value_name = "INPUT", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Treat a checksum mismatch as an error instead of a warning.
+    #[arg(long)]
+    pub strict: bool,
+}
 
 /// The input shader and how strictly to check it.
 #[derive(Debug, clap::Args)]
@@ -76,5 +146,36 @@ impl InputArgs {
         } else {
             Ok(Some(format!("{}: {message}", self.name())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, not_supported, sniff};
+
+    #[test]
+    fn recognises_by_first_bytes() {
+        assert_eq!(sniff(b"DXBC\x01\x02"), Format::Dxbc);
+        // vs_2_0, ps_1_1, ps_3_0 and vs_3_sw version tokens.
+        for token in [0xFFFE_0200u32, 0xFFFF_0101, 0xFFFF_0300, 0xFFFE_03FF] {
+            assert_eq!(sniff(&token.to_le_bytes()), Format::D3d9, "{token:#x}");
+        }
+        // Major version 0 or 4, a UTF-16 byte-order mark, too short, text.
+        for head in [
+            &0xFFFE_0000u32.to_le_bytes()[..],
+            &0xFFFF_0400u32.to_le_bytes(),
+            b"\xFF\xFEa\x00",
+            b"DXB",
+            b"",
+            b"text",
+        ] {
+            assert_eq!(sniff(head), Format::Other, "{head:?}");
+        }
+        assert_eq!(
+            not_supported(Format::D3d9, "translate"),
+            Some("Direct3D 9 not yet supported")
+        );
+        assert_eq!(not_supported(Format::D3d9, "disasm"), None);
+        assert_eq!(not_supported(Format::Dxbc, "translate"), None);
     }
 }

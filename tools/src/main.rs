@@ -1,25 +1,31 @@
 //! `dxbc`: inspect, disassemble and translate DXBC shaders.
 //!
 //! One module per subcommand (`info`, `disasm`, ...), each with a clap `Args` struct and a
-//! `run` function returning the text to print; `input` reads the shader (a file or `-` for
-//! stdin) and applies the checksum policy, `cli_error` is the one-line error type. Exit status:
-//! 0 on success, 1 on bad input (one `dxbc: error: ...` line on stderr), 2 on usage errors
-//! (clap's own status).
+//! `run` function; `input` reads the shader (a file or `-` for stdin), recognises formats and
+//! applies the checksum policy, `cli_error` is the one-line error type. `info`, `disasm`,
+//! `translate` and `reflect` run through `batch` (one input, or whole trees with `--out-dir`;
+//! `walk` expands directories, `report` says what happened to each file); the others return the
+//! text to print. Exit status: 0 on success, 1 on bad input (one `dxbc: error: ...` line on
+//! stderr per bad file), 2 on usage errors (clap's own status).
 
 mod asm;
+mod batch;
 mod bench;
 mod cfg;
 mod cli_error;
+mod d3d9;
 mod disasm;
 mod info;
 mod input;
 mod reflect;
+mod report;
 mod translate;
+mod walk;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use cli_error::CliError;
 
@@ -34,16 +40,18 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Show the container's chunks, stage and model, checksum, signatures, bindings, buffers,
-    /// feature flags and statistics.
+    /// feature flags and statistics (of many inputs with --out-dir).
     Info(info::Args),
-    /// Disassemble the program, with fxc's comment header.
+    /// Disassemble the program, with fxc's comment header (many inputs with --out-dir).
     Disasm(disasm::Args),
     /// Assemble disassembly-syntax text into a DXBC container.
     Asm(asm::Args),
-    /// Translate to SPIR-V (binary, or text with --text).
+    /// Translate to SPIR-V (binary, or text with --text): one input to -o or standard output,
+    /// or files and directory trees to --out-dir.
     Translate(translate::Args),
     /// Print the reflection of the translation as JSON (descriptors, I/O, push constants), or
-    /// with --table each descriptor's D3D origin beside its Vulkan placement.
+    /// with --table each descriptor's D3D origin beside its Vulkan placement (many inputs with
+    /// --out-dir).
     Reflect(reflect::Args),
     /// Print the control-flow graph before and after structurizing (Graphviz).
     Cfg(cfg::Args),
@@ -60,25 +68,11 @@ pub struct Output {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info(args) => info::run(&args),
-        Command::Disasm(args) => disasm::run(&args),
+        Command::Info(args) => return batched("info", info::run(&args)),
+        Command::Disasm(args) => return batched("disasm", disasm::run(&args)),
+        Command::Translate(args) => return batched("translate", translate::run(&args)),
+        Command::Reflect(args) => return batched("reflect", reflect::run(&args)),
         Command::Asm(args) => asm::run(&args),
-        Command::Translate(args) => match translate::run(&args) {
-            Ok((output, binary)) => {
-                if !binary.is_empty() {
-                    let mut stdout = std::io::stdout().lock();
-                    if let Err(e) = stdout.write_all(&binary).and_then(|()| stdout.flush())
-                        && e.kind() != std::io::ErrorKind::BrokenPipe
-                    {
-                        eprintln!("dxbc: error: writing output: {e}");
-                        return ExitCode::from(1);
-                    }
-                }
-                Ok(output)
-            }
-            Err(e) => Err(e),
-        },
-        Command::Reflect(args) => reflect::run(&args),
         Command::Cfg(args) => cfg::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
@@ -102,6 +96,22 @@ fn main() -> ExitCode {
         Err(CliError(message)) => {
             eprintln!("dxbc: error: {}", cli_error::one_line(&message));
             ExitCode::from(1)
+        }
+    }
+}
+
+/// The status of a batch command; a usage error it found is reported as clap reports its own.
+fn batched(name: &str, result: Result<ExitCode, batch::Usage>) -> ExitCode {
+    match result {
+        Ok(status) => status,
+        Err(batch::Usage(message)) => {
+            let mut command = Cli::command();
+            command.build();
+            let kind = clap::error::ErrorKind::ArgumentConflict;
+            match command.find_subcommand_mut(name) {
+                Some(sub) => sub.error(kind, message).exit(),
+                None => command.error(kind, message).exit(),
+            }
         }
     }
 }

@@ -1,42 +1,73 @@
 //! `dxbc reflect`: the reflection of a translation, as JSON (everything) or as a table with
 //! each descriptor's D3D origin beside its Vulkan placement (`--table`), the view a person
-//! checking a binding layout wants.
+//! checking a binding layout wants; for one input or whole trees (`batch`, outputs `.json` or
+//! `.txt`).
 
 use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use translator::reflect::{Descriptor, DescriptorType, Reflection};
 
-use crate::Output;
+use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
-use crate::input::InputArgs;
+use crate::input::{InputArgs, InputsArgs};
 use crate::translate::{TranslateOptions, checksum_warning};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub input: InputsArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
     #[command(flatten)]
     pub opts: TranslateOptions,
     /// Print descriptors and push constants as a table (D3D origin | Vulkan placement)
     /// instead of the JSON reflection.
     #[arg(long)]
     pub table: bool,
+    /// Write a JSON report of every input to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
-pub fn run(args: &Args) -> Result<Output, CliError> {
-    let data = args.input.read()?;
-    let warnings = checksum_warning(&args.input, &data)?;
-    let t = translator::translate(&data, &args.opts.options()?)
-        .map_err(|e| CliError::input(&args.input.name(), e))?;
-    let stdout = if args.table {
+pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    let opts = match args.opts.options() {
+        Ok(opts) => opts,
+        Err(e) => return Ok(batch::fatal(e)),
+    };
+    let spec = Spec {
+        command: "reflect",
+        verb: "reflected",
+        extension: if args.table { "txt" } else { "json" },
+        report: args.report.as_deref(),
+    };
+    batch::run(&args.input, &args.out, &spec, &|input, data| {
+        reflect(args.table, &opts, input, data)
+    })
+}
+
+fn reflect(
+    as_table: bool,
+    opts: &translator::Options,
+    input: &InputArgs,
+    data: &[u8],
+) -> Result<Produced, Failure> {
+    let warnings = checksum_warning(input, data).map_err(|e| Failure::new("checksum", e))?;
+    let t =
+        translator::translate(data, opts).map_err(|e| Failure::translator(&input.name(), &e))?;
+    let stdout = if as_table {
         table(&t.reflection)
     } else {
-        let mut s =
-            serde_json::to_string_pretty(&t.reflection).map_err(|e| CliError(e.to_string()))?;
+        let mut s = serde_json::to_string_pretty(&t.reflection)
+            .map_err(|e| Failure::new("internal", CliError(e.to_string())))?;
         s.push('\n');
         s
     };
-    Ok(Output { stdout, warnings })
+    Ok(Produced {
+        bytes: stdout.into_bytes(),
+        warnings,
+    })
 }
 
 fn type_name(t: DescriptorType) -> &'static str {

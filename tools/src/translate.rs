@@ -1,15 +1,16 @@
-//! `dxbc translate`: DXBC → SPIR-V, one file or many, binary or as text; and the options `reflect`, `cfg`
-//! and `bench` share (target environment, binding layout or policy).
+//! `dxbc translate`: DXBC → SPIR-V, one file or whole trees (`batch`), binary or as text; and
+//! the options `reflect`, `cfg` and `bench` share (target environment, binding layout or policy).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use rspirv::binary::Disassemble;
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
 use translator::{Options, TargetEnv};
 
-use crate::Output;
+use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
-use crate::input::InputArgs;
+use crate::input::{InputArgs, InputsArgs};
 
 /// Vulkan target environment, as spirv-val names it.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -105,40 +106,39 @@ impl TranslateOptions {
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// DXBC files to translate (`-` reads standard input).
-    #[arg(value_name = "FILE", required = true)]
-    pub files: Vec<PathBuf>,
-    /// Output file (one input only); standard output when absent.
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// Directory for many outputs, each named after its input with `.spv` (or `.spvasm`).
-    #[arg(long, value_name = "DIR", conflicts_with = "output")]
-    pub out_dir: Option<PathBuf>,
-    /// Write SPIR-V disassembly text instead of the binary.
+    #[command(flatten)]
+    pub input: InputsArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+    /// Write SPIR-V disassembly text (`.spvasm`) instead of the binary (`.spv`).
     #[arg(long)]
     pub text: bool,
-    /// Treat a checksum mismatch as an error instead of a warning.
-    #[arg(long)]
-    pub strict: bool,
+    /// Write a JSON report of every input (status, error kind and message, output size,
+    /// time) to FILE (`-`: standard output).
+    #[arg(long = "json", visible_alias = "report", value_name = "FILE")]
+    pub report: Option<PathBuf>,
     #[command(flatten)]
     pub opts: TranslateOptions,
 }
 
-/// Translates one input; returns the SPIR-V words.
-fn translate_one(
-    file: &Path,
-    strict: bool,
+/// Translates one input already read: the SPIR-V binary or its text.
+fn produce(
+    text: bool,
     opts: &Options,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<u32>, CliError> {
-    let input = InputArgs {
-        file: file.to_path_buf(),
-        strict,
+    input: &InputArgs,
+    data: &[u8],
+) -> Result<Produced, Failure> {
+    let warnings = checksum_warning(input, data).map_err(|e| Failure::new("checksum", e))?;
+    let t =
+        translator::translate(data, opts).map_err(|e| Failure::translator(&input.name(), &e))?;
+    let bytes = if text {
+        disassemble(&t.spirv)
+            .map_err(|e| Failure::new("internal", e))?
+            .into_bytes()
+    } else {
+        t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect()
     };
-    let data = input.read()?;
-    warnings.extend(checksum_warning(&input, &data)?);
-    let t = translator::translate(&data, opts).map_err(|e| CliError::input(&input.name(), e))?;
-    Ok(t.spirv)
+    Ok(Produced { bytes, warnings })
 }
 
 /// The checksum policy for an input that may not even parse (translation reports that).
@@ -149,10 +149,6 @@ pub fn checksum_warning(input: &InputArgs, data: &[u8]) -> Result<Vec<String>, C
     }
 }
 
-fn words_to_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
 /// SPIR-V disassembly of a module (rspirv).
 pub fn disassemble(words: &[u32]) -> Result<String, CliError> {
     let module = rspirv::dr::load_words(words)
@@ -160,61 +156,18 @@ pub fn disassemble(words: &[u32]) -> Result<String, CliError> {
     Ok(module.disassemble() + "\n")
 }
 
-pub fn run(args: &Args) -> Result<(Output, Vec<u8>), CliError> {
-    let opts = args.opts.options()?;
-    let mut warnings = Vec::new();
-    if args.files.len() > 1 && args.out_dir.is_none() {
-        return Err(CliError("several inputs need --out-dir".into()));
-    }
-    if let Some(dir) = &args.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| CliError::input(&dir.display().to_string(), e))?;
-        for f in &args.files {
-            let words = translate_one(f, args.strict, &opts, &mut warnings)?;
-            let stem = f
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_else(|| "stdin".into());
-            let (name, bytes) = if args.text {
-                (format!("{stem}.spvasm"), disassemble(&words)?.into_bytes())
-            } else {
-                (format!("{stem}.spv"), words_to_bytes(&words))
-            };
-            let out = dir.join(name);
-            std::fs::write(&out, bytes)
-                .map_err(|e| CliError::input(&out.display().to_string(), e))?;
-        }
-        return Ok((
-            Output {
-                stdout: String::new(),
-                warnings,
-            },
-            Vec::new(),
-        ));
-    }
-    let words = translate_one(&args.files[0], args.strict, &opts, &mut warnings)?;
-    let bytes = if args.text {
-        disassemble(&words)?.into_bytes()
-    } else {
-        words_to_bytes(&words)
+pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    let opts = match args.opts.options() {
+        Ok(opts) => opts,
+        Err(e) => return Ok(batch::fatal(e)),
     };
-    match &args.output {
-        Some(out) => {
-            std::fs::write(out, &bytes)
-                .map_err(|e| CliError::input(&out.display().to_string(), e))?;
-            Ok((
-                Output {
-                    stdout: String::new(),
-                    warnings,
-                },
-                Vec::new(),
-            ))
-        }
-        None => Ok((
-            Output {
-                stdout: String::new(),
-                warnings,
-            },
-            bytes,
-        )),
-    }
+    let spec = Spec {
+        command: "translate",
+        verb: "translated",
+        extension: if args.text { "spvasm" } else { "spv" },
+        report: args.report.as_deref(),
+    };
+    batch::run(&args.input, &args.out, &spec, &|input, data| {
+        produce(args.text, &opts, input, data)
+    })
 }

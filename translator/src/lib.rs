@@ -22,6 +22,7 @@
 pub mod asm;
 pub mod binding;
 pub mod container;
+pub mod d3dbc;
 pub mod debug;
 mod emit;
 mod error;

@@ -135,6 +135,9 @@ fn lower_container_with_reflection(
     crate::Error,
 > {
     use crate::container::signature::Signature;
+    if crate::d3dbc::is_d3dbc(dxbc) {
+        return Err(d3d9_unsupported(dxbc).into());
+    }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
@@ -155,4 +158,16 @@ fn lower_container_with_reflection(
         patch: patch.as_ref(),
     };
     Ok(crate::lower::lower(&program, sigs, options)?)
+}
+
+/// A bare Direct3D 9 token stream: decoded (`crate::d3dbc`) but not translated yet.
+fn d3d9_unsupported(data: &[u8]) -> LowerError {
+    let what = match crate::d3dbc::decode(data) {
+        Ok(p) => format!(
+            "Direct3D 9 shader ({}): translation is not implemented yet",
+            p.version
+        ),
+        Err(e) => format!("Direct3D 9 shader (and it does not decode: {e})"),
+    };
+    LowerError::Unsupported { what, offset: 0 }
 }
