@@ -28,16 +28,14 @@ impl Failure {
     /// A translator error, its kind named after the step or rule that failed.
     pub fn translator(name: &str, e: &translator::Error) -> Self {
         use translator::{Error, ErrorKind};
-        let kind = match e {
-            Error::Container(_) => "container",
-            Error::Decode(_) => "decode",
-            _ => match e.kind() {
-                ErrorKind::Unsupported => "unsupported",
-                ErrorKind::Invalid => "invalid",
-                ErrorKind::Internal => "internal",
-                ErrorKind::Binding => "binding",
-                ErrorKind::Malformed => "malformed",
-            },
+        let kind = match (e, e.kind()) {
+            (Error::Container(_), _) => "container",
+            (Error::Decode(_) | Error::D3d9Decode(_), _) => "decode",
+            (_, ErrorKind::Malformed) => "malformed",
+            (_, ErrorKind::Unsupported) => "unsupported",
+            (_, ErrorKind::Invalid) => "invalid",
+            (_, ErrorKind::Binding) => "binding",
+            (_, ErrorKind::Internal) => "internal",
         };
         Failure::new(kind, CliError::input(name, e))
     }

@@ -18,6 +18,9 @@ pub enum Error {
     /// The SM4/5 program token stream is malformed.
     #[error("decode: {0}")]
     Decode(#[from] DecodeError),
+    /// The Direct3D 9 (SM1–3) token stream is malformed.
+    #[error("decode: {0}")]
+    D3d9Decode(#[from] crate::d3dbc::DecodeError),
     /// Lowering found the program unsupported or invalid, or the binding layout has no place
     /// for one of its registers.
     #[error("translate: {0}")]
@@ -42,6 +45,10 @@ impl Error {
                 DecodeErrorKind::UnsupportedVersion { .. } => ErrorKind::Unsupported,
                 _ => ErrorKind::Malformed,
             },
+            Error::D3d9Decode(e) => match e.kind {
+                crate::d3dbc::DecodeErrorKind::UnsupportedVersion { .. } => ErrorKind::Unsupported,
+                _ => ErrorKind::Malformed,
+            },
             Error::Lower(e) => e.kind(),
             Error::Pass(e) => e.kind(),
             Error::Emit(e) => e.kind(),
@@ -59,6 +66,7 @@ impl Error {
         match self {
             Error::Container(e) => Some(e.offset),
             Error::Decode(e) => Some(e.offset),
+            Error::D3d9Decode(e) => Some(e.offset),
             Error::Lower(e) => e.offset(),
             Error::Pass(_) | Error::Emit(_) => None,
         }
@@ -136,7 +144,7 @@ fn lower_container_with_reflection(
 > {
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
-        return Err(d3d9_unsupported(dxbc).into());
+        return Err(d3d9_unsupported(dxbc));
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {
@@ -160,14 +168,15 @@ fn lower_container_with_reflection(
     Ok(crate::lower::lower(&program, sigs, options)?)
 }
 
-/// A bare Direct3D 9 token stream: decoded (`crate::d3dbc`) but not translated yet.
-fn d3d9_unsupported(data: &[u8]) -> LowerError {
-    let what = match crate::d3dbc::decode(data) {
-        Ok(p) => format!(
-            "Direct3D 9 shader ({}): translation is not implemented yet",
-            p.version
-        ),
-        Err(e) => format!("Direct3D 9 shader (and it does not decode: {e})"),
-    };
-    LowerError::Unsupported { what, offset: 0 }
+/// A bare Direct3D 9 token stream: decoded (`crate::d3dbc`), so a malformed one is reported
+/// as such, but not translated yet: unsupported at its version token (offset 0).
+fn d3d9_unsupported(data: &[u8]) -> crate::Error {
+    match crate::d3dbc::decode(data) {
+        Ok(p) => LowerError::Unsupported {
+            what: format!("Direct3D 9 shader ({}): translation", p.version),
+            offset: 0,
+        }
+        .into(),
+        Err(e) => e.into(),
+    }
 }
