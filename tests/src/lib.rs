@@ -1,5 +1,7 @@
 //! Shared helpers for the workspace-level tests: where the shared corpus and tools are.
 
+pub mod mutate;
+
 use std::path::{Path, PathBuf};
 
 /// The repository root.

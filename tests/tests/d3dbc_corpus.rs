@@ -381,13 +381,17 @@ fn translate_refuses_d3d9_as_unsupported() {
         ),
         "{err}"
     );
-    // A malformed stream is reported as such, at its offset.
-    let err = translator::translate(&bytes[..bytes.len() - 4], &Default::default()).unwrap_err();
-    assert!(matches!(err, translator::Error::D3d9Decode(_)), "{err}");
-    assert_eq!(err.kind(), translator::ErrorKind::Malformed);
     let text = err.to_string();
     assert!(
         text.contains("Direct3D 9") && text.contains("vs_2_0"),
         "{text}"
     );
+    // A malformed stream is reported as such, at its offset.
+    let malformed =
+        translator::translate(&bytes[..bytes.len() - 4], &Default::default()).unwrap_err();
+    assert!(
+        matches!(malformed, translator::Error::D3d9Decode(_)),
+        "{malformed}"
+    );
+    assert_eq!(malformed.kind(), translator::ErrorKind::Malformed);
 }

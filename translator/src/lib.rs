@@ -32,6 +32,7 @@ mod lower;
 mod options;
 mod passes;
 pub mod reflect;
+pub mod rules;
 pub mod sm4;
 mod stage;
 

@@ -165,6 +165,7 @@ fn lower_container_with_reflection(
         output: output.as_ref(),
         patch: patch.as_ref(),
     };
+    crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
     Ok(crate::lower::lower(&program, sigs, options)?)
 }
 

@@ -7,7 +7,8 @@
 //! program (a [`RangeRequest`]) and asks a [`Binding`] for all their [`Placement`]s at once:
 //! either a built-in [`BindingPolicy`] (for callers without a root signature of their own) or
 //! a caller's [`BindingLayout`] (TOML or JSON; a D3D12 root signature written down). Both are
-//! documented in `docs/bindings.md`. SM4.0–5.0 programs go through the same machinery with
+//! documented in `docs/bindings.md`, or a caller's [`Resolver`] asked range by range (the C
+//! API's binding callback). SM4.0–5.0 programs go through the same machinery with
 //! every register in space 0 and every range one register long.
 
 mod layout;
@@ -21,12 +22,50 @@ pub use policy::{BindingPolicy, HIGHEST_REGISTER};
 
 use crate::reflect::{DescriptorType, RegisterClass};
 
-/// How the translator places descriptors: a built-in policy or a caller's layout.
+/// How the translator places descriptors: a built-in policy, a caller's layout or a caller's
+/// resolver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Binding {
     Policy(BindingPolicy),
     /// Behind an `Arc` so that `Options` stays cheap to clone.
     Layout(Arc<BindingLayout>),
+    /// Asks the caller for each range (see [`Resolver`]).
+    Resolver(ResolverRef),
+}
+
+/// A caller's rule placing one register range at a time, for embedders whose binding model is
+/// code rather than a table (DXVK's and dxil-spirv's remap callbacks). The translator asks once
+/// per declared range (and UAV counter) of a program, in declaration order, before lowering.
+/// (`RefUnwindSafe` keeps `Options` usable across `catch_unwind`, as the robustness tests use
+/// it.)
+pub trait Resolver: Send + Sync + std::panic::RefUnwindSafe {
+    /// Where `range` goes, or why it has none (the translation then fails with a
+    /// [`BindingError`] naming the register, space and this reason).
+    fn place(&self, range: &RangeRequest) -> Result<Placement, String>;
+}
+
+/// A shared [`Resolver`]; equal to another only when it is the same object.
+#[derive(Clone)]
+pub struct ResolverRef(pub Arc<dyn Resolver>);
+
+impl std::fmt::Debug for ResolverRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Resolver(..)")
+    }
+}
+
+impl PartialEq for ResolverRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ResolverRef {}
+
+impl<R: Resolver + 'static> From<R> for Binding {
+    fn from(r: R) -> Self {
+        Binding::Resolver(ResolverRef(Arc::new(r)))
+    }
 }
 
 impl Default for Binding {
@@ -134,6 +173,13 @@ impl Binding {
             Binding::Layout(l) => ranges
                 .iter()
                 .map(|r| l.place(r))
+                .collect::<Result<Vec<_>, _>>()?,
+            Binding::Resolver(r) => ranges
+                .iter()
+                .map(|range| {
+                    r.0.place(range)
+                        .map_err(|why| BindingError::new(range, why))
+                })
                 .collect::<Result<Vec<_>, _>>()?,
         };
         plan::check_consistent(ranges, &places)?;

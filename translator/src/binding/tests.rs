@@ -501,3 +501,43 @@ fn the_documented_example_parses() {
         ]
     );
 }
+
+/// Places `t#` at set 2, binding = register; refuses everything else.
+struct TexturesOnly;
+
+impl Resolver for TexturesOnly {
+    fn place(&self, r: &RangeRequest) -> Result<Placement, String> {
+        match r.class {
+            RegisterClass::T => Ok(desc(2, r.lower, 0)),
+            _ => Err("the test resolver only places textures".into()),
+        }
+    }
+}
+
+#[test]
+fn resolver_places_and_refuses() {
+    let b = Binding::from(TexturesOnly);
+    assert_eq!(
+        b.place_all(&[one(RegisterClass::T, 3), one(RegisterClass::T, 5)])
+            .unwrap(),
+        [desc(2, 3, 0), desc(2, 5, 0)]
+    );
+    let e = b
+        .place_all(&[one(RegisterClass::T, 0), one(RegisterClass::S, 1)])
+        .unwrap_err();
+    assert_eq!((e.class, e.register, e.space), ('s', 1, 0));
+    assert_eq!(
+        e.to_string(),
+        "no binding for s1 in space 0: the test resolver only places textures"
+    );
+    // Its placements are checked like any other: one binding, one descriptor type.
+    let mut sampler_at_t = one(RegisterClass::T, 7);
+    sampler_at_t.descriptor_type = D::StorageBuffer;
+    assert!(
+        b.place_all(&[one(RegisterClass::T, 7), sampler_at_t])
+            .is_err()
+    );
+    // Equal only to itself.
+    assert_eq!(b, b.clone());
+    assert_ne!(b, Binding::from(TexturesOnly));
+}

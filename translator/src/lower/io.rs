@@ -611,6 +611,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 None => by_type.push((s, e.mask)),
             }
         }
+        // One variable per type spans its components from first to last: a component of
+        // another type inside that span would share a location and component with it.
+        let span = |m: u8| {
+            let m = if m == 0 { 0xf } else { m };
+            (0xffu8 << m.trailing_zeros()) & (0xff >> m.leading_zeros())
+        };
+        if by_type.iter().enumerate().any(|(i, a)| {
+            by_type[i + 1..]
+                .iter()
+                .any(|b| span(a.1) & b.1 != 0 || span(b.1) & a.1 != 0)
+        }) {
+            return Err(self.unsupported(format!(
+                "register {reg} with components of different types interleaved"
+            )));
+        }
         let location = match file {
             IoFile::PatchInput | IoFile::PatchOutput => reg + self.io.patch_location_base,
             IoFile::Output if self.stage == ShaderStage::Geometry => {

@@ -1,0 +1,937 @@
+//! The C API called through its `extern "C"` functions, as a C caller would: bad input, binding
+//! policies, tables and callbacks (one refusing a register), parameters (a specialization
+//! constant; immediate and buffer delivery refused), scan results, the reflection against the
+//! Rust API's, and parallel calls from several threads on shared handles.
+
+use std::ffi::{CStr, c_char, c_void};
+use std::ptr::{null, null_mut};
+
+use dxbc_spirv::chain::*;
+use dxbc_spirv::enums::*;
+use dxbc_spirv::reflection::*;
+use dxbc_spirv::scan::*;
+use dxbc_spirv::shader::*;
+use dxbc_spirv::translate::*;
+use dxbc_spirv::*;
+
+/// A status and the message that came with it (freed).
+type Failure = (dxbc_spirv_status, String);
+
+unsafe fn take_message(m: *mut c_char) -> String {
+    if m.is_null() {
+        return String::new();
+    }
+    let s = unsafe { CStr::from_ptr(m) }.to_string_lossy().into_owned();
+    unsafe { dxbc_spirv_free_message(m) };
+    s
+}
+
+fn create_info(bytes: &[u8]) -> dxbc_spirv_shader_create_info {
+    dxbc_spirv_shader_create_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO,
+        next: null(),
+        source_type: DXBC_SPIRV_SOURCE_TYPE_DXBC,
+        code: bytes.as_ptr(),
+        code_size: bytes.len(),
+    }
+}
+
+fn create(bytes: &[u8]) -> Result<*mut dxbc_spirv_shader, Failure> {
+    let mut shader = null_mut();
+    let mut msg = null_mut();
+    let s = unsafe { dxbc_spirv_shader_create(&create_info(bytes), &mut shader, &mut msg) };
+    let m = unsafe { take_message(msg) };
+    if s == DXBC_SPIRV_OK {
+        assert!(!shader.is_null() && m.is_empty());
+        Ok(shader)
+    } else {
+        assert!(shader.is_null(), "no handle on failure");
+        assert!(!m.is_empty(), "a failure comes with a message");
+        Err((s, m))
+    }
+}
+
+fn translate_info(next: *const c_void) -> dxbc_spirv_translate_info {
+    dxbc_spirv_translate_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_TRANSLATE_INFO,
+        next,
+        target_env: DXBC_SPIRV_TARGET_ENV_VULKAN_1_3,
+        flags: 0,
+    }
+}
+
+/// Translates; the reflection is returned as a raw pointer the caller frees.
+fn translate(
+    shader: *const dxbc_spirv_shader,
+    info: Option<&dxbc_spirv_translate_info>,
+) -> Result<(Vec<u32>, *mut dxbc_spirv_reflection), Failure> {
+    let mut code = dxbc_spirv_code {
+        words: null(),
+        word_count: 0,
+    };
+    let mut refl = null_mut();
+    let mut msg = null_mut();
+    let info = info.map_or(null(), |i| i as *const _);
+    let s = unsafe { dxbc_spirv_translate(shader, info, &mut code, &mut refl, &mut msg) };
+    let m = unsafe { take_message(msg) };
+    if s != DXBC_SPIRV_OK {
+        assert!(code.words.is_null() && code.word_count == 0 && refl.is_null());
+        assert!(!m.is_empty());
+        return Err((s, m));
+    }
+    let words = unsafe { std::slice::from_raw_parts(code.words, code.word_count) }.to_vec();
+    unsafe { dxbc_spirv_free_code(&mut code) };
+    assert!(code.words.is_null(), "free_code empties the struct");
+    Ok((words, refl))
+}
+
+fn translate_words(
+    shader: *const dxbc_spirv_shader,
+    info: Option<&dxbc_spirv_translate_info>,
+) -> Result<Vec<u32>, Failure> {
+    translate(shader, info).map(|(w, r)| {
+        unsafe { dxbc_spirv_free_reflection(r) };
+        w
+    })
+}
+
+fn asm(text: &str) -> Vec<u8> {
+    translator::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// cb0, s0, t0, t1 and a structured UAV u1 whose counter is used.
+const PS_RESOURCES: &str = "ps_5_0
+.output SV_Target 0 o0 float
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_uav_structured u1, 4
+dcl_output o0.xyzw
+dcl_temps 2
+sample r0.xyzw, cb0[0].xyxx, t0.xyzw, s0
+sample r1.xyzw, cb0[0].xyxx, t1.xyzw, s0
+add r0.xyzw, r0.xyzw, r1.xyzw
+imm_atomic_alloc r1.x, u1
+store_structured u1.x, r1.x, l(0), r0.x
+utof r1.x, r1.x
+add o0.xyzw, r0.xyzw, r1.xxxx
+ret
+";
+
+const PS_SAMPLE_COUNT: &str = "ps_5_0
+.output SV_Target 0 o0 uint
+dcl_output o0.xyzw
+sampleinfo_uint o0.xyzw, rasterizer.xxxx
+ret
+";
+
+fn bench_shaders() -> Vec<(String, Vec<u8>)> {
+    let Some(shared) = integration_tests::shared_dir() else {
+        return Vec::new();
+    };
+    integration_tests::dxbc_files(&shared.join("bench/dxbc"))
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn bad_input_is_an_error_never_a_crash() {
+    let good = asm(PS_RESOURCES);
+    let mut shader = null_mut();
+    let mut msg = null_mut();
+    unsafe {
+        // Null arguments.
+        assert_eq!(
+            dxbc_spirv_shader_create(null(), &mut shader, &mut msg),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+        assert_eq!(take_message(msg), "info is null");
+        assert_eq!(
+            dxbc_spirv_shader_create(&create_info(&good), null_mut(), null_mut()),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+        let mut info = create_info(&good);
+        info.code = null();
+        assert_eq!(
+            dxbc_spirv_shader_create(&info, &mut shader, null_mut()),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+        // Wrong structure type, unknown chained struct, unknown source type, D3D9.
+        let mut info = create_info(&good);
+        info.s_type = 77;
+        assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+        let unknown = dxbc_spirv_chain_header {
+            s_type: 1000,
+            next: null(),
+        };
+        let mut info = create_info(&good);
+        info.next = (&unknown as *const dxbc_spirv_chain_header).cast();
+        let (s, m) = create_with(&info);
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+        assert!(m.contains("unknown structure type 1000"), "{m}");
+        let mut info = create_info(&good);
+        info.source_type = 9;
+        assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+        info.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
+        assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_UNSUPPORTED);
+
+        // Null and garbage handles.
+        let mut code = dxbc_spirv_code {
+            words: null(),
+            word_count: 0,
+        };
+        assert_eq!(
+            dxbc_spirv_translate(null(), null(), &mut code, null_mut(), null_mut()),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+        let fake = [0u64; 8];
+        let (s, m) = {
+            let mut msg = null_mut();
+            let s = dxbc_spirv_translate(
+                fake.as_ptr().cast(),
+                null(),
+                &mut code,
+                null_mut(),
+                &mut msg,
+            );
+            (s, take_message(msg))
+        };
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+        assert!(m.contains("not a handle"), "{m}");
+        let mut scan = null_mut();
+        assert_eq!(
+            dxbc_spirv_scan(null(), &mut scan, null_mut()),
+            DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+        );
+        // Freeing null does nothing.
+        dxbc_spirv_free_message(null_mut());
+        dxbc_spirv_free_scan(null_mut());
+        dxbc_spirv_free_reflection(null_mut());
+        dxbc_spirv_free_code(null_mut());
+        dxbc_spirv_shader_destroy(null_mut());
+    }
+
+    // Malformed bytecode: every truncation and a byte flipped at each offset.
+    let (s, m) = create(&good[..20]).unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_SHADER);
+    assert!(m.contains("byte offset"), "{m}");
+    assert_eq!(
+        create(b"not a shader at all, just text").unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_SHADER
+    );
+    for cut in 0..good.len() {
+        let _ = create(&good[..cut]).map(|s| unsafe { dxbc_spirv_shader_destroy(s) });
+    }
+    for at in (0..good.len()).step_by(3) {
+        let mut bad = good.clone();
+        bad[at] ^= 0x5a;
+        if let Ok(shader) = create(&bad) {
+            let mut scan = null_mut();
+            let mut msg = null_mut();
+            let st = unsafe { dxbc_spirv_scan(shader, &mut scan, &mut msg) };
+            let m = unsafe { take_message(msg) };
+            assert!(st == DXBC_SPIRV_OK || !m.is_empty());
+            unsafe { dxbc_spirv_free_scan(scan) };
+            if let Err((st, m)) = translate_words(shader, None) {
+                assert!(
+                    [
+                        DXBC_SPIRV_ERROR_INVALID_SHADER,
+                        DXBC_SPIRV_ERROR_UNSUPPORTED,
+                        DXBC_SPIRV_ERROR_BINDING
+                    ]
+                    .contains(&st),
+                    "flipping byte {at}: status {st}: {m}"
+                );
+            }
+            unsafe { dxbc_spirv_shader_destroy(shader) };
+        }
+    }
+
+    // Bad translate infos.
+    let shader = create(&good).unwrap();
+    let mut info = translate_info(null());
+    info.target_env = 42;
+    assert_eq!(
+        translate_words(shader, Some(&info)).unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
+    let mut info = translate_info(null());
+    info.flags = 1 << 30;
+    assert_eq!(
+        translate_words(shader, Some(&info)).unwrap_err().0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
+    // A chain that loops on itself.
+    let mut policy = dxbc_spirv_binding_policy_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO,
+        next: null(),
+        policy: DXBC_SPIRV_BINDING_POLICY_PER_RANGE,
+    };
+    policy.next = (&policy as *const dxbc_spirv_binding_policy_info).cast();
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&policy as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
+    )
+    .unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert!(m.contains("twice"), "{m}");
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
+fn create_with(info: &dxbc_spirv_shader_create_info) -> Failure {
+    let mut shader = null_mut();
+    let mut msg = null_mut();
+    let s = unsafe { dxbc_spirv_shader_create(info, &mut shader, &mut msg) };
+    assert!(shader.is_null());
+    (s, unsafe { take_message(msg) })
+}
+
+/// Records the requests and places each at set 5, binding 100 + its index; refuses `t1`.
+#[derive(Default)]
+struct Recorder {
+    requests: Vec<dxbc_spirv_binding_request>,
+    refuse_t1: bool,
+}
+
+unsafe extern "C" fn record(
+    user: *mut c_void,
+    req: *const dxbc_spirv_binding_request,
+    out: *mut dxbc_spirv_binding,
+) -> dxbc_spirv_bool {
+    let rec = unsafe { &mut *user.cast::<Recorder>() };
+    let req = unsafe { *req };
+    if rec.refuse_t1
+        && req.register_class == DXBC_SPIRV_REGISTER_CLASS_SRV
+        && req.register_index == 1
+    {
+        return 0;
+    }
+    let binding = 100 + rec.requests.len() as u32;
+    rec.requests.push(req);
+    unsafe {
+        *out = dxbc_spirv_binding {
+            kind: DXBC_SPIRV_BINDING_KIND_DESCRIPTOR,
+            set: 5,
+            binding,
+            ..Default::default()
+        }
+    };
+    1
+}
+
+fn reflection_descriptors(r: *const dxbc_spirv_reflection) -> Vec<dxbc_spirv_descriptor> {
+    let r = unsafe { &*r };
+    unsafe { std::slice::from_raw_parts(r.descriptors, r.descriptor_count as usize) }.to_vec()
+}
+
+#[test]
+fn binding_callback_places_and_refuses() {
+    let shader = create(&asm(PS_RESOURCES)).unwrap();
+    let mut rec = Recorder::default();
+    let cb = dxbc_spirv_binding_callback_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO,
+        next: null(),
+        callback: Some(record),
+        user_data: (&mut rec as *mut Recorder).cast(),
+    };
+    let info = translate_info((&cb as *const dxbc_spirv_binding_callback_info).cast());
+    let (_, refl) = translate(shader, Some(&info)).unwrap();
+    let got: Vec<_> = rec
+        .requests
+        .iter()
+        .map(|r| {
+            (
+                r.stage,
+                r.register_class,
+                r.register_index,
+                r.count,
+                r.descriptor_type,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_CBV,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SAMPLER,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                0,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_UAV,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            ),
+            (
+                DXBC_SPIRV_STAGE_PIXEL,
+                DXBC_SPIRV_REGISTER_CLASS_UAV_COUNTER,
+                1,
+                1,
+                DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            ),
+        ]
+    );
+    // The reflection has the callback's placements, each beside its D3D origin.
+    let mut placed: Vec<_> = reflection_descriptors(refl)
+        .iter()
+        .map(|d| (d.set, d.binding, d.register_class, d.register_lower))
+        .collect();
+    placed.sort();
+    assert_eq!(
+        placed,
+        [
+            (5, 100, DXBC_SPIRV_REGISTER_CLASS_CBV, 0),
+            (5, 101, DXBC_SPIRV_REGISTER_CLASS_SAMPLER, 0),
+            (5, 102, DXBC_SPIRV_REGISTER_CLASS_SRV, 0),
+            (5, 103, DXBC_SPIRV_REGISTER_CLASS_SRV, 1),
+            (5, 104, DXBC_SPIRV_REGISTER_CLASS_UAV, 1),
+            (5, 105, DXBC_SPIRV_REGISTER_CLASS_UAV_COUNTER, 1),
+        ]
+    );
+    unsafe { dxbc_spirv_free_reflection(refl) };
+
+    let mut refusing = Recorder {
+        refuse_t1: true,
+        ..Default::default()
+    };
+    let cb = dxbc_spirv_binding_callback_info {
+        user_data: (&mut refusing as *mut Recorder).cast(),
+        ..cb
+    };
+    let info = translate_info((&cb as *const dxbc_spirv_binding_callback_info).cast());
+    let (s, m) = translate_words(shader, Some(&info)).unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_BINDING);
+    assert!(
+        m.contains("no binding for t1 in space 0: the binding callback refused it"),
+        "{m}"
+    );
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
+#[test]
+fn binding_table_and_policy() {
+    let shader = create(&asm(PS_RESOURCES)).unwrap();
+    let rule = |register_class, register_index, count, binding| dxbc_spirv_descriptor_rule {
+        register_class,
+        register_space: 0,
+        register_index,
+        count,
+        set: 1,
+        binding,
+        array_offset: 0,
+        descriptor_type_mask: 0,
+    };
+    let mut rules = vec![
+        rule(DXBC_SPIRV_REGISTER_CLASS_SAMPLER, 0, 16, 0),
+        rule(DXBC_SPIRV_REGISTER_CLASS_SRV, 0, DXBC_SPIRV_UNBOUNDED, 1),
+        rule(DXBC_SPIRV_REGISTER_CLASS_UAV, 0, 8, 2),
+        rule(DXBC_SPIRV_REGISTER_CLASS_UAV_COUNTER, 0, 8, 3),
+    ];
+    let push = [dxbc_spirv_push_constant_rule {
+        register_space: 0,
+        register_index: 0,
+        offset: 0,
+        size: 16,
+    }];
+    let table = |rules: &[dxbc_spirv_descriptor_rule]| dxbc_spirv_binding_table_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO,
+        next: null(),
+        descriptor_rule_count: rules.len() as u32,
+        descriptor_rules: rules.as_ptr(),
+        push_constant_rule_count: 1,
+        push_constant_rules: push.as_ptr(),
+    };
+    let t = table(&rules);
+    let (_, refl) = translate(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap();
+    let r = unsafe { &*refl };
+    assert_eq!(r.push_constant_count, 1);
+    let pc = unsafe { *r.push_constants };
+    assert_eq!((pc.offset, pc.size, pc.register_index), (0, 16, 0));
+    let placed: Vec<_> = reflection_descriptors(refl)
+        .iter()
+        .map(|d| (d.set, d.binding, d.array_offset, d.count))
+        .collect();
+    // t0 and t1 share binding 1 of the unbounded SRV table at elements 0 and 1.
+    assert_eq!(
+        placed,
+        [
+            (1, 0, 0, 1),
+            (1, 1, 0, 1),
+            (1, 1, 1, 2),
+            (1, 2, 1, 2),
+            (1, 3, 1, 2)
+        ]
+    );
+    unsafe { dxbc_spirv_free_reflection(refl) };
+
+    // A table that does not cover t1, and a malformed one.
+    rules[1].count = 1;
+    let t = table(&rules);
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_BINDING);
+    assert!(m.contains("no binding for t1 in space 0"), "{m}");
+    rules[1].count = 0;
+    let t = table(&rules);
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&t as *const dxbc_spirv_binding_table_info).cast(),
+        )),
+    )
+    .unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert!(m.contains("count must be at least 1"), "{m}");
+    rules[1].count = 1;
+    rules[1].descriptor_type_mask = 1 << 1;
+    let t = table(&rules);
+    assert_eq!(
+        translate_words(
+            shader,
+            Some(&translate_info(
+                (&t as *const dxbc_spirv_binding_table_info).cast()
+            ))
+        )
+        .unwrap_err()
+        .0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
+
+    rules[1].descriptor_type_mask = 0;
+    let t = table(&rules);
+    // The vkd3d policy: set 0, bindings in declaration order.
+    let policy = dxbc_spirv_binding_policy_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_POLICY_INFO,
+        next: null(),
+        policy: DXBC_SPIRV_BINDING_POLICY_VKD3D,
+    };
+    let (_, refl) = translate(
+        shader,
+        Some(&translate_info(
+            (&policy as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
+    )
+    .unwrap();
+    let placed: Vec<_> = reflection_descriptors(refl)
+        .iter()
+        .map(|d| (d.set, d.binding))
+        .collect();
+    assert_eq!(placed, [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]);
+    unsafe { dxbc_spirv_free_reflection(refl) };
+    // Two binding structs in one chain.
+    let both = dxbc_spirv_binding_policy_info {
+        next: (&t as *const dxbc_spirv_binding_table_info).cast(),
+        ..policy
+    };
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&both as *const dxbc_spirv_binding_policy_info).cast(),
+        )),
+    )
+    .unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert!(m.contains("more than one"), "{m}");
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
+fn parameter(name: u32, ty: u32, data_type: u32, value: u32) -> dxbc_spirv_parameter {
+    dxbc_spirv_parameter {
+        name,
+        r#type: ty,
+        data_type,
+        u: dxbc_spirv_parameter_value {
+            immediate_constant: value,
+        },
+    }
+}
+
+/// `OpDecorate %id SpecId N` operands (id, N) in a module.
+fn spec_ids(words: &[u32]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        // OpDecorate = 71, SpecId = 1.
+        if words[i] & 0xffff == 71 && n == 4 && words[i + 2] == 1 {
+            out.push(words[i + 3]);
+        }
+        i += n.max(1);
+    }
+    out
+}
+
+#[test]
+fn sample_count_as_a_specialization_constant() {
+    let shader = create(&asm(PS_SAMPLE_COUNT)).unwrap();
+    let params = [parameter(
+        DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT,
+        DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT,
+        DXBC_SPIRV_PARAMETER_DATA_TYPE_UINT32,
+        9,
+    )];
+    let pinfo = |params: &[dxbc_spirv_parameter]| dxbc_spirv_parameter_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO,
+        next: null(),
+        parameter_count: params.len() as u32,
+        parameters: params.as_ptr(),
+    };
+    let p = pinfo(&params);
+    let info = translate_info((&p as *const dxbc_spirv_parameter_info).cast());
+    let (words, refl) = translate(shader, Some(&info)).unwrap();
+    assert_eq!(spec_ids(&words), [9]);
+    let r = unsafe { &*refl };
+    assert_eq!(r.spec_constant_count, 1);
+    let sc = unsafe { *r.spec_constants };
+    assert_eq!(
+        (sc.id, sc.parameter_name, sc.default_value),
+        (9, DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT, 1)
+    );
+    unsafe { dxbc_spirv_free_reflection(refl) };
+    // Without parameters: specialization constant 0.
+    assert_eq!(spec_ids(&translate_words(shader, None).unwrap()), [0]);
+
+    // What the translator cannot deliver is refused, naming it.
+    for (ty, status, needle) in [
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as an immediate constant",
+        ),
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_BUFFER,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as a buffer",
+        ),
+        (
+            DXBC_SPIRV_PARAMETER_TYPE_PUSH_CONSTANT,
+            DXBC_SPIRV_ERROR_UNSUPPORTED,
+            "as a push constant",
+        ),
+        (77, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "type 77"),
+    ] {
+        let params = [parameter(
+            DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT,
+            ty,
+            DXBC_SPIRV_PARAMETER_DATA_TYPE_UINT32,
+            4,
+        )];
+        let p = pinfo(&params);
+        let (s, m) = translate_words(
+            shader,
+            Some(&translate_info(
+                (&p as *const dxbc_spirv_parameter_info).cast(),
+            )),
+        )
+        .unwrap_err();
+        assert_eq!(s, status, "{m}");
+        assert!(m.contains(needle), "{m}");
+    }
+    let params = [parameter(
+        DXBC_SPIRV_PARAMETER_NAME_TESS_FACTOR_LIMIT,
+        DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT,
+        DXBC_SPIRV_PARAMETER_DATA_TYPE_FLOAT32,
+        3,
+    )];
+    let p = pinfo(&params);
+    let (s, m) = translate_words(
+        shader,
+        Some(&translate_info(
+            (&p as *const dxbc_spirv_parameter_info).cast(),
+        )),
+    )
+    .unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_UNSUPPORTED);
+    assert!(m.contains("TESS_FACTOR_LIMIT"), "{m}");
+    let params = [parameter(
+        DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT,
+        DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT,
+        DXBC_SPIRV_PARAMETER_DATA_TYPE_FLOAT32,
+        3,
+    )];
+    let p = pinfo(&params);
+    assert_eq!(
+        translate_words(
+            shader,
+            Some(&translate_info(
+                (&p as *const dxbc_spirv_parameter_info).cast()
+            ))
+        )
+        .unwrap_err()
+        .0,
+        DXBC_SPIRV_ERROR_INVALID_ARGUMENT
+    );
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
+fn scan(shader: *const dxbc_spirv_shader) -> *mut dxbc_spirv_scan_info {
+    let mut out = null_mut();
+    let mut msg = null_mut();
+    let s = unsafe { dxbc_spirv_scan(shader, &mut out, &mut msg) };
+    assert_eq!(s, DXBC_SPIRV_OK, "{}", unsafe { take_message(msg) });
+    out
+}
+
+#[test]
+fn scan_reports_resources_signatures_and_features() {
+    let shader = create(&asm(PS_RESOURCES)).unwrap();
+    let info = scan(shader);
+    let s = unsafe { &*info };
+    assert_eq!(
+        (s.stage, s.shader_model_major, s.shader_model_minor),
+        (DXBC_SPIRV_STAGE_PIXEL, 5, 0)
+    );
+    assert_eq!(s.checksum_valid, 1);
+    assert_eq!(s.features, DXBC_SPIRV_FEATURE_UAV_COUNTER);
+    let res = unsafe { std::slice::from_raw_parts(s.resources, s.resource_count as usize) };
+    let got: Vec<_> = res
+        .iter()
+        .map(|r| {
+            (
+                r.register_class,
+                r.kind,
+                r.register_lower,
+                r.register_upper,
+                r.flags,
+            )
+        })
+        .collect();
+    let uav_flags = DXBC_SPIRV_RESOURCE_UAV_COUNTER | DXBC_SPIRV_RESOURCE_UAV_WRITE;
+    assert_eq!(
+        got,
+        [
+            (
+                DXBC_SPIRV_REGISTER_CLASS_CBV,
+                DXBC_SPIRV_RESOURCE_KIND_CONSTANT_BUFFER,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SAMPLER,
+                DXBC_SPIRV_RESOURCE_KIND_SAMPLER,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                DXBC_SPIRV_RESOURCE_KIND_TYPED,
+                0,
+                0,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_SRV,
+                DXBC_SPIRV_RESOURCE_KIND_TYPED,
+                1,
+                1,
+                0
+            ),
+            (
+                DXBC_SPIRV_REGISTER_CLASS_UAV,
+                DXBC_SPIRV_RESOURCE_KIND_UAV_STRUCTURED,
+                1,
+                1,
+                uav_flags
+            ),
+        ]
+    );
+    assert_eq!(res[0].size_bytes, 16);
+    assert_eq!(
+        (res[2].dimension, res[2].return_type),
+        (
+            DXBC_SPIRV_RESOURCE_DIMENSION_TEXTURE2D,
+            DXBC_SPIRV_RETURN_TYPE_FLOAT
+        )
+    );
+    assert_eq!(res[4].stride, 4);
+    assert_eq!(s.output_count, 1);
+    let out = unsafe { *s.outputs };
+    assert_eq!(
+        unsafe { CStr::from_ptr(out.semantic_name) }.to_str(),
+        Ok("SV_Target")
+    );
+    assert_eq!(
+        (out.system_value, out.component_type, out.register_index),
+        (64, 3, 0)
+    );
+    unsafe { dxbc_spirv_free_scan(info) };
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+
+    // Feature bits from the code.
+    for (text, want) in [
+        (
+            "vs_5_0\n.output SV_Position 0 o0 float POS\n.output SV_RenderTargetArrayIndex 0 o1.x uint RTINDEX\n\
+             dcl_output_siv o0.xyzw, position\ndcl_output_siv o1.x, rendertarget_array_index\n\
+             mov o0.xyzw, l(0,0,0,1.0)\nmov o1.x, l(1)\nret\n",
+            DXBC_SPIRV_FEATURE_LAYER_FROM_VERTEX_PIPELINE,
+        ),
+        (
+            "ps_5_0\n.output SV_Target 0 o0 float\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             dadd r0.xy, d(1.0, 0), d(2.0, 0)\ndtof o0.x, r0.xy\nmov o0.yzw, l(0,0,0,0)\nret\n",
+            DXBC_SPIRV_FEATURE_FLOAT64,
+        ),
+        (
+            "cs_5_0\ndcl_uav_typed_texture2d (float,float,float,float) u0\ndcl_temps 1\n\
+             dcl_thread_group 8, 8, 1\nld_uav_typed r0.xyzw, l(0,0,0,0), u0.xyzw\n\
+             store_uav_typed u0.xyzw, l(1,1,0,0), r0.xyzw\nret\n",
+            DXBC_SPIRV_FEATURE_TYPED_UAV_LOAD,
+        ),
+    ] {
+        let shader = create(&asm(text)).unwrap();
+        let info = scan(shader);
+        let s = unsafe { &*info };
+        assert_eq!(s.features, want, "{text}");
+        if s.stage == DXBC_SPIRV_STAGE_COMPUTE {
+            assert_eq!(s.workgroup_size, [8, 8, 1]);
+            let r = unsafe { *s.resources };
+            assert_eq!(
+                r.flags,
+                DXBC_SPIRV_RESOURCE_UAV_READ
+                    | DXBC_SPIRV_RESOURCE_UAV_WRITE
+                    | DXBC_SPIRV_RESOURCE_UAV_TYPED_LOAD
+            );
+        }
+        unsafe { dxbc_spirv_free_scan(info) };
+        unsafe { dxbc_spirv_shader_destroy(shader) };
+    }
+}
+
+#[test]
+fn reflection_matches_the_rust_api() {
+    let shaders = bench_shaders();
+    if shaders.is_empty() {
+        eprintln!("skipped: ../shared/bench/dxbc is absent");
+        return;
+    }
+    for (name, bytes) in &shaders {
+        let rust = translator::translate(bytes, &translator::Options::default()).unwrap();
+        let shader = create(bytes).unwrap();
+        let (words, refl) = translate(shader, None).unwrap();
+        assert_eq!(words, rust.spirv, "{name}");
+        let r = unsafe { &*refl };
+        let rr = &rust.reflection;
+        assert_eq!(
+            unsafe { CStr::from_ptr(r.entry_point) }.to_str(),
+            Ok(rr.entry_point.as_str())
+        );
+        assert_eq!(r.input_count as usize, rr.inputs.len(), "{name}");
+        assert_eq!(r.output_count as usize, rr.outputs.len(), "{name}");
+        let ds = reflection_descriptors(refl);
+        assert_eq!(ds.len(), rr.descriptors.len(), "{name}");
+        for (c, d) in ds.iter().zip(&rr.descriptors) {
+            assert_eq!(
+                (c.set, c.binding, c.array_offset),
+                (d.set, d.binding, d.array_offset)
+            );
+            assert_eq!(c.count, d.count.unwrap_or(DXBC_SPIRV_UNBOUNDED));
+            assert_eq!(c.register_lower, d.origin.lower);
+            assert_eq!(c.writable != 0, d.writable);
+        }
+        let caps: Vec<String> =
+            unsafe { std::slice::from_raw_parts(r.capabilities, r.capability_count as usize) }
+                .iter()
+                .map(|&p| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+                .collect();
+        assert_eq!(caps, rr.capabilities, "{name}");
+        for (c, v) in unsafe { std::slice::from_raw_parts(r.inputs, r.input_count as usize) }
+            .iter()
+            .zip(&rr.inputs)
+        {
+            assert_eq!(
+                unsafe { CStr::from_ptr(c.semantic_name) }.to_str(),
+                Ok(v.semantic_name.as_str())
+            );
+            assert_eq!(c.register_index, v.register.unwrap_or(DXBC_SPIRV_UNBOUNDED));
+        }
+        let info = scan(shader);
+        assert_eq!(unsafe { (*info).stage }, r.stage, "{name}");
+        unsafe { dxbc_spirv_free_scan(info) };
+        unsafe { dxbc_spirv_free_reflection(refl) };
+        unsafe { dxbc_spirv_shader_destroy(shader) };
+    }
+}
+
+/// A shader handle shared by threads (the API allows parallel calls on one handle).
+#[derive(Clone, Copy)]
+struct Shared(*mut dxbc_spirv_shader);
+// SAFETY: a shader handle is immutable; the API documents calls on it as thread-safe.
+unsafe impl Send for Shared {}
+// SAFETY: as above.
+unsafe impl Sync for Shared {}
+
+#[test]
+fn parallel_calls_from_several_threads() {
+    let mut sources: Vec<Vec<u8>> = bench_shaders().into_iter().map(|s| s.1).collect();
+    sources.push(asm(PS_RESOURCES));
+    sources.push(asm(PS_SAMPLE_COUNT));
+    let handles: Vec<Shared> = sources.iter().map(|b| Shared(create(b).unwrap())).collect();
+    let expected: Vec<Vec<u32>> = handles
+        .iter()
+        .map(|h| translate_words(h.0, None).unwrap())
+        .collect();
+    std::thread::scope(|s| {
+        for t in 0..6 {
+            let (handles, expected, sources) = (&handles, &expected, &sources);
+            s.spawn(move || {
+                for round in 0..3 {
+                    for (i, h) in handles.iter().enumerate().skip(t % 3) {
+                        // Each thread also creates and destroys handles of its own.
+                        let own = create(&sources[i]).unwrap();
+                        let shared = translate_words(h.0, None).unwrap();
+                        let mine = translate_words(own, None).unwrap();
+                        assert_eq!(shared, expected[i], "thread {t} round {round} shader {i}");
+                        assert_eq!(mine, expected[i]);
+                        let info = scan(own);
+                        unsafe { dxbc_spirv_free_scan(info) };
+                        unsafe { dxbc_spirv_shader_destroy(own) };
+                    }
+                }
+            });
+        }
+    });
+    for h in handles {
+        unsafe { dxbc_spirv_shader_destroy(h.0) };
+    }
+}
