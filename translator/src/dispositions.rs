@@ -260,22 +260,30 @@ pub const DISPOSITIONS: &[Disposition] = &[
     d(
         field::MIN_PRECISION,
         "Float16",
-        H("computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`"),
+        H(
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+        ),
     ),
     d(
         field::MIN_PRECISION,
         "Float2_8",
-        H("computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`"),
+        H(
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+        ),
     ),
     d(
         field::MIN_PRECISION,
         "Sint16",
-        H("computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`"),
+        H(
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+        ),
     ),
     d(
         field::MIN_PRECISION,
         "Uint16",
-        H("computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`"),
+        H(
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+        ),
     ),
     d(field::MODIFIER, "None", H("the value as is")),
     d(
