@@ -39,6 +39,16 @@ pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
 
 /// Every `.dxbc` file under `dir` (recursively), sorted.
 pub fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_extension(dir, "dxbc")
+}
+
+/// Every `.d3dbc` file (a bare Direct3D 9 token stream) under `dir` (recursively), sorted.
+pub fn d3dbc_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_extension(dir, "d3dbc")
+}
+
+/// Every file named `*.{extension}` under `dir` (recursively), sorted.
+fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -49,7 +59,7 @@ pub fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
+            } else if p.extension().is_some_and(|x| x == extension) {
                 out.push(p);
             }
         }
@@ -73,25 +83,4 @@ pub fn stage_of(bytes: &[u8]) -> Option<&'static str> {
         5 => "cs",
         _ => "other",
     })
-}
-
-/// Every `.d3dbc` file (a bare Direct3D 9 token stream) under `dir` (recursively), sorted.
-pub fn d3dbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "d3dbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
