@@ -37,6 +37,33 @@ pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
     }
 }
 
+/// `../shared/tools/vkd3d-compiler` and its `--version` text, when it is there and runs; else
+/// `None`, having said on stderr why the caller's test skips.
+pub fn vkd3d_compiler() -> Option<(PathBuf, String)> {
+    let Some(shared) = shared_dir() else {
+        eprintln!("skipping: ../shared is absent (no vkd3d-compiler)");
+        return None;
+    };
+    let tool = shared.join("tools/vkd3d-compiler");
+    match std::process::Command::new(&tool).arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            Some((tool, String::from_utf8_lossy(&out.stdout).into_owned()))
+        }
+        Ok(out) => {
+            eprintln!(
+                "skipping: {} --version failed: {}",
+                tool.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("skipping: cannot run {}: {e}", tool.display());
+            None
+        }
+    }
+}
+
 /// Every `.dxbc` file under `dir` (recursively), sorted.
 pub fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
     files_with_extension(dir, "dxbc")

@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use integration_tests::{d3dbc_files, repo_root, shared_dir};
+use integration_tests::{d3dbc_files, repo_root, shared_dir, vkd3d_compiler};
 use translator::d3dbc::{self, Extra, Instruction, Program};
 
 fn corpus() -> Option<Vec<std::path::PathBuf>> {
@@ -266,23 +266,9 @@ fn hand_written_listings_round_trip() {
 #[test]
 fn instruction_sequence_matches_vkd3d() {
     let Some(files) = corpus() else { return };
-    let shared = shared_dir().unwrap();
-    let tool = shared.join("tools/vkd3d-compiler");
-    match Command::new(&tool).arg("--version").output() {
-        Ok(out) if out.status.success() => {}
-        Ok(out) => {
-            eprintln!(
-                "skipping: {} --version failed: {}",
-                tool.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            return;
-        }
-        Err(e) => {
-            eprintln!("skipping: cannot run {}: {e}", tool.display());
-            return;
-        }
-    }
+    let Some((tool, _)) = vkd3d_compiler() else {
+        return;
+    };
     let listing = |file: &Path| -> Result<String, String> {
         let out = Command::new(&tool)
             .args(["-x", "d3dbc", "-b", "d3d-asm"])

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{dxbc_files, shared_dir};
+use integration_tests::{dxbc_files, shared_dir, vkd3d_compiler};
 use translator::container::Container;
 use translator::sm4::{self, CustomDataClass, InstData, Program};
 
@@ -318,21 +318,8 @@ fn instruction_sequence_matches_vkd3d() {
         eprintln!("skipping: ../shared is absent (no corpus)");
         return;
     };
-    let tool = shared.join("tools/vkd3d-compiler");
-    let version = match Command::new(&tool).arg("--version").output() {
-        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).into_owned(),
-        Ok(out) => {
-            eprintln!(
-                "skipping: {} --version failed: {}",
-                tool.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            return;
-        }
-        Err(e) => {
-            eprintln!("skipping: cannot run {}: {e}", tool.display());
-            return;
-        }
+    let Some((tool, version)) = vkd3d_compiler() else {
+        return;
     };
     let files = dxbc_files(&shared.join("corpus/dxbc"));
     if files.is_empty() {
