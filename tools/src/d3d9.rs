@@ -9,7 +9,17 @@ use serde_json::json;
 use translator::d3dbc::{self, Program};
 
 use crate::Output;
+use crate::batch::{Failure, Produced};
 use crate::cli_error::CliError;
+
+/// What a batch run makes of a D3D9 command's result: its text, or a decode failure.
+pub fn produced(result: Result<Output, CliError>) -> Result<Produced, Failure> {
+    let out = result.map_err(|e| Failure::new("decode", e))?;
+    Ok(Produced {
+        bytes: out.stdout.into_bytes(),
+        warnings: out.warnings,
+    })
+}
 
 fn decode(name: &str, data: &[u8]) -> Result<Program, CliError> {
     d3dbc::decode(data).map_err(|e| CliError::input(name, format!("decode: {e}")))

@@ -5,13 +5,12 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use translator::container::ParsedContainer;
 use translator::container::header::{CommentFooter, CommentHeader};
 use translator::sm4;
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
-use crate::input::{InputArgs, InputsArgs};
+use crate::input::{InputArgs, InputsArgs, parse_checked};
 
 /// Arguments of `dxbc disasm`.
 #[derive(Debug, clap::Args)]
@@ -43,21 +42,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Usage> {
 fn disassemble(args: &Args, input: &InputArgs, data: &[u8]) -> Result<Produced, Failure> {
     let name = input.name();
     if translator::d3dbc::is_d3dbc(data) {
-        let out = crate::d3d9::disasm(&name, data).map_err(|e| Failure::new("decode", e))?;
-        return Ok(Produced {
-            bytes: out.stdout.into_bytes(),
-            warnings: out.warnings,
-        });
+        return crate::d3d9::produced(crate::d3d9::disasm(&name, data));
     }
-    let parsed = ParsedContainer::parse(data).map_err(|e| {
-        Failure::new(
-            "container",
-            CliError::input(&name, format!("container: {e}")),
-        )
-    })?;
-    let warning = input
-        .check_checksum(&parsed.container)
-        .map_err(|e| Failure::new("checksum", e))?;
+    let (parsed, warning) = parse_checked(input, data)?;
     let program_chunk = parsed.program.ok_or_else(|| {
         Failure::new(
             "container",

@@ -15,7 +15,7 @@ use translator::container::{ParsedContainer, chunk_description, format_checksum}
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
-use crate::input::{InputArgs, InputsArgs};
+use crate::input::{InputArgs, InputsArgs, parse_checked};
 
 /// Arguments of `dxbc info`.
 #[derive(Debug, clap::Args)]
@@ -47,21 +47,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Usage> {
 fn describe(json: bool, input: &InputArgs, data: &[u8]) -> Result<Produced, Failure> {
     let name = input.name();
     if translator::d3dbc::is_d3dbc(data) {
-        let out = crate::d3d9::info(&name, data, json).map_err(|e| Failure::new("decode", e))?;
-        return Ok(Produced {
-            bytes: out.stdout.into_bytes(),
-            warnings: out.warnings,
-        });
+        return crate::d3d9::produced(crate::d3d9::info(&name, data, json));
     }
-    let parsed = ParsedContainer::parse(data).map_err(|e| {
-        Failure::new(
-            "container",
-            CliError::input(&name, format!("container: {e}")),
-        )
-    })?;
-    let warning = input
-        .check_checksum(&parsed.container)
-        .map_err(|e| Failure::new("checksum", e))?;
+    let (parsed, warning) = parse_checked(input, data)?;
     let stdout = if json {
         json_text(&name, &parsed).map_err(|e| Failure::new("internal", e))?
     } else {

@@ -10,8 +10,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use translator::container::{Container, format_checksum};
+use translator::container::{Container, ParsedContainer, format_checksum};
 
+use crate::batch::Failure;
 use crate::cli_error::CliError;
 
 /// Inputs larger than this are refused rather than read into memory.
@@ -147,6 +148,25 @@ impl InputArgs {
             Ok(Some(format!("{}: {message}", self.name())))
         }
     }
+}
+
+/// Parses a DXBC container and checks its checksum: the container, and the checksum warning
+/// (an error under `--strict`) — the common start of `info` and `disasm`.
+pub fn parse_checked<'a>(
+    input: &InputArgs,
+    data: &'a [u8],
+) -> Result<(ParsedContainer<'a>, Option<String>), Failure> {
+    let name = input.name();
+    let parsed = ParsedContainer::parse(data).map_err(|e| {
+        Failure::new(
+            "container",
+            CliError::input(&name, format!("container: {e}")),
+        )
+    })?;
+    let warning = input
+        .check_checksum(&parsed.container)
+        .map_err(|e| Failure::new("checksum", e))?;
+    Ok((parsed, warning))
 }
 
 #[cfg(test)]
