@@ -11,7 +11,8 @@
 //! inlines the table's body for that call site (bodies share the caller's registers, so
 //! inlining keeps them promotable, as for `call`). A table the interface does not list runs
 //! nothing. `cb[r#][…]` (a class instance's constant buffer, chosen at run time) reads every
-//! declared buffer and selects the one named.
+//! declared buffer and selects the one named; an instruction on `t[r#]` or `s[r#]` (a class
+//! instance's texture or sampler) is lowered once per declared register in a switch.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spirv::{Decoration, Op, StorageClass};
@@ -49,6 +50,9 @@ pub(crate) struct ClassState {
     /// constant buffer is then declared at D3D's maximum size, as dynamically indexed
     /// ones are, since the instance's data may lie past the declared size.
     pub cb_by_register: bool,
+    /// While an instruction is lowered once per candidate register of an operand chosen by
+    /// a register value (`t[r#]`, `s[r#]`): the register this lowering reads, by file.
+    pub register_override: Vec<(OperandType, u32)>,
 }
 
 impl ClassState {
@@ -156,9 +160,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(true)
     }
 
-    /// Before lowering starts: notes `cb[r#][…]` operands, and refuses what this translation
-    /// cannot honour: SM5.0 `t#`, `s#` and `u#` operands whose register is a register value
-    /// (class instances' textures and samplers), which would otherwise read register 0.
+    /// Before lowering starts: notes `cb[r#][…]` operands, and refuses SM5.0 `u#` operands
+    /// whose register is a register value (which would otherwise read register 0).
     pub(super) fn check_class_operands(&mut self) -> R<()> {
         if self.prog.version.is_sm51() {
             return Ok(());
@@ -174,21 +177,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 {
                     self.classes.cb_by_register = true;
                 }
-                if matches!(
-                    op.ty,
-                    OperandType::Resource | OperandType::Sampler | OperandType::UnorderedAccessView
-                ) && op.index(0).is_some_and(|i| i.relative.is_some())
+                if op.ty == OperandType::UnorderedAccessView
+                    && op.index(0).is_some_and(|i| i.relative.is_some())
                 {
                     self.offset = inst.offset;
-                    return Err(self.unsupported(format!(
-                        "{} register chosen by a register value (a class instance's {})",
-                        op.ty.name(),
-                        match op.ty {
-                            OperandType::Resource => "texture",
-                            OperandType::Sampler => "sampler",
-                            _ => "UAV",
-                        }
-                    )));
+                    return Err(self.unsupported(
+                        "u# register chosen by a register value (class instances have no UAVs)",
+                    ));
                 }
             }
         }
@@ -495,5 +490,92 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             acc = self.b.op(Op::Select, TypeId::VEC4, &[cv, row, acc]);
         }
         Ok(acc)
+    }
+
+    /// The position of an SM5.0 `t[r#]` or `s[r#]` operand of `inst` not yet given a
+    /// register by [`Lowerer::lower_by_register`].
+    pub(super) fn register_chosen_operand(&self, inst: &InstRef<'p>) -> Option<usize> {
+        if self.prog.version.is_sm51() || inst.opcode.is_declaration() {
+            return None;
+        }
+        inst.operands.iter().position(|o| {
+            matches!(o.ty, OperandType::Resource | OperandType::Sampler)
+                && o.index(0).is_some_and(|i| i.relative.is_some())
+                && !self.classes.register_override.iter().any(|r| r.0 == o.ty)
+        })
+    }
+
+    /// The register a `t#`/`s#` operand names: its own, or for `t[r#]`/`s[r#]` the one the
+    /// current case of [`Lowerer::lower_by_register`] stands for.
+    pub fn register_of(&self, op: &Sm4Operand) -> Option<u32> {
+        let i = op.index(0)?;
+        if i.relative.is_some()
+            && let Some(r) = self.classes.register_override.iter().find(|r| r.0 == op.ty)
+        {
+            return Some(r.1);
+        }
+        Some(i.imm32())
+    }
+
+    /// An instruction whose texture or sampler is chosen by a register value (a class
+    /// instance's `this.z`/`this.w` plus an offset): a switch on the value with one case per
+    /// declared register of that file that fits the instruction (its extended resource
+    /// dimension, when it has one), each lowering the instruction with that register. A value
+    /// naming no such register runs no case (the destination keeps its value).
+    pub(super) fn lower_by_register(&mut self, inst: InstRef<'p>, pos: usize) -> R<()> {
+        let op = &inst.operands[pos];
+        let index = op.index(0).expect("a register-chosen operand has an index");
+        let sel = self.index_value(&index)?;
+        let sel = self.idx_operand(sel);
+        let dim = inst.resource_dim().map(|d| d.0);
+        let mut candidates: Vec<u32> = match op.ty {
+            OperandType::Sampler => self.res.samplers.keys().copied().collect(),
+            _ => self
+                .res
+                .srvs
+                .iter()
+                .filter(|(_, v)| match (dim, v.kind) {
+                    (None, _) => true,
+                    (Some(d), super::resources::ViewKind::Typed { dim, .. }) => d == dim,
+                    (Some(d), super::resources::ViewKind::Raw) => {
+                        d == crate::sm4::ResourceDimension::RawBuffer
+                    }
+                    (Some(d), super::resources::ViewKind::Structured { .. }) => {
+                        d == crate::sm4::ResourceDimension::StructuredBuffer
+                    }
+                })
+                .map(|(k, _)| *k)
+                .collect(),
+        };
+        candidates.sort_unstable();
+        if candidates.is_empty() {
+            return Err(self.invalid(format!(
+                "{}[…] chosen by a register value, but no such {} is declared",
+                op.ty.name(),
+                op.ty.name()
+            )));
+        }
+        let block = self.b.current();
+        let exit = self.b.new_block();
+        let targets: Vec<(u32, crate::ir::BlockId)> = candidates
+            .iter()
+            .map(|&k| (k, self.b.new_block()))
+            .collect();
+        self.b.terminate(Terminator::Switch {
+            selector: sel,
+            default: exit,
+            cases: targets.clone(),
+        });
+        self.b.f.block_mut(block).join = Some(exit);
+        for (k, target) in targets {
+            self.b.begin(target);
+            self.classes.register_override.push((op.ty, k));
+            let r = self.lower_instruction(inst);
+            self.classes.register_override.pop();
+            r?;
+            self.b.terminate(Terminator::Branch(exit));
+        }
+        self.b.begin(exit);
+        Ok(())
     }
 }

@@ -138,6 +138,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if topic.is_declaration() && self.decls_done {
             return Ok(());
         }
+        if let Some(pos) = self.register_chosen_operand(&inst) {
+            return self.lower_by_register(inst, pos);
+        }
         let lowered = match topic {
             // Recorded; I/O globals are created in `finish_io_declarations`.
             Topic::IoDecl => self.io.declaration(inst, self.stage)?,

@@ -173,13 +173,46 @@ fn what_cannot_be_honoured_is_refused() {
         BODIES,
     ));
     assert!(e.contains("cb15 is declared"), "{e}");
-    // A class instance's texture: t# chosen by a register value.
+    // UAVs chosen by a register value (class instances have none).
     let e = error(&program(
-        &format!(
-            "{decls}dcl_resource_texture2d (float,float,float,float) t0\ndcl_sampler s0, mode_default\n"
-        ),
+        &format!("{decls}dcl_uav_typed_texture2d (float,float,float,float) u1\n"),
+        "mov r1.xy, this[0].zwzz\nstore_uav_typed u[r1.x + 0].xyzw, l(0, 0, 0, 0), r0.xyzw\n",
+        BODIES,
+    ));
+    assert!(e.contains("u# register chosen by a register value"), "{e}");
+}
+
+#[test]
+fn textures_and_samplers_chosen_by_this() {
+    let decls = format!(
+        "{TABLES}dcl_interface fp0[1][2] = {{ft0, ft1}}\n\
+         dcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_resource_texture2d (float,float,float,float) t1\n\
+         dcl_resource_buffer (float,float,float,float) t2\n\
+         dcl_sampler s0, mode_default\ndcl_sampler s3, mode_default\n"
+    );
+    // A class instance's texture and sampler: this.z + 1, this.w.
+    let code = "mov r1.xy, this[0].zwzz\niadd r1.x, r1.x, l(1)\n\
+        sample_indexable(texture2d)(float,float,float,float) r0.xyzw, v0.xyxx, t[r1.x + 0].xyzw, s[r1.y + 0]\n";
+    let t = translate(&program(&decls, code, BODIES)).unwrap();
+    // One switch on the texture (the 2D ones: t0, t1, not the buffer t2), in each case one
+    // on the sampler (s0, s3).
+    let switches = words_of(&t, spirv::Op::Switch);
+    let literals: Vec<Vec<u32>> = switches
+        .iter()
+        .map(|s| s[2..].iter().step_by(2).copied().collect())
+        .collect();
+    assert_eq!(
+        literals,
+        [vec![0, 1], vec![0, 3], vec![0, 3]],
+        "{switches:?}"
+    );
+    assert_eq!(words_of(&t, spirv::Op::ImageSampleImplicitLod).len(), 4);
+    // Nothing of the file declared.
+    let e = error(&program(
+        &format!("{TABLES}dcl_interface fp0[1][2] = {{ft0, ft1}}\ndcl_sampler s0, mode_default\n"),
         "mov r1.xy, this[0].zwzz\nsample r0.xyzw, v0.xyxx, t[r1.x + 0].xyzw, s0\n",
         BODIES,
     ));
-    assert!(e.contains("register chosen by a register value"), "{e}");
+    assert!(e.contains("no such t is declared"), "{e}");
 }
