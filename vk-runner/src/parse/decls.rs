@@ -118,9 +118,8 @@ pub fn resource_line(r: &mut ResourceDecl, line: &str) -> Result<(), String> {
             return Err(format!("bad level count {}", r.levels));
         }
     } else {
-        // Raw buffers hold words, whatever the (default) format says.
-        // Vertex buffers have no format here (their layout gives the types): words as newer
-        // vkd3d reads them.
+        // Raw buffers hold words whatever the (default) format says; vertex buffers have no
+        // format here (their input layout gives the types), so they take words too.
         let float_texels = r.format.kind == DataKind::Float
             && r.format.texel_size == 4 * r.format.channels
             && !matches!(r.dims, Dimensions::RawBuffer { .. });
