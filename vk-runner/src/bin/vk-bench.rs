@@ -36,6 +36,10 @@ struct Cli {
     /// Physical device index (see vk-runner --list-devices).
     #[arg(long)]
     device: Option<usize>,
+    /// Time by the CPU time of all this process's threads (Linux) instead of GPU timestamps:
+    /// for a CPU driver (lavapipe) on a machine other work loads.
+    #[arg(long)]
+    cpu_time: bool,
     /// Enable VK_LAYER_KHRONOS_validation; any validation error fails the run.
     #[arg(long)]
     validate: bool,
@@ -106,11 +110,21 @@ fn run(cli: Cli) -> i32 {
         rounds: cli.rounds.max(1),
         size: cli.size.max(1),
         threads: cli.threads.max(1),
+        cpu_clock: cli.cpu_time,
     };
     println!("vk-bench: device {}", gpu.describe());
     println!(
-        "vk-bench: {} dispatches/draws per round, best of {} alternating rounds; {}x{} targets, ~{} invocations per dispatch",
-        settings.repeat, settings.rounds, settings.size, settings.size, settings.threads
+        "vk-bench: {} dispatches/draws per round, best of {} alternating rounds; {}x{} targets, ~{} invocations per dispatch; {}",
+        settings.repeat,
+        settings.rounds,
+        settings.size,
+        settings.size,
+        settings.threads,
+        if settings.cpu_clock {
+            "CPU time of the process's threads"
+        } else {
+            "GPU timestamps"
+        }
     );
     println!(
         "{:<22}{:>6}{:>12}{:>12}{:>8}",
