@@ -65,18 +65,23 @@ pub struct Timing {
 }
 
 /// Times one DXBC shader with every backend. Shaders other than compute and pixel shaders
-/// are refused (Skip).
+/// are refused (Skip). `replace[i]`, when given, is run instead of backend i's SPIR-V (with that
+/// backend's reflection): for A/B experiments with edited modules.
 pub fn bench_shader(
     gpu: &Gpu,
     backends: &[&Backend],
+    replace: &[Option<Vec<u32>>],
     dxbc: &[u8],
     s: &Settings,
 ) -> Result<Timing, RunError> {
     let mut mods = Vec::new();
-    for b in backends {
-        let t = b
+    for (i, b) in backends.iter().enumerate() {
+        let mut t = b
             .translate(dxbc, &Default::default())
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
+        if let Some(Some(words)) = replace.get(i) {
+            t.spirv = words.clone();
+        }
         mods.push(t);
     }
     let stage = mods[0].reflection.stage;

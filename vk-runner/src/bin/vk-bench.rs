@@ -9,6 +9,13 @@ use vk_runner::cache::Cache;
 use vk_runner::vk::bind::RunError;
 use vk_runner::vk::context::Gpu;
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Only {
+    Both,
+    Ours,
+    Vkd3d,
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "vk-bench",
@@ -40,6 +47,13 @@ struct Cli {
     /// for a CPU driver (lavapipe) on a machine other work loads.
     #[arg(long)]
     cpu_time: bool,
+    /// Time only one translator's output (for profiling one of them, e.g. under callgrind).
+    #[arg(long, value_enum, default_value = "both")]
+    only: Only,
+    /// Run DIR/NAME.spv, where it exists, instead of our translator's SPIR-V for NAME.dxbc
+    /// (same reflection): for A/B experiments with hand-edited modules.
+    #[arg(long, value_name = "DIR")]
+    replace_ours: Option<PathBuf>,
     /// Enable VK_LAYER_KHRONOS_validation; any validation error fails the run.
     #[arg(long)]
     validate: bool,
@@ -73,6 +87,13 @@ fn default_cache_dir() -> PathBuf {
         return Path::new(&x).join("vk-runner");
     }
     PathBuf::from("target/hlsl-cache")
+}
+
+fn stage_name(s: translator::reflect::ShaderStage) -> &'static str {
+    match s {
+        translator::reflect::ShaderStage::Compute => "cs",
+        _ => "ps",
+    }
 }
 
 fn main() {
@@ -146,12 +167,40 @@ fn run(cli: Cli) -> i32 {
                 continue;
             }
         };
-        match bench_shader(&gpu, &[&ours, &theirs], &dxbc, &settings) {
+        let replace = match cli
+            .replace_ours
+            .as_ref()
+            .map(|d| d.join(format!("{name}.spv")))
+        {
+            Some(p) if p.is_file() => match std::fs::read(&p) {
+                Ok(b) if b.len() % 4 == 0 => Some(
+                    b.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect(),
+                ),
+                _ => {
+                    println!("{name:<22} error: cannot read {} as SPIR-V", p.display());
+                    failed += 1;
+                    continue;
+                }
+            },
+            _ => None,
+        };
+        let (backends, replace): (Vec<&Backend>, _) = match cli.only {
+            Only::Both => (vec![&ours, &theirs], vec![replace, None]),
+            Only::Ours => (vec![&ours], vec![replace]),
+            Only::Vkd3d => (vec![&theirs], vec![None]),
+        };
+        match bench_shader(&gpu, &backends, &replace, &dxbc, &settings) {
+            Ok(t) if t.ns.len() == 1 => {
+                println!(
+                    "{name:<22}{:>6}{:>12.2}",
+                    stage_name(t.stage),
+                    t.ns[0] / 1e3
+                );
+            }
             Ok(t) => {
-                let stage = match t.stage {
-                    translator::reflect::ShaderStage::Compute => "cs",
-                    _ => "ps",
-                };
+                let stage = stage_name(t.stage);
                 let (o, v) = (t.ns[0] / 1e3, t.ns[1] / 1e3);
                 println!("{name:<22}{stage:>6}{o:>12.2}{v:>12.2}{:>8.2}", v / o);
                 totals[0] += o;
