@@ -54,6 +54,9 @@ struct Cli {
     /// (same reflection): for A/B experiments with hand-edited modules.
     #[arg(long, value_name = "DIR")]
     replace_ours: Option<PathBuf>,
+    /// The same for vkd3d-shader's SPIR-V.
+    #[arg(long, value_name = "DIR")]
+    replace_vkd3d: Option<PathBuf>,
     /// Enable VK_LAYER_KHRONOS_validation; any validation error fails the run.
     #[arg(long)]
     validate: bool,
@@ -87,6 +90,24 @@ fn default_cache_dir() -> PathBuf {
         return Path::new(&x).join("vk-runner");
     }
     PathBuf::from("target/hlsl-cache")
+}
+
+/// The words of DIR/NAME.spv when DIR is given and the file exists.
+fn read_replacement(dir: Option<&Path>, name: &str) -> Result<Option<Vec<u32>>, String> {
+    let Some(p) = dir.map(|d| d.join(format!("{name}.spv"))) else {
+        return Ok(None);
+    };
+    if !p.is_file() {
+        return Ok(None);
+    }
+    match std::fs::read(&p) {
+        Ok(b) if b.len() % 4 == 0 => Ok(Some(
+            b.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )),
+        _ => Err(format!("cannot read {} as SPIR-V", p.display())),
+    }
 }
 
 fn stage_name(s: translator::reflect::ShaderStage) -> &'static str {
@@ -167,29 +188,20 @@ fn run(cli: Cli) -> i32 {
                 continue;
             }
         };
-        let replace = match cli
-            .replace_ours
-            .as_ref()
-            .map(|d| d.join(format!("{name}.spv")))
-        {
-            Some(p) if p.is_file() => match std::fs::read(&p) {
-                Ok(b) if b.len() % 4 == 0 => Some(
-                    b.chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect(),
-                ),
-                _ => {
-                    println!("{name:<22} error: cannot read {} as SPIR-V", p.display());
-                    failed += 1;
-                    continue;
-                }
-            },
-            _ => None,
+        let replaced = read_replacement(cli.replace_ours.as_deref(), &name)
+            .and_then(|o| Ok((o, read_replacement(cli.replace_vkd3d.as_deref(), &name)?)));
+        let (replace_ours, replace_vkd3d) = match replaced {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{name:<22} error: {e}");
+                failed += 1;
+                continue;
+            }
         };
         let (backends, replace): (Vec<&Backend>, _) = match cli.only {
-            Only::Both => (vec![&ours, &theirs], vec![replace, None]),
-            Only::Ours => (vec![&ours], vec![replace]),
-            Only::Vkd3d => (vec![&theirs], vec![None]),
+            Only::Both => (vec![&ours, &theirs], vec![replace_ours, replace_vkd3d]),
+            Only::Ours => (vec![&ours], vec![replace_ours]),
+            Only::Vkd3d => (vec![&theirs], vec![replace_vkd3d]),
         };
         match bench_shader(&gpu, &backends, &replace, &dxbc, &settings) {
             Ok(t) if t.ns.len() == 1 => {
