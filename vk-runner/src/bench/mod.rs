@@ -95,7 +95,7 @@ pub fn bench_shader(
     let mod_refs: Vec<&Translation> = mods.iter().collect();
     let mut dummies = Dummies::new(gpu, &mod_refs)?;
     let timer = Timer::new(gpu)?;
-    let mut runs: Vec<Box<dyn FnMut(u32) -> Result<f64, RunError> + '_>> = Vec::new();
+    let mut runs: Vec<Run<'_>> = Vec::new();
     match stage {
         ShaderStage::Compute => {
             for m in &mods {
@@ -206,13 +206,13 @@ impl Targets {
                             )?);
                         }
                     }
-                    InterfacePlacement::BuiltIn { builtin } if builtin == "FragDepth" => {
-                        if depth.is_none() {
-                            depth = Some(TestResource::create(
-                                gpu,
-                                &decl(ResourceKind::Dsv, 0, "d32-float"),
-                            )?);
-                        }
+                    InterfacePlacement::BuiltIn { builtin }
+                        if builtin == "FragDepth" && depth.is_none() =>
+                    {
+                        depth = Some(TestResource::create(
+                            gpu,
+                            &decl(ResourceKind::Dsv, 0, "d32-float"),
+                        )?);
                     }
                     _ => {}
                 }
