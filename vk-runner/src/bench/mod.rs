@@ -1,6 +1,6 @@
 //! Runtime benchmark of translated shaders (`vk-bench`): each compute or pixel shader, translated
 //! by two backends (ours and vkd3d-shader's), runs many times on the device between two GPU
-//! timestamps, in alternating rounds, and the best round of each gives its time per
+//! timestamps (or, for a CPU driver, measured by the process's CPU time), in alternating rounds, and the best round of each gives its time per
 //! dispatch/draw. Resources are stand-ins made from the reflections ([`dummies`]); a pixel
 //! shader is fed by a generated full-screen vertex shader ([`fullscreen_vs`]) and writes
 //! render targets made from its outputs.
@@ -57,7 +57,7 @@ fn process_cpu_ns() -> Result<u64, String> {
     Ok(sum)
 }
 
-/// Best GPU time per dispatch/draw of each backend, in nanoseconds.
+/// Best time per dispatch/draw of each backend (GPU timestamps or CPU time), in nanoseconds.
 #[derive(Debug, Clone)]
 pub struct Timing {
     pub stage: ShaderStage,
@@ -122,7 +122,8 @@ pub fn bench_shader(
             let cpu0 = if s.cpu_clock { process_cpu_ns()? } else { 0 };
             let gpu_ns = runs[i](s.repeat)?;
             let ns = if s.cpu_clock {
-                (process_cpu_ns()? - cpu0) as f64
+                // A thread that ended during the run takes its time with it: never below 0.
+                process_cpu_ns()?.saturating_sub(cpu0) as f64
             } else {
                 gpu_ns
             } / f64::from(s.repeat.max(1));
