@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use rspirv::binary::Disassemble;
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
-use translator::{Options, TargetEnv};
+use translator::{Options, RovMode, TargetEnv};
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
@@ -47,6 +47,24 @@ pub enum Policy {
     Vkd3d,
 }
 
+/// How rasterizer-ordered UAVs are translated, by its `--rov` name.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Rov {
+    /// Fragment shader interlock around the pixel shader (D3D's ordering).
+    Interlock,
+    /// Plain UAV access, unordered (devices without fragment shader interlock).
+    Unordered,
+}
+
+impl From<Rov> for RovMode {
+    fn from(r: Rov) -> Self {
+        match r {
+            Rov::Interlock => RovMode::Interlock,
+            Rov::Unordered => RovMode::Unordered,
+        }
+    }
+}
+
 impl From<Policy> for BindingPolicy {
     fn from(p: Policy) -> Self {
         match p {
@@ -81,6 +99,10 @@ pub struct TranslateOptions {
     /// devices that report shaderDenormFlushToZeroFloat32.
     #[arg(long)]
     pub denorm_flush: bool,
+    /// Rasterizer-ordered UAVs (`_rov`): `interlock` (fragment shader interlock) or, for
+    /// devices without it, `unordered`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "interlock")]
+    pub rov: Rov,
 }
 
 impl TranslateOptions {
@@ -100,6 +122,7 @@ impl TranslateOptions {
             binding,
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
+            rov: self.rov.into(),
         })
     }
 }

@@ -55,4 +55,23 @@ pub struct Options {
     /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
     /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
     pub rasterizer_sample_count_spec_id: u32,
+    /// How the accesses of a pixel shader to rasterizer-ordered UAVs (`_rov`) are ordered
+    /// (default [`RovMode::Interlock`]; see `docs/resources.md`).
+    pub rov: RovMode,
+}
+
+/// How rasterizer-ordered views (D3D's `_rov` UAVs, HLSL `RasterizerOrdered*`) are translated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RovMode {
+    /// D3D's ordering: the pixel shader runs as one fragment shader interlock critical section
+    /// (SPV_EXT_fragment_shader_interlock), so invocations that overlap in a pixel (in a
+    /// sample when the shader runs per sample) run their UAV accesses in primitive order. The
+    /// reflection lists the device feature `fragmentShaderPixelInterlock` (or
+    /// `fragmentShaderSampleInterlock`).
+    #[default]
+    Interlock,
+    /// For devices without fragment shader interlock: the views are accessed like plain
+    /// UAVs, so overlapping pixels' accesses are not ordered (what D3D guarantees is lost;
+    /// results may differ from D3D's where primitives overlap).
+    Unordered,
 }

@@ -32,6 +32,7 @@ mod query;
 mod regs;
 mod resources;
 mod route;
+mod rov;
 mod stage_io;
 #[cfg(test)]
 mod sysval_tests;
@@ -284,6 +285,7 @@ pub fn lower<'p>(
     } else {
         l.lower_declarations_and_body()?;
     }
+    l.rasterizer_ordered_views();
     let (func, refl, globals) = l.finish();
     module.functions.push(func);
     Ok((module, refl, globals))

@@ -136,6 +136,8 @@ pub(crate) struct ResourceState {
     pub plan: plan::Plan,
     /// The push-constant block and its members by constant buffer ID, once declared.
     pub push_block: Option<(GlobalId, Vec<(u32, push::PushMember)>)>,
+    /// A UAV is declared rasterizer-ordered (`_rov`); see `rov.rs`.
+    pub rasterizer_ordered: bool,
 }
 
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {
@@ -669,11 +671,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     true,
                     false,
                 )?;
-                if flags.globally_coherent {
+                if flags.globally_coherent || self.interlocked(flags) {
                     self.b
                         .m
                         .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
                 }
+                self.res.rasterizer_ordered |= flags.rasterizer_ordered;
                 self.uav_stage_feature();
                 self.res.uavs.insert(
                     id,
@@ -713,11 +716,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     true,
                     false,
                 )?;
-                if flags.globally_coherent {
+                if flags.globally_coherent || self.interlocked(flags) {
                     self.b
                         .m
                         .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
                 }
+                self.res.rasterizer_ordered |= flags.rasterizer_ordered;
                 let counter = if self
                     .res
                     .plan

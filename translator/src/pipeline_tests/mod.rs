@@ -7,5 +7,6 @@ mod alu;
 mod cfg;
 mod flow;
 mod query;
+mod rov;
 mod signature;
 mod structurize;

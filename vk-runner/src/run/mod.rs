@@ -317,7 +317,7 @@ impl<'a> Runner<'a> {
                         );
                     }
                     if !self.backend.supports_rov() {
-                        return Some("[require] rov: translator: ROV not supported".into());
+                        return Some("[require] rov: the translator runs ROVs unordered".into());
                     }
                     true
                 }
