@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use rspirv::binary::Disassemble;
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
-use translator::{Options, RovMode, TargetEnv};
+use translator::{Options, RawFeedback, RovMode, TargetEnv};
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
@@ -65,6 +65,25 @@ impl From<Rov> for RovMode {
     }
 }
 
+/// Residency feedback on raw/structured buffers, by its `--raw-feedback` name.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum RawFeedbackArg {
+    /// Read such SRVs as R32_UINT uniform texel buffers (sparse fetches).
+    #[value(name = "texel-buffer")]
+    TexelBuffer,
+    /// Refuse `ld_raw_s`/`ld_structured_s` with a status.
+    Refuse,
+}
+
+impl From<RawFeedbackArg> for RawFeedback {
+    fn from(r: RawFeedbackArg) -> Self {
+        match r {
+            RawFeedbackArg::TexelBuffer => RawFeedback::TexelBuffer,
+            RawFeedbackArg::Refuse => RawFeedback::Refuse,
+        }
+    }
+}
+
 impl From<Policy> for BindingPolicy {
     fn from(p: Policy) -> Self {
         match p {
@@ -103,6 +122,10 @@ pub struct TranslateOptions {
     /// devices without it, `unordered`.
     #[arg(long, value_enum, value_name = "MODE", default_value = "interlock")]
     pub rov: Rov,
+    /// `ld_raw_s`/`ld_structured_s` with a status: `texel-buffer` (the SRV becomes an
+    /// R32_UINT uniform texel buffer) or `refuse`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "texel-buffer")]
+    pub raw_feedback: RawFeedbackArg,
 }
 
 impl TranslateOptions {
@@ -123,6 +146,7 @@ impl TranslateOptions {
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
             rov: self.rov.into(),
+            raw_feedback: self.raw_feedback.into(),
         })
     }
 }

@@ -58,6 +58,24 @@ pub struct Options {
     /// How the accesses of a pixel shader to rasterizer-ordered UAVs (`_rov`) are ordered
     /// (default [`RovMode::Interlock`]; see `docs/resources.md`).
     pub rov: RovMode,
+    /// How `ld_raw_s`/`ld_structured_s` with a status operand (residency feedback on raw and
+    /// structured buffers) are translated (default [`RawFeedback::TexelBuffer`]; see
+    /// `docs/resources.md`).
+    pub raw_feedback: RawFeedback,
+}
+
+/// Residency feedback on raw and structured buffers, which storage buffers cannot report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RawFeedback {
+    /// A raw or structured SRV that a program reads with feedback is declared as a uniform
+    /// texel buffer instead of a storage buffer, read through R32_UINT texel fetches (sparse
+    /// fetches where feedback is asked), as the peers do. The reflection states it: the
+    /// descriptor's type is `uniform_texel_buffer` with a raw/structured shape, and the caller
+    /// binds an R32_UINT buffer view of the buffer.
+    #[default]
+    TexelBuffer,
+    /// Refuse such programs (unsupported), keeping every raw/structured SRV a storage buffer.
+    Refuse,
 }
 
 /// How rasterizer-ordered views (D3D's `_rov` UAVs, HLSL `RasterizerOrdered*`) are translated.

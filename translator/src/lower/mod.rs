@@ -29,6 +29,7 @@ mod memory;
 #[cfg(test)]
 mod precision_tests;
 mod query;
+mod raw_feedback;
 mod regs;
 mod resources;
 mod route;

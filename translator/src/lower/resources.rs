@@ -76,6 +76,10 @@ pub(crate) enum ViewKind {
     Raw,
     /// A structured buffer (`u32` array) with `stride` bytes per element.
     Structured { stride: u32 },
+    /// A raw (`stride` 0) or structured SRV read as an R32_UINT uniform texel buffer, one
+    /// texel per dword, because the program reads it with residency feedback
+    /// ([`crate::RawFeedback::TexelBuffer`]); `image` is its image type.
+    TexelBuffer { stride: u32, image: TypeId },
 }
 
 #[derive(Debug, Clone)]
@@ -256,7 +260,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// range has several registers or does not start at element 0 of its binding, a runtime
     /// array when it is unbounded. Records it in the reflection and completes `range`.
     #[allow(clippy::too_many_arguments)]
-    fn declare_descriptor(
+    pub(super) fn declare_descriptor(
         &mut self,
         class: RegisterClass,
         range: &mut Range,
@@ -571,6 +575,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             Declaration::ResourceRaw { space } | Declaration::ResourceStructured { space, .. } => {
                 let (id, mut range) = self.declared_range(op, *space)?;
+                if self.res.plan.texel_srvs.contains(&id) {
+                    let stride = match decl {
+                        Declaration::ResourceStructured { stride, .. } => *stride,
+                        _ => 0,
+                    };
+                    return self.declare_texel_srv(id, range, stride);
+                }
                 let st = self.buffer_block(true);
                 let (kind, shape) = match decl {
                     Declaration::ResourceStructured { stride, .. } => (
@@ -840,7 +851,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    fn image_capabilities(&mut self, dim: Dim, arrayed: bool, ms: bool, storage: bool) {
+    pub(super) fn image_capabilities(&mut self, dim: Dim, arrayed: bool, ms: bool, storage: bool) {
         use spirv::Capability as C;
         match dim {
             Dim::Dim1D => self

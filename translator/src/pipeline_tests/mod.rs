@@ -7,6 +7,7 @@ mod alu;
 mod cfg;
 mod flow;
 mod query;
+mod raw_feedback;
 mod rov;
 mod signature;
 mod structurize;

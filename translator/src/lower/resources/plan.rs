@@ -29,6 +29,9 @@ pub(crate) struct Plan {
     places: HashMap<(RegisterClass, u32, bool), Placement>,
     /// `USES_*` bits by UAV range ID.
     pub uav_usage: HashMap<u32, u8>,
+    /// Raw and structured SRVs (range IDs) read as R32_UINT uniform texel buffers, because
+    /// the program reads them with residency feedback ([`crate::RawFeedback::TexelBuffer`]).
+    pub texel_srvs: rustc_hash::FxHashSet<u32>,
 }
 
 impl Plan {
@@ -143,10 +146,29 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             decls.push((req, id, inst.offset, buffer_uav, flagged));
         }
-        // How UAVs are used: one pass over the program, only when it has UAVs.
+        // How UAVs are used, and which raw/structured SRVs are read with residency feedback:
+        // one pass over the program, only when it has UAVs or such SRVs.
         let mut usage: HashMap<u32, u8> = HashMap::default();
-        if decls.iter().any(|d| d.0.class == RegisterClass::U) {
+        let mut texel_srvs = rustc_hash::FxHashSet::default();
+        let feedback_srvs = self.opts.raw_feedback == crate::RawFeedback::TexelBuffer
+            && decls.iter().any(|d| {
+                d.0.class == RegisterClass::T
+                    && d.0.descriptor_type == DescriptorType::StorageBuffer
+            });
+        if decls.iter().any(|d| d.0.class == RegisterClass::U) || feedback_srvs {
             for inst in prog.iter() {
+                if feedback_srvs
+                    && matches!(inst.opcode, Opcode::LdRawS | Opcode::LdStructuredS)
+                    && inst
+                        .operands
+                        .get(1)
+                        .is_some_and(|o| o.ty != OperandType::Null)
+                    && let Some(res) = inst.operands.last()
+                    && res.ty == OperandType::Resource
+                    && let Some(i) = res.index(0)
+                {
+                    texel_srvs.insert(i.imm32());
+                }
                 let bit = usage_bit(inst.opcode);
                 if bit == 0 {
                     continue;
@@ -158,6 +180,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         *usage.entry(i.imm32()).or_default() |= bit;
                     }
                 }
+            }
+        }
+        for d in decls.iter_mut() {
+            if d.0.class == RegisterClass::T && texel_srvs.contains(&d.1) {
+                d.0.descriptor_type = DescriptorType::UniformTexelBuffer;
             }
         }
         // Requests in declaration order, each UAV counter right after its UAV.
@@ -199,6 +226,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let plan = &mut self.res.plan;
         plan.places = map;
         plan.uav_usage = usage;
+        plan.texel_srvs = texel_srvs;
         plan.ready = true;
         Ok(())
     }
