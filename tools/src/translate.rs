@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use rspirv::binary::Disassemble;
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
-use translator::{Options, RawFeedback, RovMode, TargetEnv};
+use translator::{IcbMode, Options, RawFeedback, RovMode, TargetEnv};
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
@@ -126,6 +126,19 @@ pub struct TranslateOptions {
     /// R32_UINT uniform texel buffer) or `refuse`.
     #[arg(long, value_enum, value_name = "MODE", default_value = "texel-buffer")]
     pub raw_feedback: RawFeedbackArg,
+    /// Make the immediate constant buffer a uniform buffer placed like constant buffer
+    /// `b<REGISTER>` (of `--icb-space`), instead of a private array; the reflection carries
+    /// its data.
+    #[arg(long, value_name = "REGISTER")]
+    pub icb_uniform_buffer: Option<u32>,
+    /// Register space of `--icb-uniform-buffer`.
+    #[arg(
+        long,
+        value_name = "SPACE",
+        default_value_t = 0,
+        requires = "icb_uniform_buffer"
+    )]
+    pub icb_space: u32,
 }
 
 impl TranslateOptions {
@@ -147,6 +160,13 @@ impl TranslateOptions {
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
             rov: self.rov.into(),
             raw_feedback: self.raw_feedback.into(),
+            icb: match self.icb_uniform_buffer {
+                Some(register) => IcbMode::UniformBuffer {
+                    space: self.icb_space,
+                    register,
+                },
+                None => IcbMode::PrivateArray,
+            },
         })
     }
 }

@@ -363,7 +363,9 @@ pub const DISPOSITIONS: &[Disposition] = &[
     d(
         field::CUSTOM_DATA,
         "ImmediateConstantBuffer",
-        H("the `icb` array"),
+        H(
+            "the `icb` array: a private array, or a uniform buffer the caller uploads with `Options::icb = UniformBuffer` (docs/bindings.md)",
+        ),
     ),
     d(
         field::CUSTOM_DATA,

@@ -62,6 +62,23 @@ pub struct Options {
     /// structured buffers) are translated (default [`RawFeedback::TexelBuffer`]; see
     /// `docs/resources.md`).
     pub raw_feedback: RawFeedback,
+    /// Where the immediate constant buffer (`icb`, `dcl_immediateConstantBuffer`) lives
+    /// (default [`IcbMode::PrivateArray`]; see `docs/resources.md`).
+    pub icb: IcbMode,
+}
+
+/// Where the immediate constant buffer lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IcbMode {
+    /// A private array initialised with the data, inside the module.
+    #[default]
+    PrivateArray,
+    /// A uniform buffer the caller uploads, placed by the binding layout like constant
+    /// buffer `b{register}` of `space` (which the program must not declare itself; D3D11
+    /// programs use b0–b13, so b14 is free). Large ICBs read with dynamic indices run far
+    /// slower as private arrays on some drivers. The reflection lists the descriptor with
+    /// the shape `immediate_constant_buffer`, holding the words to upload.
+    UniformBuffer { space: u32, register: u32 },
 }
 
 /// Residency feedback on raw and structured buffers, which storage buffers cannot report.

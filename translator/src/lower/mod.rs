@@ -24,6 +24,7 @@ mod eval;
 mod flow;
 mod geometry;
 mod hull;
+mod icb_buffer;
 mod io;
 mod memory;
 #[cfg(test)]

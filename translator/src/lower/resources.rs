@@ -11,7 +11,7 @@
 mod plan;
 mod push;
 
-pub(crate) use plan::{USES_ATOMIC, USES_TYPED_LOAD, USES_TYPED_STORE};
+pub(crate) use plan::{ICB_ID, USES_ATOMIC, USES_TYPED_LOAD, USES_TYPED_STORE};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -246,7 +246,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The plan's placement of range `id` of `class` (or of its counter).
-    fn placement(&mut self, class: RegisterClass, id: u32, counter: bool) -> R<Placement> {
+    pub(super) fn placement(
+        &mut self,
+        class: RegisterClass,
+        id: u32,
+        counter: bool,
+    ) -> R<Placement> {
         self.ensure_plan()?;
         self.res.plan.placement(class, id, counter).ok_or_else(|| {
             self.unsupported(format!(
@@ -829,6 +834,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 rows.len()
             )));
         }
+        if let crate::IcbMode::UniformBuffer { space, register } = self.opts.icb {
+            return self.declare_icb_buffer(rows, space, register);
+        }
         let parts: Vec<_> = rows
             .iter()
             .map(|r| {
@@ -953,6 +961,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .index(0)
                     .ok_or_else(|| self.invalid("icb operand without an index"))?;
                 let i = self.index_value(&i)?;
+                if let crate::IcbMode::UniformBuffer { .. } = self.opts.icb {
+                    return self.load_icb_buffer_row(g, rows, i);
+                }
                 self.load_array_row(g, rows, i, StorageClass::Private)
             }
             OperandType::IndexableTemp => {

@@ -6,6 +6,7 @@
 mod alu;
 mod cfg;
 mod flow;
+mod icb_buffer;
 mod query;
 mod raw_feedback;
 mod rov;

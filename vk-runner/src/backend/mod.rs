@@ -46,16 +46,19 @@ impl Backend {
 
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
-    /// `binding` replaces the options' binding policy (ours only).
+    /// `binding` replaces the options' binding policy and `icb` their ICB placement (ours
+    /// only).
     pub fn translate(
         &self,
         dxbc: &[u8],
         binding: &translator::binding::Binding,
+        icb: translator::IcbMode,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
                 let options = Options {
                     binding: binding.clone(),
+                    icb,
                     ..options.clone()
                 };
                 let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;

@@ -22,6 +22,10 @@ pub(crate) const USES_TYPED_LOAD: u8 = 4;
 /// The program writes the typed UAV (`store_uav_typed`).
 pub(crate) const USES_TYPED_STORE: u8 = 8;
 
+/// The range ID the plan gives the immediate constant buffer's uniform buffer
+/// ([`crate::IcbMode::UniformBuffer`]), beside the program's constant buffers.
+pub(crate) const ICB_ID: u32 = u32::MAX;
+
 /// Placements of every declared range, by (class, range ID, counter).
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
@@ -116,8 +120,24 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         | Opcode::HsControlPointPhase
                         | Opcode::HsForkPhase
                         | Opcode::HsJoinPhase
-                ) || inst.custom_data().is_some()
-                {
+                ) {
+                    continue;
+                }
+                if let Some(cd) = inst.custom_data() {
+                    if let (crate::IcbMode::UniformBuffer { space, register }, true) = (
+                        self.opts.icb,
+                        cd.class == crate::sm4::CustomDataClass::ImmediateConstantBuffer,
+                    ) {
+                        let req = RangeRequest {
+                            class: RegisterClass::B,
+                            space,
+                            lower: register,
+                            upper: Some(register),
+                            counter: false,
+                            descriptor_type: DescriptorType::UniformBuffer,
+                        };
+                        decls.push((req, ICB_ID, inst.offset, false, false));
+                    }
                     continue;
                 }
                 break;
@@ -145,6 +165,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 descriptor_type,
             };
             decls.push((req, id, inst.offset, buffer_uav, flagged));
+        }
+        // The ICB's uniform buffer must not share a register with a declared constant buffer.
+        if let Some(icb) = decls
+            .iter()
+            .find(|d| d.1 == ICB_ID && d.0.class == RegisterClass::B)
+        {
+            let (r, at) = (icb.0, icb.2);
+            if let Some(cb) = decls.iter().find(|d| {
+                d.1 != ICB_ID
+                    && d.0.class == RegisterClass::B
+                    && d.0.space == r.space
+                    && d.0.lower <= r.lower
+                    && d.0.upper.is_none_or(|u| u >= r.lower)
+            }) {
+                self.offset = at.max(cb.2);
+                return Err(self.invalid(format!(
+                    "the immediate constant buffer's uniform buffer (IcbMode::UniformBuffer) is b{} in space {}, which the program declares",
+                    r.lower, r.space
+                )));
+            }
         }
         // How UAVs are used, and which raw/structured SRVs are read with residency feedback:
         // one pass over the program, only when it has UAVs or such SRVs.
