@@ -94,6 +94,13 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
         },
     )?;
     sync_reflection(&used, &mut reflection, &globals);
+    if module.interlock {
+        // The emitter chose the interlock's kind from the globals the module uses.
+        let (cap, _, feature) = module.interlock_kind(&used);
+        reflection.capabilities.push(format!("{cap:?}"));
+        reflection.vulkan_features.push(feature.to_string());
+        reflection.vulkan_features.sort();
+    }
     Ok(Translation { spirv, reflection })
 }
 

@@ -25,14 +25,17 @@ mod eval;
 mod flow;
 mod geometry;
 mod hull;
+mod icb_buffer;
 mod io;
 mod memory;
 #[cfg(test)]
 mod precision_tests;
 mod query;
+mod raw_feedback;
 mod regs;
 mod resources;
 mod route;
+mod rov;
 mod stage_io;
 #[cfg(test)]
 mod sysval_tests;
@@ -288,6 +291,7 @@ pub fn lower<'p>(
     } else {
         l.lower_declarations_and_body()?;
     }
+    l.rasterizer_ordered_views();
     let (func, refl, globals) = l.finish();
     module.functions.push(func);
     Ok((module, refl, globals))
