@@ -100,6 +100,7 @@ impl TranslateOptions {
             binding,
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
+            d3d9: Default::default(),
         })
     }
 }

@@ -55,4 +55,29 @@ pub struct Options {
     /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
     /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
     pub rasterizer_sample_count_spec_id: u32,
+    /// Direct3D 9 (SM1–3) programs only.
+    pub d3d9: D3d9Options,
+}
+
+/// What a caller chooses about Direct3D 9 programs (documented in `docs/d3d9.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct D3d9Options {
+    /// Plain IEEE multiplication in `mul`, `mad`, `dp*`, `m*x*`, `lrp`, `nrm`, `pow`, `lit`,
+    /// `dst` instead of D3D9's rule that 0 × anything (infinity and NaN included) is 0, and
+    /// plain `log` (−∞ for 0) instead of −FLT_MAX.
+    pub ieee_multiply: bool,
+    /// Each `s#` as a combined image + sampler descriptor (register class `s`) instead of a
+    /// sampled image (`t#`) and a sampler (`s#`).
+    pub combined_samplers: bool,
+    /// The caller's locations for varyings by semantic; pairs not listed take the default
+    /// table (`docs/d3d9.md`).
+    pub varying_locations: Vec<VaryingLocation>,
+}
+
+/// Varying (`usage`, `index`) lives at `location` in both stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VaryingLocation {
+    pub usage: crate::d3dbc::Usage,
+    pub index: u8,
+    pub location: u32,
 }

@@ -343,6 +343,7 @@ impl Reflection {
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
+            d3d9: None,
         }
     }
 }

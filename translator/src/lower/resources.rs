@@ -1081,7 +1081,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 C::UniformBufferArrayDynamicIndexing,
                 "shaderUniformBufferArrayDynamicIndexing",
             ),
-            (DescriptorType::Sampler | DescriptorType::SampledImage, false) => (
+            (
+                DescriptorType::Sampler
+                | DescriptorType::SampledImage
+                | DescriptorType::CombinedImageSampler,
+                false,
+            ) => (
                 C::SampledImageArrayDynamicIndexing,
                 "shaderSampledImageArrayDynamicIndexing",
             ),
@@ -1105,7 +1110,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 C::UniformBufferArrayNonUniformIndexing,
                 "shaderUniformBufferArrayNonUniformIndexing",
             ),
-            (DescriptorType::Sampler | DescriptorType::SampledImage, true) => (
+            (
+                DescriptorType::Sampler
+                | DescriptorType::SampledImage
+                | DescriptorType::CombinedImageSampler,
+                true,
+            ) => (
                 C::SampledImageArrayNonUniformIndexing,
                 "shaderSampledImageArrayNonUniformIndexing",
             ),
