@@ -584,6 +584,9 @@ typedef struct dxbc_spirv_parameter_info {
 
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER 0
 
+// An image and its sampler in one descriptor (Direct3D 9 `s#` with combined samplers).
+#define DXBC_SPIRV_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER 1
+
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE 2
 
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_IMAGE 3
