@@ -139,6 +139,14 @@ pub struct TranslateOptions {
         requires = "icb_uniform_buffer"
     )]
     pub icb_space: u32,
+    /// Direct3D 9 programs: plain IEEE multiplication instead of D3D9's 0 × anything = 0
+    /// (and log(0) = −∞ instead of −FLT_MAX).
+    #[arg(long)]
+    pub d3d9_ieee_multiply: bool,
+    /// Direct3D 9 programs: each s# as one combined image-sampler descriptor instead of a
+    /// sampled image (t#) and a sampler (s#).
+    #[arg(long)]
+    pub d3d9_combined_samplers: bool,
 }
 
 impl TranslateOptions {
@@ -166,6 +174,11 @@ impl TranslateOptions {
                     register,
                 },
                 None => IcbMode::PrivateArray,
+            },
+            d3d9: translator::D3d9Options {
+                ieee_multiply: self.d3d9_ieee_multiply,
+                combined_samplers: self.d3d9_combined_samplers,
+                ..Default::default()
             },
         })
     }

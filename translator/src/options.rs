@@ -65,6 +65,8 @@ pub struct Options {
     /// Where the immediate constant buffer (`icb`, `dcl_immediateConstantBuffer`) lives
     /// (default [`IcbMode::PrivateArray`]; see `docs/resources.md`).
     pub icb: IcbMode,
+    /// Direct3D 9 (SM1–3) programs only.
+    pub d3d9: D3d9Options,
 }
 
 /// Where the immediate constant buffer lives.
@@ -109,4 +111,27 @@ pub enum RovMode {
     /// UAVs, so overlapping pixels' accesses are not ordered (what D3D guarantees is lost;
     /// results may differ from D3D's where primitives overlap).
     Unordered,
+}
+
+/// What a caller chooses about Direct3D 9 programs (documented in `docs/d3d9.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct D3d9Options {
+    /// Plain IEEE multiplication in `mul`, `mad`, `dp*`, `m*x*`, `lrp`, `nrm`, `pow`, `lit`,
+    /// `dst` instead of D3D9's rule that 0 × anything (infinity and NaN included) is 0, and
+    /// plain `log` (−∞ for 0) instead of −FLT_MAX.
+    pub ieee_multiply: bool,
+    /// Each `s#` as a combined image + sampler descriptor (register class `s`) instead of a
+    /// sampled image (`t#`) and a sampler (`s#`).
+    pub combined_samplers: bool,
+    /// The caller's locations for varyings by semantic; pairs not listed take the default
+    /// table (`docs/d3d9.md`).
+    pub varying_locations: Vec<VaryingLocation>,
+}
+
+/// Varying (`usage`, `index`) lives at `location` in both stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VaryingLocation {
+    pub usage: crate::d3dbc::Usage,
+    pub index: u8,
+    pub location: u32,
 }

@@ -51,6 +51,66 @@ pub struct Reflection {
     /// interface.
     #[serde(default)]
     pub class_linkage: Option<ClassLinkage>,
+    /// What a Direct3D 9 program needs beyond descriptors and interface variables (constant
+    /// sets and samplers); `None` for DXBC programs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d3d9: Option<D3d9Info>,
+}
+
+/// The constant sets and samplers of a Direct3D 9 program (`docs/d3d9.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9Info {
+    /// The version (`vs_3_0`, `ps_1_4`).
+    pub version: String,
+    /// The float (`c#`), integer (`i#`) and boolean (`b#`) sets the program reads.
+    pub constants: Vec<D3d9ConstantSet>,
+    /// Every sampler (`s#`, or texture stage in ps_1_x) the program samples.
+    pub samplers: Vec<D3d9Sampler>,
+}
+
+/// Which constant set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum D3d9ConstantKind {
+    Float,
+    Int,
+    Bool,
+}
+
+/// One constant set: its buffer (if any register is read from it), what is read, and the
+/// values the program defines itself (`def`, `defi`, `defb`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9ConstantSet {
+    pub kind: D3d9ConstantKind,
+    /// The `b#` register the set's buffer has in `descriptors` (float 0, int 1, bool 2), or
+    /// `None` when every register read is defined by the program.
+    pub buffer_register: Option<u32>,
+    /// Registers the buffer holds (float: the version's count; int 16 `ivec4`; bool 16 `u32`
+    /// packed four per 16-byte row).
+    pub count: u32,
+    /// Lowest and highest register read directly (a relative read counts its base).
+    pub used: Option<[u32; 2]>,
+    /// Read with relative addressing (`c[a0.x + n]`): any register may be read.
+    pub relative: bool,
+    /// Registers the program defines, with their raw values (floats as bits; a bool as 0/1).
+    pub defs: Vec<D3d9Def>,
+}
+
+/// A constant the program defines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9Def {
+    pub register: u32,
+    pub value: [u32; 4],
+}
+
+/// A sampler and the texture type it samples.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9Sampler {
+    pub register: u32,
+    /// The declared type (`2d`, `cube`, `volume`, `1d`), or `unknown` (ps_1_x, or no `dcl`).
+    pub declared: String,
+    /// The image dimension the module samples (an unknown or 1D type is sampled as 2D).
+    pub dim: ResourceDim,
 }
 
 /// A specialization constant of the module and the pipeline state it stands for.
@@ -155,6 +215,8 @@ pub struct D3dOrigin {
 #[serde(rename_all = "snake_case")]
 pub enum DescriptorType {
     Sampler,
+    /// An image and its sampler in one descriptor (Direct3D 9 `s#`, by option).
+    CombinedImageSampler,
     SampledImage,
     StorageImage,
     UniformTexelBuffer,

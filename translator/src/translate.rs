@@ -151,7 +151,8 @@ fn lower_container_with_reflection(
 > {
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
-        return Err(d3d9_unsupported(dxbc));
+        let program = crate::d3dbc::decode(dxbc)?;
+        return Ok(crate::lower_d3d9::lower(&program, options)?);
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {
@@ -231,17 +232,4 @@ fn set_class_interfaces(
             })
         })
         .collect();
-}
-
-/// A bare Direct3D 9 token stream: decoded (`crate::d3dbc`), so a malformed one is reported
-/// as such, but not translated yet: unsupported at its version token (offset 0).
-fn d3d9_unsupported(data: &[u8]) -> crate::Error {
-    match crate::d3dbc::decode(data) {
-        Ok(p) => LowerError::Unsupported {
-            what: format!("Direct3D 9 shader ({}): translation", p.version),
-            offset: 0,
-        }
-        .into(),
-        Err(e) => e.into(),
-    }
 }

@@ -353,6 +353,7 @@ impl Reflection {
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
             class_linkage: None,
+            d3d9: None,
         }
     }
 }

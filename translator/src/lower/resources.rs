@@ -1119,7 +1119,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 C::UniformBufferArrayDynamicIndexing,
                 "shaderUniformBufferArrayDynamicIndexing",
             ),
-            (DescriptorType::Sampler | DescriptorType::SampledImage, false) => (
+            (
+                DescriptorType::Sampler
+                | DescriptorType::SampledImage
+                | DescriptorType::CombinedImageSampler,
+                false,
+            ) => (
                 C::SampledImageArrayDynamicIndexing,
                 "shaderSampledImageArrayDynamicIndexing",
             ),
@@ -1143,7 +1148,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 C::UniformBufferArrayNonUniformIndexing,
                 "shaderUniformBufferArrayNonUniformIndexing",
             ),
-            (DescriptorType::Sampler | DescriptorType::SampledImage, true) => (
+            (
+                DescriptorType::Sampler
+                | DescriptorType::SampledImage
+                | DescriptorType::CombinedImageSampler,
+                true,
+            ) => (
                 C::SampledImageArrayNonUniformIndexing,
                 "shaderSampledImageArrayNonUniformIndexing",
             ),

@@ -260,6 +260,7 @@ fn pixel_run<'a>(
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
             class_linkage: None,
+            d3d9: None,
         },
     };
     let bound = bind::bind(

@@ -1,0 +1,277 @@
+//! The scan before the code: `dcl`/`def`/`defi`/`defb`, the registers the code writes, the
+//! constants and samplers it reads, the subroutine labels — and the D3D9 runtime's limits on
+//! register numbers (checked here, each an error naming its rule).
+//!
+//! D3D9 programs declare little (nothing at all before ps_2_0, and D3D8 vertex shaders declare
+//! no inputs), so what lowering must create up front — register variables with their initial
+//! values, constant buffers and samplers placed together by the binding policy — comes from
+//! this one walk over the instructions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{D9, R};
+use crate::d3dbc::{
+    Declaration, Extra, Instruction, Opcode, Register, RegisterType as RT, Relative, Source,
+    TextureType, Usage,
+};
+use crate::reflect::ShaderStage;
+
+/// A `dcl` of an input or output register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Semantic {
+    pub reg: Register,
+    pub usage: Usage,
+    pub index: u8,
+    pub mask: u8,
+    pub centroid: bool,
+}
+
+/// Use of one constant set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SetUse {
+    /// Lowest and highest register read directly (relative reads count their base).
+    pub range: Option<(u32, u32)>,
+    /// Read with relative addressing.
+    pub relative: bool,
+}
+
+impl SetUse {
+    fn add(&mut self, n: u32) {
+        self.range = Some(match self.range {
+            None => (n, n),
+            Some((lo, hi)) => (lo.min(n), hi.max(n)),
+        });
+    }
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Decls {
+    pub semantics: Vec<Semantic>,
+    /// Declared sampler types, by `s#`.
+    pub sampler_types: BTreeMap<u16, TextureType>,
+    /// Samplers (texture stages in ps_1_x) the code samples.
+    pub samplers: BTreeSet<u16>,
+    pub defs: BTreeMap<u16, [u32; 4]>,
+    pub defis: BTreeMap<u16, [i32; 4]>,
+    pub defbs: BTreeMap<u16, bool>,
+    /// Registers some instruction writes.
+    pub written: BTreeSet<(RT, u16)>,
+    /// Registers some instruction reads (inputs and texture coordinates among them).
+    pub read: BTreeSet<(RT, u16)>,
+    pub floats: SetUse,
+    pub ints: SetUse,
+    pub bools: SetUse,
+    /// Subroutine labels: `l#` → index of its `label` instruction.
+    pub labels: HashMap<u16, usize>,
+    /// Index of the first `label` (the main program ends there).
+    pub main_end: usize,
+}
+
+/// The float constant registers a version has (the D3D9 runtime rejects higher ones).
+pub(crate) fn float_count(stage: ShaderStage, major: u8, minor: u8) -> u32 {
+    match (stage, major) {
+        (ShaderStage::Vertex, _) if minor == 0xFF => 8192,
+        (ShaderStage::Vertex, _) => 256,
+        (_, 1) => 8,
+        (_, 2) => 32,
+        _ => 224,
+    }
+}
+
+/// Opcodes of ps_1_0–1_3 that sample the texture stage named by their destination.
+pub(crate) fn ps1_samples(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Tex
+            | Opcode::TexBem
+            | Opcode::TexBemL
+            | Opcode::TexReg2Ar
+            | Opcode::TexReg2Gb
+            | Opcode::TexReg2Rgb
+            | Opcode::TexM3x2Tex
+            | Opcode::TexM3x3Tex
+            | Opcode::TexM3x3Spec
+            | Opcode::TexM3x3VSpec
+            | Opcode::TexDp3Tex
+    )
+}
+
+impl<'p, 'm> D9<'p, 'm> {
+    /// Reads the declarations and the register use of the whole program.
+    pub(super) fn scan(&mut self) -> R<()> {
+        let insts = self.insts.clone();
+        self.decl.main_end = insts.len();
+        let nfloat = float_count(self.stage, self.ver.major, self.ver.minor);
+        for (i, inst) in insts.iter().enumerate() {
+            self.offset = inst.offset;
+            self.scan_instruction(i, inst, nfloat)?;
+        }
+        Ok(())
+    }
+
+    fn scan_instruction(&mut self, i: usize, inst: &Instruction, nfloat: u32) -> R<()> {
+        match (inst.opcode, inst.extra, inst.dst) {
+            (Opcode::Dcl, Extra::Dcl(d), Some(dst)) => {
+                match d {
+                    Declaration::Semantic { usage, index } => self.decl.semantics.push(Semantic {
+                        reg: dst.reg,
+                        usage,
+                        index,
+                        mask: dst.mask,
+                        centroid: dst.centroid,
+                    }),
+                    Declaration::Sampler(t) => {
+                        if dst.reg.ty != RT::Sampler {
+                            return Err(self.invalid("a sampler declaration names no s# register"));
+                        }
+                        self.decl.sampler_types.insert(dst.reg.num, t);
+                    }
+                }
+                return Ok(());
+            }
+            (Opcode::Def, Extra::Def(v), Some(dst)) => {
+                self.check_const(dst.reg, nfloat)?;
+                self.decl.defs.insert(dst.reg.num, v);
+                return Ok(());
+            }
+            (Opcode::DefI, Extra::DefI(v), Some(dst)) => {
+                self.check_const(dst.reg, nfloat)?;
+                self.decl.defis.insert(dst.reg.num, v);
+                return Ok(());
+            }
+            (Opcode::DefB, Extra::DefB(v), Some(dst)) => {
+                self.check_const(dst.reg, nfloat)?;
+                self.decl.defbs.insert(dst.reg.num, v != 0);
+                return Ok(());
+            }
+            (Opcode::Dcl | Opcode::Def | Opcode::DefI | Opcode::DefB, _, _) => {
+                return Err(self.invalid("malformed declaration"));
+            }
+            (Opcode::Label, _, _) => {
+                let Some(l) = inst.src.first().filter(|s| s.reg.ty == RT::Label) else {
+                    return Err(self.invalid("label without an l# operand"));
+                };
+                if self.decl.labels.insert(l.reg.num, i).is_some() {
+                    return Err(self.invalid(format!("label l{} defined twice", l.reg.num)));
+                }
+                self.decl.main_end = self.decl.main_end.min(i);
+                return Ok(());
+            }
+            _ => {}
+        }
+        if let Some(dst) = &inst.dst {
+            if inst.opcode == Opcode::TexKill {
+                self.decl.read.insert((dst.reg.ty, dst.reg.num));
+            } else {
+                if matches!(dst.reg.ty, RT::Const | RT::ConstInt | RT::ConstBool)
+                    || matches!(dst.reg.ty, RT::Const2 | RT::Const3 | RT::Const4)
+                {
+                    return Err(self.invalid("a constant register is written"));
+                }
+                self.decl.written.insert((dst.reg.ty, dst.reg.num));
+            }
+            if let Some(rel) = &dst.relative {
+                self.scan_relative(rel);
+            }
+        }
+        if let Some(p) = &inst.predicate {
+            self.decl.read.insert((p.reg.ty, p.reg.num));
+        }
+        for s in &inst.src {
+            self.scan_source(s, nfloat)?;
+        }
+        // Samplers.
+        let ps1 = self.ps1();
+        // ps_1_0–1_3 sampling ops and ps_1_4 `texld` name the stage by their destination.
+        if ps1 && ((self.ver.minor < 4 && ps1_samples(inst.opcode)) || inst.opcode == Opcode::Tex) {
+            if let Some(d) = &inst.dst {
+                self.decl.samplers.insert(d.reg.num);
+            }
+        } else if matches!(inst.opcode, Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl) {
+            match inst.src.get(1) {
+                Some(s) if s.reg.ty == RT::Sampler => {
+                    self.decl.samplers.insert(s.reg.num);
+                }
+                _ => return Err(self.invalid("texture sampling without an s# operand")),
+            }
+        }
+        Ok(())
+    }
+
+    fn scan_relative(&mut self, rel: &Relative) {
+        match rel {
+            Relative::Implied => {
+                self.decl.read.insert((RT::AddrOrTexture, 0));
+            }
+            Relative::Register { reg, .. } => {
+                self.decl.read.insert((reg.ty, reg.num));
+            }
+        }
+    }
+
+    fn scan_source(&mut self, s: &Source, nfloat: u32) -> R<()> {
+        self.decl.read.insert((s.reg.ty, s.reg.num));
+        if let Some(rel) = &s.relative {
+            self.scan_relative(rel);
+        }
+        let relative = s.relative.is_some();
+        match s.reg.ty {
+            RT::Const | RT::Const2 | RT::Const3 | RT::Const4 => {
+                let n = crate::d3dbc::register_number(s.reg);
+                if !relative && n >= nfloat {
+                    return Err(self.invalid(format!(
+                        "c{n} is past the {nfloat} float constants of {} (rule constant-register-range)",
+                        self.ver
+                    )));
+                }
+                self.decl.floats.add(n.min(nfloat - 1));
+                self.decl.floats.relative |= relative;
+            }
+            RT::ConstInt => {
+                self.check_const(s.reg, nfloat)?;
+                self.decl.ints.add(s.reg.num.into());
+            }
+            RT::ConstBool => {
+                self.check_const(s.reg, nfloat)?;
+                self.decl.bools.add(s.reg.num.into());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The runtime's limits on constant register numbers.
+    fn check_const(&self, reg: Register, nfloat: u32) -> R<()> {
+        let (n, limit, what) = match reg.ty {
+            RT::Const | RT::Const2 | RT::Const3 | RT::Const4 => (
+                crate::d3dbc::register_number(reg),
+                nfloat,
+                "float constants",
+            ),
+            RT::ConstInt | RT::ConstBool => {
+                let has =
+                    !(self.ps1() || (self.stage == ShaderStage::Pixel && self.ver.ver() == 0x200));
+                (
+                    u32::from(reg.num),
+                    if has { 16 } else { 0 },
+                    if reg.ty == RT::ConstInt {
+                        "integer constants"
+                    } else {
+                        "boolean constants"
+                    },
+                )
+            }
+            _ => return Err(self.invalid("a def names no constant register")),
+        };
+        if n >= limit {
+            return Err(self.invalid(format!(
+                "{}{n} is past the {limit} {what} of {} (rule constant-register-range)",
+                self.reg_letter(reg),
+                self.ver
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,205 @@
+//! Lowering of Direct3D 9 (SM1.x–3.0) programs: a decoded `d3dbc::Program` becomes the same
+//! IR module and [`Reflection`] the SM4 front end (`lower`) makes, so the passes and the
+//! emitter are shared.
+//!
+//! A D3D9 program has no signatures and no resource declarations before 2.0, so lowering
+//! starts with one scan ([`decls`]) that reads `dcl`/`def*`, finds every register the code
+//! writes or reads, the constant sets and samplers it uses, and places them all in Vulkan at
+//! once (the binding policies need every range together). The code is then lowered in order,
+//! each opcode through the topic [`route::topic`] gives it: [`alu`], [`flow`], [`texture`],
+//! [`ps1_tex`]. Registers are promotable variables ([`regs`]); stage inputs and outputs,
+//! their locations and defaults are [`io`]; the float/int/bool constant sets [`consts`].
+//! Every decision about D3D9 semantics is documented in `docs/d3d9.md`.
+
+mod alu;
+mod consts;
+mod decls;
+mod flow;
+mod io;
+mod ps1_tex;
+mod regs;
+mod route;
+#[cfg(test)]
+mod tests;
+mod texture;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::d3dbc::{Instruction, Program, RegisterType, Stage, Version};
+use crate::ir::builder::FnBuilder;
+use crate::ir::{Module, Operand, VarId};
+use crate::lower::{LowerError, ReflectionGlobals};
+use crate::options::Options;
+use crate::reflect::{Reflection, ShaderStage};
+use route::Topic;
+
+type R<T> = Result<T, LowerError>;
+
+/// The stage of a D3D9 version token.
+pub fn stage_of(version: Version) -> ShaderStage {
+    match version.stage {
+        Stage::Vertex => ShaderStage::Vertex,
+        Stage::Pixel => ShaderStage::Pixel,
+    }
+}
+
+/// State of the lowering of one D3D9 program.
+pub(crate) struct D9<'p, 'm> {
+    pub b: FnBuilder<'m>,
+    pub prog: &'p Program,
+    /// The instructions (comments dropped), in order.
+    pub insts: Vec<&'p Instruction>,
+    pub ver: Version,
+    pub stage: ShaderStage,
+    pub opts: &'p Options,
+    /// Byte offset of the instruction being lowered (for errors).
+    pub offset: usize,
+    pub refl: Reflection,
+    pub refl_globals: ReflectionGlobals,
+    /// Variables of the registers the code writes, by (type, number).
+    pub regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    pub decl: decls::Decls,
+    pub io: io::IoState,
+    pub consts: consts::ConstState,
+    pub tex: texture::TexState,
+    pub flow: flow::FlowState,
+    /// Stores held back while a co-issued pair is lowered (both read the registers as they
+    /// were before the pair): `Some` while buffering.
+    pub pending: Option<Vec<(VarId, Operand)>>,
+}
+
+impl<'p, 'm> D9<'p, 'm> {
+    pub fn unsupported(&self, what: impl Into<String>) -> LowerError {
+        LowerError::unsupported(self.offset, what)
+    }
+
+    pub fn invalid(&self, what: impl Into<String>) -> LowerError {
+        LowerError::invalid(self.offset, what)
+    }
+
+    /// Whether this is a pixel shader of version below 2.0 (ps_1_0–1_4).
+    pub fn ps1(&self) -> bool {
+        self.stage == ShaderStage::Pixel && self.ver.major < 2
+    }
+
+    /// The letter(s) of a register's name (`c`, `oD`, `oPos`).
+    pub fn reg_letter(&self, r: crate::d3dbc::Register) -> &'static str {
+        crate::d3dbc::register_name(r.ty, r.num, self.ver).0
+    }
+
+    /// A register's name (`c12`, `oPos`).
+    pub fn reg_name(&self, r: crate::d3dbc::Register) -> String {
+        let (p, numbered) = crate::d3dbc::register_name(r.ty, r.num, self.ver);
+        if numbered {
+            format!("{p}{}", crate::d3dbc::register_number(r))
+        } else {
+            p.to_string()
+        }
+    }
+
+    /// Records that the module needs a Vulkan device feature.
+    pub fn need_feature(&mut self, name: &str) {
+        if !self.refl.vulkan_features.iter().any(|f| f == name) {
+            self.refl.vulkan_features.push(name.to_string());
+        }
+    }
+
+    /// Lowers one instruction through its topic.
+    fn lower_instruction(&mut self, inst: &'p Instruction) -> R<()> {
+        self.offset = inst.offset;
+        match route::topic(inst.opcode) {
+            Topic::Decl | Topic::Nop => Ok(()),
+            Topic::Alu => self.alu(inst),
+            Topic::Flow => self.flow_op(inst),
+            Topic::Texture => self.texture_op(inst),
+            Topic::Ps1Tex => self.ps1_tex(inst),
+        }
+    }
+
+    /// Lowers instructions `range` in order, holding back the stores of an instruction and
+    /// the co-issued one after it until both have read their sources.
+    fn lower_range(&mut self, range: std::ops::Range<usize>) -> R<()> {
+        let end = range.end;
+        let mut i = range.start;
+        while i < end {
+            let inst = self.insts[i];
+            let next_coissued = i + 1 < end && self.insts[i + 1].coissue;
+            if next_coissued && self.pending.is_none() {
+                self.pending = Some(Vec::new());
+            }
+            i = self.lower_at(i)?;
+            if !next_coissued {
+                self.flush_pending();
+            }
+            let _ = inst;
+        }
+        Ok(())
+    }
+
+    /// Lowers the instruction at index `i` (a `call` lowers its subroutine); returns the
+    /// index of the next instruction.
+    fn lower_at(&mut self, i: usize) -> R<usize> {
+        let inst = self.insts[i];
+        self.lower_instruction(inst)?;
+        Ok(i + 1)
+    }
+}
+
+/// Lowers a decoded D3D9 program to an IR module and its reflection.
+pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, ReflectionGlobals)> {
+    let stage = stage_of(prog.version);
+    prog.check_opcodes().map_err(|e| {
+        LowerError::invalid(e.offset, format!("{} (rule opcode-in-version)", e.kind))
+    })?;
+    let mut module = Module::new(stage);
+    module.keep_names = opts.debug_names;
+    let insts: Vec<&Instruction> = prog.instructions().collect();
+    let mut l = D9 {
+        b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
+        prog,
+        ver: prog.version,
+        insts,
+        stage,
+        opts,
+        offset: 0,
+        refl: Reflection::empty(stage),
+        refl_globals: ReflectionGlobals::default(),
+        regs: HashMap::default(),
+        decl: decls::Decls::default(),
+        io: io::IoState::default(),
+        consts: consts::ConstState::default(),
+        tex: texture::TexState::default(),
+        flow: flow::FlowState::default(),
+        pending: None,
+    };
+    if stage == ShaderStage::Pixel {
+        l.b.m
+            .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
+    }
+    l.scan()?;
+    l.declare()?;
+    l.lower_main()?;
+    l.finish_reflection();
+    let func = std::mem::take(&mut l.b.f);
+    let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));
+    let globals = std::mem::take(&mut l.refl_globals);
+    drop(l);
+    module.functions.push(func);
+    Ok((module, refl, globals))
+}
+
+impl<'p, 'm> D9<'p, 'm> {
+    fn finish_reflection(&mut self) {
+        let refl = &mut self.refl;
+        refl.capabilities = self
+            .b
+            .m
+            .capabilities
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .collect();
+        refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
+        refl.vulkan_features.sort();
+        refl.vulkan_features.dedup();
+    }
+}
