@@ -71,6 +71,15 @@ impl Error {
             Error::Pass(_) | Error::Emit(_) => None,
         }
     }
+
+    /// The name of the opcode of the instruction at fault (`"dcl_stream"`, `"sample_b"`),
+    /// when the error is about one instruction.
+    pub fn opcode(&self) -> Option<&'static str> {
+        match self {
+            Error::Lower(e) => e.opcode(),
+            _ => None,
+        }
+    }
 }
 
 /// A translated module.
@@ -173,11 +182,10 @@ fn lower_container_with_reflection(
 /// as such, but not translated yet: unsupported at its version token (offset 0).
 fn d3d9_unsupported(data: &[u8]) -> crate::Error {
     match crate::d3dbc::decode(data) {
-        Ok(p) => LowerError::Unsupported {
-            what: format!("Direct3D 9 shader ({}): translation", p.version),
-            offset: 0,
+        Ok(p) => {
+            LowerError::unsupported(0, format!("Direct3D 9 shader ({}): translation", p.version))
+                .into()
         }
-        .into(),
         Err(e) => e.into(),
     }
 }

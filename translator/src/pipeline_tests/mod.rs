@@ -6,6 +6,8 @@
 mod alu;
 mod cfg;
 mod flow;
+mod precision;
 mod query;
 mod signature;
 mod structurize;
+mod sysval;
