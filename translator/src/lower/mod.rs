@@ -84,9 +84,9 @@ pub(crate) struct Lowerer<'p, 'm> {
     refl: Reflection,
     /// Byte offset of the instruction being lowered (for errors).
     offset: usize,
-    /// The name of the opcode of the instruction being lowered, when one is at fault (for
-    /// errors; see [`Lowerer::at`]).
-    opcode: Option<&'static str>,
+    /// The opcode of the instruction being lowered, when one is at fault (for errors; see
+    /// [`Lowerer::at`]).
+    opcode: Option<crate::sm4::Opcode>,
     /// The globals behind reflection entries (parallel to `refl`'s lists), so that entries
     /// whose variable the finished module does not use can be marked or dropped.
     refl_globals: ReflectionGlobals,
@@ -106,7 +106,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         LowerError::Unsupported {
             what: what.into(),
             offset: self.offset,
-            opcode: self.opcode,
+            opcode: self.opcode.map(|o| o.info().name),
         }
     }
 
@@ -115,7 +115,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         LowerError::Invalid {
             what: what.into(),
             offset: self.offset,
-            opcode: self.opcode,
+            opcode: self.opcode.map(|o| o.info().name),
             rule: None,
         }
     }
@@ -123,7 +123,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Errors from now on are at `inst` (its offset and opcode).
     pub fn at(&mut self, inst: &crate::sm4::Instruction) {
         self.offset = inst.offset;
-        self.opcode = Some(inst.opcode.info().name);
+        self.opcode = Some(inst.opcode);
     }
 
     /// The variable holding component `c` of `r{reg}`.

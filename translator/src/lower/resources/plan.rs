@@ -197,7 +197,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .prog
                     .iter()
                     .find(|i| i.offset == offset)
-                    .map(|i| i.opcode.info().name);
+                    .map(|i| i.opcode);
                 return Err(self.invalid(format!("{}{id} is declared twice", r.class.letter())));
             }
         }
