@@ -8,7 +8,8 @@
 //! becomes plain blocks and branches (see [`flow`]); the structurizer rebuilds SPIR-V's
 //! structure afterwards.
 //!
-//! The work is split by topic: [`io`] (signatures, built-ins, entry loads and exit stores),
+//! The work is split by topic: [`io`] (declarations, interface variables, built-ins, entry
+//! loads, register access, exit stores; one module each),
 //! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`]. The
 //! geometry and tessellation stages add [`stage_io`] (per-vertex arrays, patch constants,
 //! their system values), [`geometry`] (GS declarations, emit/cut, streams), [`tess`]
