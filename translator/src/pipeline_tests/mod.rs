@@ -5,6 +5,7 @@
 
 mod alu;
 mod cfg;
+mod classes;
 mod flow;
 mod precision;
 mod query;
