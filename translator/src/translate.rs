@@ -71,6 +71,15 @@ impl Error {
             Error::Pass(_) | Error::Emit(_) => None,
         }
     }
+
+    /// The name of the opcode of the instruction at fault (`"dcl_stream"`, `"sample_b"`),
+    /// when the error is about one instruction.
+    pub fn opcode(&self) -> Option<&'static str> {
+        match self {
+            Error::Lower(e) => e.opcode(),
+            _ => None,
+        }
+    }
 }
 
 /// A translated module.

@@ -100,9 +100,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if self.res.plan.ready {
             return Ok(());
         }
-        let saved = self.offset;
+        let saved = (self.offset, self.opcode);
         let r = self.build_plan();
-        self.offset = saved;
+        (self.offset, self.opcode) = saved;
         r
     }
 
@@ -168,7 +168,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let Some(op) = inst.operands.first() else {
                 continue;
             };
-            self.offset = inst.offset;
+            self.at(&inst);
             let (id, range) = self.declared_range(op, decl_space(decl))?;
             let (buffer_uav, flagged) = match decl {
                 Declaration::UavStructured { flags, .. } | Declaration::UavRaw { flags, .. } => {
@@ -280,6 +280,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         for ((r, &(id, counter, offset)), p) in requests.iter().zip(&meta).zip(places) {
             if map.insert((r.class, id, counter), p).is_some() {
                 self.offset = offset;
+                self.opcode = self
+                    .prog
+                    .iter()
+                    .find(|i| i.offset == offset)
+                    .map(|i| i.opcode);
                 return Err(self.invalid(format!("{}{id} is declared twice", r.class.letter())));
             }
         }
