@@ -81,6 +81,17 @@ pub struct TranslateOptions {
     /// devices that report shaderDenormFlushToZeroFloat32.
     #[arg(long)]
     pub denorm_flush: bool,
+    /// A stream-output (transform feedback) declaration entry, repeatable, in declaration
+    /// order: `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]` (`SV_Position.xyzw`, `1:TEXCOORD1.yz@1`,
+    /// `$SKIP.xy` for a gap; docs/cli.md). For vertex, domain and geometry shaders.
+    #[arg(long = "so", value_name = "ENTRY", value_parser = crate::stream_output::parse_entry)]
+    pub so: Vec<translator::StreamOutputEntry>,
+    /// Stream-output buffer strides in bytes, slot 0 first (`16,32`; 0 or absent: packed).
+    #[arg(long, value_name = "BYTES,...", value_parser = crate::stream_output::parse_strides, requires = "so")]
+    pub so_strides: Option<[u32; 4]>,
+    /// The stream the rasterizer draws when stream output is on (`0`-`3`, or `none`).
+    #[arg(long, value_name = "N|none", value_parser = crate::stream_output::parse_rasterized, requires = "so")]
+    pub rasterized_stream: Option<crate::stream_output::Rasterized>,
 }
 
 impl TranslateOptions {
@@ -100,6 +111,11 @@ impl TranslateOptions {
             binding,
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
+            stream_output: (!self.so.is_empty()).then(|| translator::StreamOutput {
+                entries: self.so.clone(),
+                strides: self.so_strides.unwrap_or_default(),
+                rasterized_stream: self.rasterized_stream.map_or(Some(0), |r| r.0),
+            }),
         })
     }
 }

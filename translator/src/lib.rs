@@ -47,7 +47,7 @@ pub use lower::LowerError;
 /// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
 /// `TranslateError::Unsupported` before each stage had its own error type).
 pub use lower::LowerError as TranslateError;
-pub use options::{Options, TargetEnv};
+pub use options::{Options, StreamOutput, StreamOutputEntry, TargetEnv};
 pub use passes::PassError;
 pub use reflect::Reflection;
 pub use stage::ShaderStage;

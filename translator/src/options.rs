@@ -3,6 +3,8 @@
 //! emitter can take their options from here without depending on the orchestrator
 //! (`translate.rs`), and a second front end (D3D9) reads the same options.
 
+use serde::{Deserialize, Serialize};
+
 /// Vulkan target environment; it fixes the SPIR-V version emitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TargetEnv {
@@ -55,4 +57,70 @@ pub struct Options {
     /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
     /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
     pub rasterizer_sample_count_spec_id: u32,
+    /// Transform feedback: D3D's stream-output declaration, for a vertex, domain or geometry
+    /// shader (`None`: no stream output).
+    pub stream_output: Option<StreamOutput>,
+}
+
+/// D3D's stream-output declaration (`D3D11_SO_DECLARATION_ENTRY`s, the buffer strides and the
+/// rasterized stream of `CreateGeometryShaderWithStreamOutput`, `D3D12_STREAM_OUTPUT_DESC`):
+/// which outputs of a vertex, domain or geometry shader go to which transform-feedback buffer.
+/// The module gets `Xfb` and `XfbBuffer`/`XfbStride`/`Offset` decorations; the reflection
+/// lists the layout ([`crate::reflect::XfbLayout`]). See `docs/stream-output.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamOutput {
+    /// The entries in declaration order: each slot's entries are packed in this order.
+    pub entries: Vec<StreamOutputEntry>,
+    /// Bytes per vertex of each output slot (buffer) 0–3; 0 packs the slot's entries tightly.
+    #[serde(default)]
+    pub strides: [u32; 4],
+    /// The stream the rasterizer draws (a geometry shader's, 0–3; else 0); `None`: nothing is
+    /// rasterized (`D3D11_SO_NO_RASTERIZED_STREAM`).
+    #[serde(default = "stream_zero")]
+    pub rasterized_stream: Option<u32>,
+}
+
+fn stream_zero() -> Option<u32> {
+    Some(0)
+}
+
+impl Default for StreamOutput {
+    fn default() -> Self {
+        StreamOutput {
+            entries: Vec::new(),
+            strides: [0; 4],
+            rasterized_stream: Some(0),
+        }
+    }
+}
+
+/// One `D3D11_SO_DECLARATION_ENTRY`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamOutputEntry {
+    /// The geometry shader stream (0 for vertex and domain shaders).
+    #[serde(default)]
+    pub stream: u32,
+    /// The output's semantic name (case-insensitive); `None` (D3D's NULL) or `$SKIP`: a gap
+    /// of `component_count` components the buffer skips (left unwritten).
+    pub semantic_name: Option<String>,
+    #[serde(default)]
+    pub semantic_index: u32,
+    /// The first component of the output written, counted from the output's own first
+    /// component (0 = its x).
+    #[serde(default)]
+    pub start_component: u8,
+    /// How many components are written (1–4).
+    pub component_count: u8,
+    /// The buffer (0–3).
+    #[serde(default)]
+    pub output_slot: u32,
+}
+
+impl StreamOutputEntry {
+    /// Whether the entry is a gap (no semantic, or `$SKIP`).
+    pub fn is_gap(&self) -> bool {
+        self.semantic_name
+            .as_deref()
+            .is_none_or(|n| n.eq_ignore_ascii_case("$SKIP"))
+    }
 }

@@ -75,6 +75,9 @@ pub(crate) struct IoReg {
     /// Components the `_siv`/`_sgv` declaration of `sysval` covers (other elements of the
     /// register are not that system value).
     pub sysval_mask: u8,
+    /// GS outputs: the stream whose declaration named `sysval` (the register of another
+    /// stream is another output).
+    pub sysval_stream: u8,
     pub interp: Option<InterpolationMode>,
     pub parts: SmallVec<[IoPart; 2]>,
     /// Output components as promotable variables.
@@ -351,6 +354,7 @@ impl IoState {
         if let Some(n) = decl.system_name() {
             slot.sysval = Some(n);
             slot.sysval_mask |= op.mask();
+            slot.sysval_stream = stream;
         }
         if let Some(m) = decl.interpolation() {
             slot.interp = Some(m);
@@ -542,6 +546,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let mut sv = e.system_value;
             if sv == SystemValue::Undefined
                 && let Some(n) = slot.sysval
+                && slot.sysval_stream == stream
                 && (e.mask & slot.sysval_mask != 0 || e.mask == 0)
             {
                 sv = system_value_of(n);
@@ -560,9 +565,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // sides must agree.
                 sv = SystemValue::Position;
             }
-            if stream != 0 {
-                // Streams other than 0 are never rasterized: system values travel as
-                // plain locations there (one built-in variable cannot serve two streams).
+            if output && stream != self.rasterized_stream() {
+                // Only the rasterized stream (0 unless a stream-output declaration says
+                // otherwise) has built-ins: system values of the others travel as plain
+                // locations (one built-in variable cannot serve two streams).
                 user.push(e);
                 continue;
             }
@@ -587,6 +593,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             if let Some((builtin, kind)) = builtin_for(sv, self.stage, output) {
                 let part = self.declare_builtin_part(e, builtin, kind, output, array_len)?;
+                if output && stream != 0 && self.io.multi_stream() {
+                    let t = DecorationTarget::Global(part.global);
+                    self.b.m.decorate(t, Decoration::Stream, &[stream as u32]);
+                }
                 parts.push(part);
                 continue;
             }

@@ -13,7 +13,7 @@
 //! geometry and tessellation stages add [`stage_io`] (per-vertex arrays, patch constants,
 //! their system values), [`geometry`] (GS declarations, emit/cut, streams), [`tess`]
 //! (tessellator declarations and tessellation factors) and [`hull`] (the hull shader's
-//! phases as one tessellation control shader).
+//! phases as one tessellation control shader); [`xfb`] applies a stream-output declaration.
 
 mod alu;
 mod alu_bits;
@@ -37,6 +37,7 @@ mod stage_io;
 mod sysval_tests;
 mod tess;
 mod texture;
+mod xfb;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -258,6 +259,7 @@ pub fn lower<'p>(
             });
         }
     }
+    xfb::check_stage(stage, opts.stream_output.as_ref())?;
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
@@ -313,7 +315,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.lower_instruction(inst)?;
             i += 1;
         }
+        let xfb = self.prepare_xfb()?;
         self.finish_io_declarations()?;
+        if let Some(plan) = xfb {
+            self.apply_xfb(plan)?;
+        }
         self.lower_body(i)
     }
 
@@ -343,6 +349,7 @@ impl Reflection {
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
+            xfb: None,
         }
     }
 }

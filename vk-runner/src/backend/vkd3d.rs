@@ -168,6 +168,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         extensions: info.extensions.clone(),
         vulkan_features,
         spec_constants: Vec::new(),
+        xfb: None,
     })
 }
 
