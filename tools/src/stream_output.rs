@@ -10,7 +10,9 @@ use translator::StreamOutputEntry;
 /// component and count do.
 pub fn parse_entry(spec: &str) -> Result<StreamOutputEntry, String> {
     let bad = |why: &str| {
-        format!("stream-output entry '{spec}': {why} (expected [STREAM:]SEMANTIC[INDEX].MASK[@SLOT], e.g. 0:TEXCOORD1.xy@1)")
+        format!(
+            "stream-output entry '{spec}': {why} (expected [STREAM:]SEMANTIC[INDEX].MASK[@SLOT], e.g. 0:TEXCOORD1.xy@1)"
+        )
     };
     let (stream, rest) = match spec.split_once(':') {
         Some((s, r)) => (s.parse::<u32>().map_err(|_| bad("bad stream"))?, r),
@@ -71,7 +73,9 @@ pub fn parse_strides(spec: &str) -> Result<[u32; 4], String> {
     let mut strides = [0u32; 4];
     let parts: Vec<&str> = spec.split(',').collect();
     if parts.len() > 4 {
-        return Err(format!("--so-strides '{spec}': at most four strides (slots 0-3)"));
+        return Err(format!(
+            "--so-strides '{spec}': at most four strides (slots 0-3)"
+        ));
     }
     for (i, p) in parts.iter().enumerate() {
         strides[i] = p
@@ -104,15 +108,42 @@ mod tests {
     fn entries_parse() {
         let e = parse_entry("SV_Position.xyzw").unwrap();
         assert_eq!(e.semantic_name.as_deref(), Some("SV_Position"));
-        assert_eq!((e.stream, e.semantic_index, e.start_component, e.component_count, e.output_slot), (0, 0, 0, 4, 0));
+        assert_eq!(
+            (
+                e.stream,
+                e.semantic_index,
+                e.start_component,
+                e.component_count,
+                e.output_slot
+            ),
+            (0, 0, 0, 4, 0)
+        );
         let e = parse_entry("1:TEXCOORD12.yz@3").unwrap();
         assert_eq!(e.semantic_name.as_deref(), Some("TEXCOORD"));
-        assert_eq!((e.stream, e.semantic_index, e.start_component, e.component_count, e.output_slot), (1, 12, 1, 2, 3));
+        assert_eq!(
+            (
+                e.stream,
+                e.semantic_index,
+                e.start_component,
+                e.component_count,
+                e.output_slot
+            ),
+            (1, 12, 1, 2, 3)
+        );
         let e = parse_entry("$SKIP.xyz@1").unwrap();
         assert!(e.is_gap());
         assert_eq!((e.component_count, e.output_slot), (3, 1));
         assert!(parse_entry("_.w").unwrap().is_gap());
-        for bad in ["COLOR", "COLOR.xz", "COLOR.yx", "COLOR.q", "x:COLOR.x", "COLOR.x@a", "7.x", ".x"] {
+        for bad in [
+            "COLOR",
+            "COLOR.xz",
+            "COLOR.yx",
+            "COLOR.q",
+            "x:COLOR.x",
+            "COLOR.x@a",
+            "7.x",
+            ".x",
+        ] {
             assert!(parse_entry(bad).is_err(), "{bad}");
         }
         assert_eq!(parse_strides("16,0,32").unwrap(), [16, 0, 32, 0]);

@@ -127,7 +127,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         match so.rasterized_stream {
             Some(s) if s > 3 => {
-                return Err(err(None, format!("rasterized stream {s} (streams are 0-3)")));
+                return Err(err(
+                    None,
+                    format!("rasterized stream {s} (streams are 0-3)"),
+                ));
             }
             Some(s) if s != 0 && !gs => {
                 return Err(err(
@@ -173,10 +176,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 ));
             }
             if !(1..=4).contains(&e.component_count) {
-                return Err(err(
-                    at,
-                    format!("{} components (1-4)", e.component_count),
-                ));
+                return Err(err(at, format!("{} components (1-4)", e.component_count)));
             }
             let slot = e.output_slot as usize;
             let stream = e.stream as u8;
@@ -342,11 +342,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             });
             let (global, placement) = match exact {
                 Some(p) => {
-                    let placement = self.output_placement(p.global).ok_or_else(|| {
-                        LowerError::Internal {
-                            what: format!("stream output: no reflection for o{}", e.register),
-                        }
-                    })?;
+                    let placement =
+                        self.output_placement(p.global)
+                            .ok_or_else(|| LowerError::Internal {
+                                what: format!("stream output: no reflection for o{}", e.register),
+                            })?;
                     (p.global, placement)
                 }
                 None => {
@@ -455,9 +455,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let t = DecorationTarget::Global(g);
         self.b.m.decorate(t, Decoration::Location, &[location]);
         if self.io.multi_stream() {
-            self.b
-                .m
-                .decorate(t, Decoration::Stream, &[e.stream as u32]);
+            self.b.m.decorate(t, Decoration::Stream, &[e.stream as u32]);
         }
         self.b.m.name(t, format_args!("xfb{}", e.index));
         let part = IoPart {
