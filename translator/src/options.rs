@@ -124,3 +124,71 @@ impl StreamOutputEntry {
             .is_none_or(|n| n.eq_ignore_ascii_case("$SKIP"))
     }
 }
+
+/// Parses `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]`: `SV_Position.xyzw`, `TEXCOORD1.yz@1`,
+/// `1:COLOR.xyzw@2`; `$SKIP.xy` (or `_.xy`) is a gap of two components. MASK names consecutive
+/// components of the output counted from its own first one (`x` = its first), as D3D's start
+/// component and count do.
+impl std::str::FromStr for StreamOutputEntry {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let bad = |why: &str| {
+            format!(
+                "stream-output entry '{spec}': {why} (expected [STREAM:]SEMANTIC[INDEX].MASK[@SLOT], e.g. 0:TEXCOORD1.xy@1)"
+            )
+        };
+        let (stream, rest) = match spec.split_once(':') {
+            Some((s, r)) => (s.parse::<u32>().map_err(|_| bad("bad stream"))?, r),
+            None => (0, spec),
+        };
+        let (rest, slot) = match rest.rsplit_once('@') {
+            Some((r, s)) => (r, s.parse::<u32>().map_err(|_| bad("bad output slot"))?),
+            None => (rest, 0),
+        };
+        let Some((name, mask)) = rest.rsplit_once('.') else {
+            return Err(bad("no component mask"));
+        };
+        let comps: Vec<u8> = mask
+            .chars()
+            .map(|c| match c {
+                'x' | 'r' => Ok(0),
+                'y' | 'g' => Ok(1),
+                'z' | 'b' => Ok(2),
+                'w' | 'a' => Ok(3),
+                _ => Err(bad("the mask takes x, y, z, w")),
+            })
+            .collect::<Result<_, _>>()?;
+        let start = *comps.first().ok_or_else(|| bad("empty component mask"))?;
+        if comps.iter().enumerate().any(|(i, &c)| c != start + i as u8) {
+            return Err(bad("the mask must name consecutive components in order"));
+        }
+        if name.is_empty() {
+            return Err(bad("no semantic"));
+        }
+        let gap = name == "_" || name.eq_ignore_ascii_case("$SKIP");
+        let (semantic_name, semantic_index) = if gap {
+            (None, 0)
+        } else {
+            let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (n, i) = name.split_at(name.len() - digits);
+            if n.is_empty() {
+                return Err(bad("no semantic name"));
+            }
+            let index = if i.is_empty() {
+                0
+            } else {
+                i.parse::<u32>().map_err(|_| bad("bad semantic index"))?
+            };
+            (Some(n.to_string()), index)
+        };
+        Ok(StreamOutputEntry {
+            stream,
+            semantic_name,
+            semantic_index,
+            start_component: if gap { 0 } else { start },
+            component_count: comps.len() as u8,
+            output_slot: slot,
+        })
+    }
+}

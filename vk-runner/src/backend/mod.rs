@@ -42,16 +42,19 @@ impl Backend {
 
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
-    /// `binding` replaces the options' binding policy (ours only).
+    /// `binding` replaces the options' binding policy, `stream_output` their stream-output
+    /// declaration (ours only).
     pub fn translate(
         &self,
         dxbc: &[u8],
         binding: &translator::binding::Binding,
+        stream_output: Option<&translator::StreamOutput>,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
                 let options = Options {
                     binding: binding.clone(),
+                    stream_output: stream_output.cloned(),
                     ..options.clone()
                 };
                 let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;

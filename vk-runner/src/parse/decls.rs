@@ -421,3 +421,37 @@ mod tests {
         assert_eq!(e.index, 0);
     }
 }
+
+/// Applies one line of a `[stream output]` section: an entry
+/// (`[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]`, in declaration order; `$SKIP.xy` is a gap),
+/// `stride SLOT BYTES` or `rasterized-stream N|none`.
+pub fn stream_output_line(so: &mut translator::StreamOutput, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if c.eat_word("stride") {
+        let slot = c.u32()?;
+        let bytes = c.u32()?;
+        if !c.is_empty() {
+            return Err(format!("trailing text '{}'", c.rest()));
+        }
+        let s = so
+            .strides
+            .get_mut(slot as usize)
+            .ok_or_else(|| format!("stride of slot {slot} (slots are 0-3)"))?;
+        *s = bytes;
+        return Ok(());
+    }
+    if c.eat_word("rasterized-stream") {
+        let r = c.rest().trim();
+        so.rasterized_stream = if r == "none" {
+            None
+        } else {
+            Some(
+                r.parse()
+                    .map_err(|_| format!("rasterized-stream '{r}': a stream or none"))?,
+            )
+        };
+        return Ok(());
+    }
+    so.entries.push(line.parse()?);
+    Ok(())
+}

@@ -95,6 +95,8 @@ pub(crate) struct FileState {
     pub test_models: Vec<ShaderModel>,
     /// The last `[descriptors]` section's register-to-resource mapping.
     pub descriptors: Vec<parse::DescriptorMap>,
+    /// The last `[stream output]` section's declaration.
+    pub stream_output: Option<translator::StreamOutput>,
 }
 
 impl<'a> Runner<'a> {
@@ -146,6 +148,7 @@ impl<'a> Runner<'a> {
             depth_bounds: None,
             test_models: Vec::new(),
             descriptors: Vec::new(),
+            stream_output: None,
         };
         for section in &file.sections {
             match &section.kind {
@@ -199,6 +202,11 @@ impl<'a> Runner<'a> {
                 SectionKind::Ignored(_) => {}
                 SectionKind::Header(models) => st.test_models = models.clone(),
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
+                SectionKind::StreamOutput(so) => {
+                    st.stream_output = Some(so.clone());
+                    // Translations made under another declaration are stale.
+                    st.cache = ShaderCache::default();
+                }
                 SectionKind::Binding(b) => {
                     st.binding = b.clone();
                     // Translations made under another placement are stale.
@@ -375,6 +383,7 @@ impl<'a> Runner<'a> {
             hlsl: self.hlsl,
             hlsl_error: self.hlsl_error.as_deref(),
             binding: st.binding.clone(),
+            stream_output: st.stream_output.clone(),
         };
         let file = st.name.clone();
         for tl in lines {
