@@ -7,6 +7,7 @@
 //! (saying so) when spirv-val is absent.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use integration_tests::{repo_root, spirv_val};
 use rspirv::dr::Operand;
@@ -403,4 +404,103 @@ fn declarations_that_do_not_fit_name_the_entry() {
         "ps_5_0\n.output SV_Target 0 o0 float\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n";
     let m = refused(ps, so(&["SV_Target.x"], z, Some(0)));
     assert!(m.contains("a ps shader has no stream output"), "{m}");
+}
+
+/// A declaration capturing every output of every stream (stream s to slot s): whole outputs,
+/// or (`partial`) each output from its second component on.
+fn capture_all(
+    sig: &translator::container::signature::Signature<'_>,
+    partial: bool,
+) -> StreamOutput {
+    let mut entries = Vec::new();
+    for e in sig
+        .elements
+        .iter()
+        .filter(|e| !e.has_no_register() && e.mask != 0)
+    {
+        let n = (e.mask & 0xf).count_ones() as u8;
+        let start = u8::from(partial && n > 1);
+        entries.push(StreamOutputEntry {
+            stream: e.stream,
+            semantic_name: Some(e.semantic_name.to_string()),
+            semantic_index: e.semantic_index,
+            start_component: start,
+            component_count: n - start,
+            output_slot: e.stream,
+        });
+    }
+    StreamOutput {
+        entries,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn corpus_vs_ds_gs_capturing_every_output_validate() {
+    let Some(shared) = integration_tests::shared_dir() else {
+        println!("SKIPPED: ../shared is absent");
+        return;
+    };
+    if spirv_val(Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
+        println!("SKIPPED: spirv-val is not installed");
+        return;
+    }
+    let mut files = integration_tests::dxbc_files(&shared.join("corpus/dxbc"));
+    files.extend(integration_tests::dxbc_files(&shared.join("bench/dxbc")));
+    let (mut done, mut failures) = (0, Vec::new());
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        if !matches!(
+            integration_tests::stage_of(&bytes),
+            Some("vs" | "ds" | "gs")
+        ) {
+            continue;
+        }
+        let Ok(parsed) = translator::container::ParsedContainer::parse(&bytes) else {
+            continue;
+        };
+        let Some(sig) = parsed.output_signature.as_ref() else {
+            continue;
+        };
+        // Shaders the translator refuses anyway are the corpus sweeps' business.
+        if translator::translate(&bytes, &Options::default()).is_err() {
+            continue;
+        }
+        for partial in [false, true] {
+            let d = capture_all(sig, partial);
+            if d.entries.is_empty() {
+                continue;
+            }
+            for env in ENVS {
+                let opts = Options {
+                    target_env: env,
+                    stream_output: Some(d.clone()),
+                    ..Default::default()
+                };
+                let name = format!(
+                    "corpus-{}-{partial}",
+                    f.file_stem().unwrap().to_string_lossy()
+                );
+                match translator::translate(&bytes, &opts) {
+                    Err(e) => failures.push(format!("{}: {e}", f.display())),
+                    Ok(t) => {
+                        let r = std::panic::catch_unwind(|| check(&t, env, &name));
+                        match r {
+                            Ok(x) => assert_eq!(x.entries.len(), d.entries.len()),
+                            Err(_) => {
+                                failures.push(format!("{} ({partial}, {env:?})", f.display()))
+                            }
+                        }
+                    }
+                }
+                done += 1;
+            }
+        }
+    }
+    println!(
+        "{done} translations with stream output, {} failed",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(done >= 40, "only {done} translations");
 }
