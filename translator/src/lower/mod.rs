@@ -13,7 +13,7 @@
 //! geometry and tessellation stages add [`stage_io`] (per-vertex arrays, patch constants,
 //! their system values), [`geometry`] (GS declarations, emit/cut, streams), [`tess`]
 //! (tessellator declarations and tessellation factors) and [`hull`] (the hull shader's
-//! phases as one tessellation control shader); [`xfb`] applies a stream-output declaration.
+//! phases as one tessellation control shader).
 
 mod alu;
 mod alu_bits;
@@ -37,9 +37,6 @@ mod stage_io;
 mod sysval_tests;
 mod tess;
 mod texture;
-mod xfb;
-
-use rustc_hash::FxHashMap as HashMap;
 
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
@@ -92,8 +89,6 @@ pub(crate) struct Lowerer<'p, 'm> {
     /// The globals behind reflection entries (parallel to `refl`'s lists), so that entries
     /// whose variable the finished module does not use can be marked or dropped.
     pub refl_globals: ReflectionGlobals,
-    /// Globals created for built-in system values, by a key naming the built-in.
-    pub builtins: HashMap<&'static str, GlobalId>,
     /// Geometry and tessellation stage facts (primitive types, control point counts,
     /// tessellator modes) and the hull shader's phase state.
     pub stage_info: stage_io::StageInfo,
@@ -259,7 +254,7 @@ pub fn lower<'p>(
             });
         }
     }
-    xfb::check_stage(stage, opts.stream_output.as_ref())?;
+    io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
@@ -274,7 +269,6 @@ pub fn lower<'p>(
         flow: flow::FlowState::default(),
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
-        builtins: HashMap::default(),
         refl_globals: ReflectionGlobals::default(),
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,

@@ -17,14 +17,12 @@
 
 use spirv::{Capability, Decoration, ExecutionMode, StorageClass};
 
-use super::io::{IoPart, IoReg, PartKind};
-use super::{LowerError, Lowerer, R};
-use crate::container::signature::ComponentType as SigType;
+use super::interface::{reflect_type, scalar_of};
+use super::{IoPart, IoReg, PartKind};
 use crate::ir::{DecorationTarget, GlobalId, Scalar, TypeTable};
+use crate::lower::{LowerError, Lowerer, R};
 use crate::options::StreamOutput;
-use crate::reflect::{
-    ComponentType, InterfacePlacement, ShaderStage, XfbBuffer, XfbEntry, XfbLayout,
-};
+use crate::reflect::{InterfacePlacement, ShaderStage, XfbBuffer, XfbEntry, XfbLayout};
 
 /// D3D11's largest stream-output stride (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
 const MAX_STRIDE: u32 = 2048;
@@ -63,23 +61,6 @@ fn err(entry: Option<usize>, what: impl Into<String>) -> LowerError {
     }
 }
 
-fn scalar_of(t: SigType) -> Scalar {
-    match t {
-        SigType::UInt32 => Scalar::U32,
-        SigType::SInt32 => Scalar::I32,
-        _ => Scalar::F32,
-    }
-}
-
-fn reflect_type(s: Scalar) -> ComponentType {
-    match s {
-        Scalar::U32 | Scalar::Bool => ComponentType::Uint,
-        Scalar::I32 => ComponentType::Sint,
-        Scalar::F32 => ComponentType::Float,
-        Scalar::F64 => ComponentType::Double,
-    }
-}
-
 /// Refuses a stream-output declaration for a stage that has no stream output.
 pub(crate) fn check_stage(stage: ShaderStage, so: Option<&StreamOutput>) -> R<()> {
     if so.is_some()
@@ -102,7 +83,7 @@ pub(crate) fn check_stage(stage: ShaderStage, so: Option<&StreamOutput>) -> R<()
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The stream whose outputs are rasterized, which therefore carries the built-ins
     /// (`Position`, ...): the declaration's rasterized stream, else 0.
-    pub(super) fn rasterized_stream(&self) -> u8 {
+    pub(in crate::lower) fn rasterized_stream(&self) -> u8 {
         self.opts
             .stream_output
             .as_ref()
@@ -114,7 +95,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Checks the stream-output declaration against the output signature, places each entry
     /// in its buffer and makes sure every register an entry reads is an output (before the
     /// interface variables are created).
-    pub(super) fn prepare_xfb(&mut self) -> R<Option<XfbPlan>> {
+    pub(in crate::lower) fn prepare_xfb(&mut self) -> R<Option<XfbPlan>> {
         let Some(so) = self.opts.stream_output.as_ref() else {
             return Ok(None);
         };
@@ -321,7 +302,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Decorates (or creates) the output variable of each entry once the interface variables
     /// exist, and records the layout in the reflection.
-    pub(super) fn apply_xfb(&mut self, plan: XfbPlan) -> R<()> {
+    pub(in crate::lower) fn apply_xfb(&mut self, plan: XfbPlan) -> R<()> {
         if !plan.entries.is_empty() || plan.slots.iter().any(Option::is_some) {
             self.b.m.capability(Capability::TransformFeedback);
             self.b.m.execution_mode(ExecutionMode::Xfb, &[]);
