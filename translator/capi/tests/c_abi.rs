@@ -1075,14 +1075,17 @@ fn stream_output_declaration() {
         assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "{m}");
         assert!(m.contains(needle), "{m}");
     }
-    let so = so_info(&[entry(pos, 0, 300, 0)], &[], 0);
+    // The arrays outlive the struct that points at them.
+    let entries = [entry(pos, 0, 300, 0)];
+    let so = so_info(&entries, &[], 0);
     let info = translate_info(
         (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
     );
     let (s, m) = translate_words(shader, Some(&info)).unwrap_err();
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
     assert!(m.contains("entries[0].component_count is 300"), "{m}");
-    let so = so_info(&[], &[0; 5], 0);
+    let strides = [0; 5];
+    let so = so_info(&[], &strides, 0);
     let info = translate_info(
         (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
     );

@@ -132,7 +132,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mut slots: [Option<(u8, u32)>; 4] = [None; 4];
         // Per slot: the bytes packed so far.
         let mut ends = [0u32; 4];
-        // Per slot: the (register, stream) components already written, to refuse overlaps.
+        // (register, slot, first component, count, entry) of each entry so far, to refuse
+        // overlaps.
         let mut written: Vec<(u32, u32, u8, u8, usize)> = Vec::new();
         let mut entries = Vec::new();
         for (i, e) in so.entries.iter().enumerate() {
