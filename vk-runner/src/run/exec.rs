@@ -374,6 +374,7 @@ pub fn draw(
             viewports: st.viewports.clone(),
             depth_bounds: st.depth_bounds,
             xfb,
+            timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();
