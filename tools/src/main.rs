@@ -19,6 +19,7 @@ mod info;
 mod input;
 mod reflect;
 mod report;
+mod stream_output;
 mod translate;
 mod walk;
 

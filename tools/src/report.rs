@@ -35,6 +35,7 @@ impl Failure {
             (_, ErrorKind::Unsupported) => "unsupported",
             (_, ErrorKind::Invalid) => "invalid",
             (_, ErrorKind::Binding) => "binding",
+            (_, ErrorKind::StreamOutput) => "stream-output",
             (_, ErrorKind::Internal) => "internal",
         };
         Failure::new(kind, CliError::input(name, e))

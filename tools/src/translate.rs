@@ -147,6 +147,17 @@ pub struct TranslateOptions {
     /// sampled image (t#) and a sampler (s#).
     #[arg(long)]
     pub d3d9_combined_samplers: bool,
+    /// A stream-output (transform feedback) declaration entry, repeatable, in declaration
+    /// order: `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]` (`SV_Position.xyzw`, `1:TEXCOORD1.yz@1`,
+    /// `$SKIP.xy` for a gap; docs/cli.md). For vertex, domain and geometry shaders.
+    #[arg(long = "so", value_name = "ENTRY", value_parser = crate::stream_output::parse_entry)]
+    pub so: Vec<translator::StreamOutputEntry>,
+    /// Stream-output buffer strides in bytes, slot 0 first (`16,32`; 0 or absent: packed).
+    #[arg(long, value_name = "BYTES,...", value_parser = crate::stream_output::parse_strides, requires = "so")]
+    pub so_strides: Option<[u32; 4]>,
+    /// The stream the rasterizer draws when stream output is on (`0`-`3`, or `none`).
+    #[arg(long, value_name = "N|none", value_parser = crate::stream_output::parse_rasterized, requires = "so")]
+    pub rasterized_stream: Option<crate::stream_output::Rasterized>,
 }
 
 impl TranslateOptions {
@@ -180,6 +191,11 @@ impl TranslateOptions {
                 combined_samplers: self.d3d9_combined_samplers,
                 ..Default::default()
             },
+            stream_output: (!self.so.is_empty()).then(|| translator::StreamOutput {
+                entries: self.so.clone(),
+                strides: self.so_strides.unwrap_or_default(),
+                rasterized_stream: self.rasterized_stream.map_or(Some(0), |r| r.0),
+            }),
         })
     }
 }

@@ -16,6 +16,9 @@ pub enum ErrorKind {
     Unsupported,
     /// The caller's binding layout or policy has no place for a declared register range.
     Binding,
+    /// The caller's stream-output declaration is malformed or does not fit the shader
+    /// (`Options::stream_output`).
+    StreamOutput,
     /// A bug in the translator: one of its own invariants did not hold.
     Internal,
 }

@@ -3,6 +3,8 @@
 //! emitter can take their options from here without depending on the orchestrator
 //! (`translate.rs`), and a second front end (D3D9) reads the same options.
 
+use serde::{Deserialize, Serialize};
+
 /// Vulkan target environment; it fixes the SPIR-V version emitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TargetEnv {
@@ -67,6 +69,9 @@ pub struct Options {
     pub icb: IcbMode,
     /// Direct3D 9 (SM1–3) programs only.
     pub d3d9: D3d9Options,
+    /// Transform feedback: D3D's stream-output declaration, for a vertex, domain or geometry
+    /// shader (`None`: no stream output).
+    pub stream_output: Option<StreamOutput>,
 }
 
 /// Where the immediate constant buffer lives.
@@ -134,4 +139,135 @@ pub struct VaryingLocation {
     pub usage: crate::d3dbc::Usage,
     pub index: u8,
     pub location: u32,
+}
+
+/// D3D's stream-output declaration (`D3D11_SO_DECLARATION_ENTRY`s, the buffer strides and the
+/// rasterized stream of `CreateGeometryShaderWithStreamOutput`, `D3D12_STREAM_OUTPUT_DESC`):
+/// which outputs of a vertex, domain or geometry shader go to which transform-feedback buffer.
+/// The module gets `Xfb` and `XfbBuffer`/`XfbStride`/`Offset` decorations; the reflection
+/// lists the layout ([`crate::reflect::XfbLayout`]). See `docs/stream-output.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamOutput {
+    /// The entries in declaration order: each slot's entries are packed in this order.
+    pub entries: Vec<StreamOutputEntry>,
+    /// Bytes per vertex of each output slot (buffer) 0–3; 0 packs the slot's entries tightly.
+    #[serde(default)]
+    pub strides: [u32; 4],
+    /// The stream the rasterizer draws (a geometry shader's, 0–3; else 0); `None`: nothing is
+    /// rasterized (`D3D11_SO_NO_RASTERIZED_STREAM`).
+    #[serde(default = "stream_zero")]
+    pub rasterized_stream: Option<u32>,
+}
+
+fn stream_zero() -> Option<u32> {
+    Some(0)
+}
+
+impl Default for StreamOutput {
+    fn default() -> Self {
+        StreamOutput {
+            entries: Vec::new(),
+            strides: [0; 4],
+            rasterized_stream: Some(0),
+        }
+    }
+}
+
+/// One `D3D11_SO_DECLARATION_ENTRY`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamOutputEntry {
+    /// The geometry shader stream (0 for vertex and domain shaders).
+    #[serde(default)]
+    pub stream: u32,
+    /// The output's semantic name (case-insensitive); `None` (D3D's NULL) or `$SKIP`: a gap
+    /// of `component_count` components the buffer skips (left unwritten).
+    pub semantic_name: Option<String>,
+    #[serde(default)]
+    pub semantic_index: u32,
+    /// The first component of the output written, counted from the output's own first
+    /// component (0 = its x).
+    #[serde(default)]
+    pub start_component: u8,
+    /// How many components are written (1–4).
+    pub component_count: u8,
+    /// The buffer (0–3).
+    #[serde(default)]
+    pub output_slot: u32,
+}
+
+impl StreamOutputEntry {
+    /// Whether the entry is a gap (no semantic, or `$SKIP`).
+    pub fn is_gap(&self) -> bool {
+        self.semantic_name
+            .as_deref()
+            .is_none_or(|n| n.eq_ignore_ascii_case("$SKIP"))
+    }
+}
+
+/// Parses `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]`: `SV_Position.xyzw`, `TEXCOORD1.yz@1`,
+/// `1:COLOR.xyzw@2`; `$SKIP.xy` (or `_.xy`) is a gap of two components. MASK names consecutive
+/// components of the output counted from its own first one (`x` = its first), as D3D's start
+/// component and count do.
+impl std::str::FromStr for StreamOutputEntry {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let bad = |why: &str| {
+            format!(
+                "stream-output entry '{spec}': {why} (expected [STREAM:]SEMANTIC[INDEX].MASK[@SLOT], e.g. 0:TEXCOORD1.xy@1)"
+            )
+        };
+        let (stream, rest) = match spec.split_once(':') {
+            Some((s, r)) => (s.parse::<u32>().map_err(|_| bad("bad stream"))?, r),
+            None => (0, spec),
+        };
+        let (rest, slot) = match rest.rsplit_once('@') {
+            Some((r, s)) => (r, s.parse::<u32>().map_err(|_| bad("bad output slot"))?),
+            None => (rest, 0),
+        };
+        let Some((name, mask)) = rest.rsplit_once('.') else {
+            return Err(bad("no component mask"));
+        };
+        let comps: Vec<u8> = mask
+            .chars()
+            .map(|c| match c {
+                'x' | 'r' => Ok(0),
+                'y' | 'g' => Ok(1),
+                'z' | 'b' => Ok(2),
+                'w' | 'a' => Ok(3),
+                _ => Err(bad("the mask takes x, y, z, w")),
+            })
+            .collect::<Result<_, _>>()?;
+        let start = *comps.first().ok_or_else(|| bad("empty component mask"))?;
+        if comps.iter().enumerate().any(|(i, &c)| c != start + i as u8) {
+            return Err(bad("the mask must name consecutive components in order"));
+        }
+        if name.is_empty() {
+            return Err(bad("no semantic"));
+        }
+        let gap = name == "_" || name.eq_ignore_ascii_case("$SKIP");
+        let (semantic_name, semantic_index) = if gap {
+            (None, 0)
+        } else {
+            let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (n, i) = name.split_at(name.len() - digits);
+            if n.is_empty() {
+                return Err(bad("no semantic name"));
+            }
+            let index = if i.is_empty() {
+                0
+            } else {
+                i.parse::<u32>().map_err(|_| bad("bad semantic index"))?
+            };
+            (Some(n.to_string()), index)
+        };
+        Ok(StreamOutputEntry {
+            stream,
+            semantic_name,
+            semantic_index,
+            start_component: if gap { 0 } else { start },
+            component_count: comps.len() as u8,
+            output_slot: slot,
+        })
+    }
 }

@@ -55,6 +55,10 @@ pub struct Reflection {
     /// sets and samplers); `None` for DXBC programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub d3d9: Option<D3d9Info>,
+    /// Transform feedback: where the stream-output declaration's entries went (present when
+    /// the options had one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xfb: Option<XfbLayout>,
 }
 
 /// The constant sets and samplers of a Direct3D 9 program (`docs/d3d9.md`).
@@ -111,6 +115,49 @@ pub struct D3d9Sampler {
     pub declared: String,
     /// The image dimension the module samples (an unknown or 1D type is sampled as 2D).
     pub dim: ResourceDim,
+}
+
+/// The transform-feedback layout of a module translated with a stream-output declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XfbLayout {
+    /// The stream the pipeline rasterizes (`VkPipelineRasterizationStateStreamCreateInfoEXT`;
+    /// other than 0 needs `transformFeedbackRasterizationStreamSelect`); `None`: nothing is
+    /// rasterized (the pipeline sets `rasterizerDiscardEnable`).
+    pub rasterized_stream: Option<u32>,
+    /// The buffers the entries write, by slot.
+    pub buffers: Vec<XfbBuffer>,
+    /// The declaration's entries other than gaps, in declaration order.
+    pub entries: Vec<XfbEntry>,
+}
+
+/// A transform-feedback buffer (`XfbBuffer` = slot).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XfbBuffer {
+    pub slot: u32,
+    /// The stream whose vertices it receives.
+    pub stream: u32,
+    /// Bytes per vertex (`XfbStride`).
+    pub stride: u32,
+}
+
+/// Where one stream-output entry is written and which variable holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XfbEntry {
+    /// Its index in the declaration (gaps counted).
+    pub entry: u32,
+    pub stream: u32,
+    pub buffer: u32,
+    /// Byte offset in the buffer's vertex (`Offset`).
+    pub offset: u32,
+    pub semantic_name: String,
+    pub semantic_index: u32,
+    /// The output register and its components written (bit 0 = x).
+    pub register: u32,
+    pub mask: u8,
+    pub component_type: ComponentType,
+    /// The variable decorated: the output's own variable when the entry covers it exactly,
+    /// else one of its own at a `Location` past the outputs (which the next stage ignores).
+    pub placement: InterfacePlacement,
 }
 
 /// A specialization constant of the module and the pipeline state it stands for.

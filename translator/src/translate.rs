@@ -161,6 +161,14 @@ fn lower_container_with_reflection(
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
         let program = crate::d3dbc::decode(dxbc)?;
+        if options.stream_output.is_some() {
+            // D3D9 has no stream output; a declaration for one is the caller's mistake.
+            return Err(LowerError::StreamOutput {
+                entry: None,
+                what: format!("{} shaders have no stream output", program.version),
+            }
+            .into());
+        }
         return Ok(crate::lower_d3d9::lower(&program, options)?);
     }
     let container = crate::container::Container::parse(dxbc)?;

@@ -110,6 +110,9 @@
 // The program reads the typed UAV with `ld_uav_typed`.
 #define DXBC_SPIRV_RESOURCE_UAV_TYPED_LOAD (1 << 8)
 
+// `rasterized_stream` value: nothing is rasterized (`D3D11_SO_NO_RASTERIZED_STREAM`).
+#define DXBC_SPIRV_NO_RASTERIZED_STREAM 4294967295
+
 // Emit `OpName`/`OpMemberName` debug names.
 #define DXBC_SPIRV_TRANSLATE_DEBUG_NAMES (1 << 0)
 
@@ -220,6 +223,30 @@ typedef struct dxbc_spirv_spec_constant {
   uint32_t default_value;
 } dxbc_spirv_spec_constant;
 
+// A transform-feedback buffer of the module.
+typedef struct dxbc_spirv_xfb_buffer {
+  // The output slot (`XfbBuffer`).
+  uint32_t slot;
+  // The stream whose vertices it receives.
+  uint32_t stream;
+  // Bytes per vertex (`XfbStride`).
+  uint32_t stride;
+} dxbc_spirv_xfb_buffer;
+
+// Where a stream-output entry (not a gap) is written and which variable holds it.
+typedef struct dxbc_spirv_xfb_entry {
+  // Its index in the declaration (gaps counted).
+  uint32_t entry;
+  uint32_t stream;
+  uint32_t buffer;
+  // Byte offset in the buffer's vertex (`Offset`).
+  uint32_t offset;
+  // The output written: its register and the register components (bit 0 = x), its
+  // semantic, type and the decorated variable's placement (`location` past the stage's
+  // outputs when the entry has a variable of its own).
+  struct dxbc_spirv_interface_var output;
+} dxbc_spirv_xfb_entry;
+
 // What a translated module expects from its pipeline. Free with `dxbc_spirv_free_reflection`;
 // every pointer inside lives exactly as long as it.
 typedef struct dxbc_spirv_reflection {
@@ -257,6 +284,14 @@ typedef struct dxbc_spirv_reflection {
   uint32_t class_instance_register;
   uint32_t class_slot_count;
   uint32_t class_slot_stride;
+  // Stream output (a `dxbc_spirv_stream_output_info` was chained): the stream to
+  // rasterize, or `DXBC_SPIRV_NO_RASTERIZED_STREAM` (`rasterizerDiscardEnable`); 0 without
+  // stream output.
+  uint32_t xfb_rasterized_stream;
+  uint32_t xfb_buffer_count;
+  const struct dxbc_spirv_xfb_buffer *xfb_buffers;
+  uint32_t xfb_entry_count;
+  const struct dxbc_spirv_xfb_entry *xfb_entries;
 } dxbc_spirv_reflection;
 
 // What a call returns: `DXBC_SPIRV_OK` (0) or one of the negative `DXBC_SPIRV_ERROR_*`.
@@ -375,7 +410,8 @@ typedef struct dxbc_spirv_shader_create_info {
 typedef uint32_t dxbc_spirv_target_env;
 
 // How to translate. Chain a binding struct (policy, table or callback; at most one, default
-// the class-offsets policy) and a `dxbc_spirv_parameter_info` after it.
+// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
+// `dxbc_spirv_stream_output_info` after it.
 typedef struct dxbc_spirv_translate_info {
   // `DXBC_SPIRV_STRUCTURE_TYPE_TRANSLATE_INFO`.
   dxbc_spirv_structure_type s_type;
@@ -561,6 +597,9 @@ typedef struct dxbc_spirv_parameter_info {
 
 // `dxbc_spirv_parameter_info`.
 #define DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO 6
+
+// `dxbc_spirv_stream_output_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO 7
 
 #define DXBC_SPIRV_STAGE_VERTEX 0
 

@@ -26,6 +26,8 @@ pub const DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO: dxbc_spirv_structure_typ
 pub const DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO: dxbc_spirv_structure_type = 5;
 /// `dxbc_spirv_parameter_info`.
 pub const DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO: dxbc_spirv_structure_type = 6;
+/// `dxbc_spirv_stream_output_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO: dxbc_spirv_structure_type = 7;
 
 /// The two members every chained struct starts with.
 #[repr(C)]
@@ -44,6 +46,7 @@ pub fn type_name(t: dxbc_spirv_structure_type) -> Option<&'static str> {
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO => "dxbc_spirv_binding_table_info",
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO => "dxbc_spirv_binding_callback_info",
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO => "dxbc_spirv_parameter_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO => "dxbc_spirv_stream_output_info",
         _ => return None,
     })
 }

@@ -18,6 +18,7 @@
 //! Modules: [`status`] (codes, messages, the panic guard), [`chain`] (reading the chained
 //! input structs), [`enums`] (the enumerations several calls share), [`shader`] (the shader handle), [`scan`] (what a layer checks before
 //! creating a shader), [`translate`] (SPIR-V out, bindings and parameters in),
+//! [`stream_output`] (a stream-output declaration in),
 //! [`reflection`] (the translation's reflection as C structs).
 
 #![allow(non_camel_case_types)]
@@ -28,6 +29,7 @@ pub mod reflection;
 pub mod scan;
 pub mod shader;
 pub mod status;
+pub mod stream_output;
 pub mod translate;
 
 pub use status::*;

@@ -1,6 +1,7 @@
 //! The translation's reflection as C structs: everything `dxbc reflect` prints (interface
 //! variables, descriptors with their D3D origin, push constants, workgroup size,
-//! capabilities, extensions, Vulkan features, specialization constants).
+//! capabilities, extensions, Vulkan features, specialization constants, the stream-output
+//! layout).
 //!
 //! One allocation owns it all: [`Holder`] starts with the public struct, followed by the
 //! vectors and strings its pointers point into, so `dxbc_spirv_free_reflection` frees
@@ -155,6 +156,34 @@ pub struct dxbc_spirv_spec_constant {
     pub default_value: u32,
 }
 
+/// A transform-feedback buffer of the module.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dxbc_spirv_xfb_buffer {
+    /// The output slot (`XfbBuffer`).
+    pub slot: u32,
+    /// The stream whose vertices it receives.
+    pub stream: u32,
+    /// Bytes per vertex (`XfbStride`).
+    pub stride: u32,
+}
+
+/// Where a stream-output entry (not a gap) is written and which variable holds it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dxbc_spirv_xfb_entry {
+    /// Its index in the declaration (gaps counted).
+    pub entry: u32,
+    pub stream: u32,
+    pub buffer: u32,
+    /// Byte offset in the buffer's vertex (`Offset`).
+    pub offset: u32,
+    /// The output written: its register and the register components (bit 0 = x), its
+    /// semantic, type and the decorated variable's placement (`location` past the stage's
+    /// outputs when the entry has a variable of its own).
+    pub output: dxbc_spirv_interface_var,
+}
+
 /// What a translated module expects from its pipeline. Free with `dxbc_spirv_free_reflection`;
 /// every pointer inside lives exactly as long as it.
 #[repr(C)]
@@ -194,6 +223,14 @@ pub struct dxbc_spirv_reflection {
     pub class_instance_register: u32,
     pub class_slot_count: u32,
     pub class_slot_stride: u32,
+    /// Stream output (a `dxbc_spirv_stream_output_info` was chained): the stream to
+    /// rasterize, or `DXBC_SPIRV_NO_RASTERIZED_STREAM` (`rasterizerDiscardEnable`); 0 without
+    /// stream output.
+    pub xfb_rasterized_stream: u32,
+    pub xfb_buffer_count: u32,
+    pub xfb_buffers: *const dxbc_spirv_xfb_buffer,
+    pub xfb_entry_count: u32,
+    pub xfb_entries: *const dxbc_spirv_xfb_entry,
 }
 
 /// The public struct followed by the storage it points into.
@@ -206,6 +243,8 @@ struct Holder {
     push_constants: Vec<dxbc_spirv_push_constant_range>,
     names: [Vec<*const c_char>; 3],
     spec_constants: Vec<dxbc_spirv_spec_constant>,
+    xfb_buffers: Vec<dxbc_spirv_xfb_buffer>,
+    xfb_entries: Vec<dxbc_spirv_xfb_entry>,
 }
 
 fn len32<T>(v: &[T]) -> u32 {
@@ -371,6 +410,38 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             default_value: s.default,
         })
         .collect();
+    let xfb_buffers: Vec<_> = r
+        .xfb
+        .iter()
+        .flat_map(|x| &x.buffers)
+        .map(|b| dxbc_spirv_xfb_buffer {
+            slot: b.slot,
+            stream: b.stream,
+            stride: b.stride,
+        })
+        .collect();
+    let xfb_entries: Vec<_> = r
+        .xfb
+        .iter()
+        .flat_map(|x| &x.entries)
+        .map(|e| dxbc_spirv_xfb_entry {
+            entry: e.entry,
+            stream: e.stream,
+            buffer: e.buffer,
+            offset: e.offset,
+            output: var(
+                &mut strings,
+                &InterfaceVar {
+                    semantic_name: e.semantic_name.clone(),
+                    semantic_index: e.semantic_index,
+                    register: Some(e.register),
+                    mask: e.mask,
+                    component_type: e.component_type,
+                    placement: e.placement.clone(),
+                },
+            ),
+        })
+        .collect();
     let public = dxbc_spirv_reflection {
         stage: reflect_stage(r.stage),
         entry_point,
@@ -396,6 +467,16 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         class_instance_register: r.class_linkage.as_ref().map_or(0, |c| c.register),
         class_slot_count: r.class_linkage.as_ref().map_or(0, |c| c.slot_count),
         class_slot_stride: r.class_linkage.as_ref().map_or(0, |c| c.slot_stride),
+        xfb_rasterized_stream: match &r.xfb {
+            Some(x) => x
+                .rasterized_stream
+                .unwrap_or(crate::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM),
+            None => 0,
+        },
+        xfb_buffer_count: len32(&xfb_buffers),
+        xfb_buffers: xfb_buffers.as_ptr(),
+        xfb_entry_count: len32(&xfb_entries),
+        xfb_entries: xfb_entries.as_ptr(),
     };
     let holder = Box::new(Holder {
         public,
@@ -405,6 +486,8 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         push_constants,
         names,
         spec_constants,
+        xfb_buffers,
+        xfb_entries,
     });
     Box::into_raw(holder).cast()
 }

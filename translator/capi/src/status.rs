@@ -65,6 +65,8 @@ impl From<translator::Error> for ApiError {
             K::Malformed | K::Invalid => DXBC_SPIRV_ERROR_INVALID_SHADER,
             K::Unsupported => DXBC_SPIRV_ERROR_UNSUPPORTED,
             K::Binding => DXBC_SPIRV_ERROR_BINDING,
+            // The caller's declaration, like a bad field: D3D's E_INVALIDARG.
+            K::StreamOutput => DXBC_SPIRV_ERROR_INVALID_ARGUMENT,
             K::Internal => DXBC_SPIRV_ERROR_INTERNAL,
         };
         ApiError {

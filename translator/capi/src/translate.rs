@@ -40,7 +40,8 @@ pub const DXBC_SPIRV_TRANSLATE_DEBUG_NAMES: u32 = 1 << 0;
 pub const DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32: u32 = 1 << 1;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
-/// the class-offsets policy) and a `dxbc_spirv_parameter_info` after it.
+/// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
+/// `dxbc_spirv_stream_output_info` after it.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct dxbc_spirv_translate_info {
@@ -485,6 +486,7 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO,
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO,
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO,
+        DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO,
     ];
     // SAFETY: caller's promise; each struct is read as the type its s_type names.
     unsafe {
@@ -528,6 +530,12 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                 DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO => {
                     let p: &dxbc_spirv_parameter_info = in_ref(p.cast(), "parameter info")?;
                     apply_parameters(p, &mut opts)
+                }
+                DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO => {
+                    let s: &crate::stream_output::dxbc_spirv_stream_output_info =
+                        in_ref(p.cast(), "stream output info")?;
+                    opts.stream_output = Some(crate::stream_output::read(s)?);
+                    Ok(())
                 }
                 _ => Ok(()),
             },

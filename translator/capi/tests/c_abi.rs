@@ -994,3 +994,165 @@ fn parallel_calls_from_several_threads() {
         unsafe { dxbc_spirv_shader_destroy(h.0) };
     }
 }
+
+/// A vertex shader with a position, a float3 in register 1 and a float sharing it.
+const VS_XFB: &str = "vs_5_0
+.input POSITION 0 v0 float
+.output SV_Position 0 o0 float POS
+.output NORMAL 0 o1.xyz float
+.output COLOR 1 o1.w float
+dcl_input v0.xyzw
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xyz
+dcl_output o1.w
+mov o0.xyzw, v0.xyzw
+mov o1.xyzw, v0.wzyx
+ret
+";
+
+#[test]
+fn stream_output_declaration() {
+    let shader = create(&asm(VS_XFB)).unwrap();
+    let entry = |name: *const c_char, start, count, slot| {
+        dxbc_spirv::stream_output::dxbc_spirv_stream_output_entry {
+            stream: 0,
+            semantic_name: name,
+            semantic_index: 0,
+            start_component: start,
+            component_count: count,
+            output_slot: slot,
+        }
+    };
+    let pos = c"SV_Position".as_ptr();
+    let normal = c"normal".as_ptr();
+    let so_info =
+        |entries: &[dxbc_spirv::stream_output::dxbc_spirv_stream_output_entry],
+         strides: &[u32],
+         raster| dxbc_spirv::stream_output::dxbc_spirv_stream_output_info {
+            s_type: DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO,
+            next: null(),
+            entry_count: entries.len() as u32,
+            entries: entries.as_ptr(),
+            buffer_stride_count: strides.len() as u32,
+            buffer_strides: strides.as_ptr(),
+            rasterized_stream: raster,
+        };
+    // SV_Position whole to slot 0; a gap, then NORMAL.yz to slot 1 (stride 24).
+    let entries = [
+        entry(pos, 0, 4, 0),
+        entry(null(), 0, 1, 1),
+        entry(normal, 1, 2, 1),
+    ];
+    let so = so_info(
+        &entries,
+        &[0, 24],
+        dxbc_spirv::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM,
+    );
+    let info = translate_info(
+        (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
+    );
+    let (words, refl) = translate(shader, Some(&info)).unwrap();
+    // OpExecutionMode %main Xfb (opcode 16, mode 11).
+    assert!(
+        words
+            .windows(3)
+            .any(|w| w[0] == (3 << 16 | 16) && w[2] == 11)
+    );
+    let r = unsafe { &*refl };
+    assert_eq!(
+        r.xfb_rasterized_stream,
+        dxbc_spirv::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM
+    );
+    let buffers = unsafe { std::slice::from_raw_parts(r.xfb_buffers, r.xfb_buffer_count as usize) };
+    let got: Vec<_> = buffers
+        .iter()
+        .map(|b| (b.slot, b.stream, b.stride))
+        .collect();
+    assert_eq!(got, [(0, 0, 16), (1, 0, 24)]);
+    let entries = unsafe { std::slice::from_raw_parts(r.xfb_entries, r.xfb_entry_count as usize) };
+    assert_eq!(entries.len(), 2);
+    assert_eq!(
+        (entries[0].entry, entries[0].buffer, entries[0].offset),
+        (0, 0, 0)
+    );
+    assert_eq!(entries[0].output.placement, DXBC_SPIRV_PLACEMENT_BUILTIN);
+    assert_eq!(
+        (entries[1].entry, entries[1].buffer, entries[1].offset),
+        (2, 1, 4)
+    );
+    assert_eq!(
+        (entries[1].output.register_index, entries[1].output.mask),
+        (1, 0b0110)
+    );
+    assert_eq!(entries[1].output.placement, DXBC_SPIRV_PLACEMENT_LOCATION);
+    assert_eq!(
+        unsafe { CStr::from_ptr(entries[1].output.semantic_name) },
+        c"NORMAL"
+    );
+    unsafe { dxbc_spirv_free_reflection(refl) };
+
+    // Declarations that do not fit: INVALID_ARGUMENT naming the entry or the stride.
+    let unknown = c"TEXCOORD".as_ptr();
+    let cases: [(Vec<_>, Vec<u32>, u32, &str); 5] = [
+        (
+            vec![entry(unknown, 0, 1, 0)],
+            vec![],
+            0,
+            "entry 0: TEXCOORD0 (stream 0) is not an output",
+        ),
+        (
+            vec![entry(pos, 0, 4, 0), entry(pos, 3, 1, 0)],
+            vec![],
+            0,
+            "entry 1: SV_Position0: overlaps entry 0",
+        ),
+        (
+            vec![entry(normal, 2, 2, 0)],
+            vec![],
+            0,
+            "entry 0: normal0: components 2..4 of an output with 3",
+        ),
+        (
+            vec![entry(pos, 0, 4, 0)],
+            vec![12],
+            0,
+            "stride of output slot 0: 12 bytes, smaller than its entries (16 bytes)",
+        ),
+        (
+            vec![entry(pos, 0, 4, 0)],
+            vec![],
+            1,
+            "rasterized stream 1: a vs shader has stream 0 only",
+        ),
+    ];
+    for (entries, strides, raster, needle) in cases {
+        let so = so_info(&entries, &strides, raster);
+        let info = translate_info(
+            (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
+        );
+        let (s, m) = translate_words(shader, Some(&info)).unwrap_err();
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "{m}");
+        assert!(m.contains(needle), "{m}");
+    }
+    // The arrays outlive the struct that points at them.
+    let entries = [entry(pos, 0, 300, 0)];
+    let so = so_info(&entries, &[], 0);
+    let info = translate_info(
+        (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
+    );
+    let (s, m) = translate_words(shader, Some(&info)).unwrap_err();
+    assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+    assert!(m.contains("entries[0].component_count is 300"), "{m}");
+    let strides = [0; 5];
+    let so = so_info(&[], &strides, 0);
+    let info = translate_info(
+        (&so as *const dxbc_spirv::stream_output::dxbc_spirv_stream_output_info).cast(),
+    );
+    assert!(
+        translate_words(shader, Some(&info))
+            .unwrap_err()
+            .1
+            .contains("buffer_stride_count is 5")
+    );
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}

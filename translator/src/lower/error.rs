@@ -34,6 +34,10 @@ pub enum LowerError {
         error: crate::binding::BindingError,
         offset: usize,
     },
+    /// The stream-output declaration is malformed or does not fit the shader: `entry` is the
+    /// index of the entry at fault (none: the declaration as a whole, e.g. a stride).
+    #[error("stream-output declaration{}: {what}", entry.map(|i| format!(" entry {i}")).unwrap_or_default())]
+    StreamOutput { entry: Option<usize>, what: String },
 }
 
 impl LowerError {
@@ -75,6 +79,7 @@ impl LowerError {
             LowerError::Internal { .. } => K::Internal,
             LowerError::Invalid { .. } => K::Invalid,
             LowerError::Binding { .. } => K::Binding,
+            LowerError::StreamOutput { .. } => K::StreamOutput,
         }
     }
 
@@ -84,7 +89,7 @@ impl LowerError {
             LowerError::Unsupported { offset, .. }
             | LowerError::Invalid { offset, .. }
             | LowerError::Binding { offset, .. } => Some(offset),
-            LowerError::Internal { .. } => None,
+            LowerError::Internal { .. } | LowerError::StreamOutput { .. } => None,
         }
     }
 
@@ -92,7 +97,9 @@ impl LowerError {
     pub fn opcode(&self) -> Option<&'static str> {
         match *self {
             LowerError::Unsupported { opcode, .. } | LowerError::Invalid { opcode, .. } => opcode,
-            LowerError::Internal { .. } | LowerError::Binding { .. } => None,
+            LowerError::Internal { .. }
+            | LowerError::Binding { .. }
+            | LowerError::StreamOutput { .. } => None,
         }
     }
 

@@ -6,8 +6,9 @@
 //! values of stream N's declared registers to its interface variables and emits the vertex.
 //! After an emit D3D leaves every output undefined, so keeping the old values is correct;
 //! `ret` emits nothing. A shader declaring streams other than 0 uses `GeometryStreams`
-//! (`OpEmitStreamVertex`, `Stream` decorations; Vulkan rasterizes stream 0, what the other
-//! streams carry reaches only transform feedback); otherwise plain `OpEmitVertex`.
+//! (`OpEmitStreamVertex`, `Stream` decorations; Vulkan rasterizes one stream, 0 unless a
+//! stream-output declaration names another, whose outputs alone have built-ins; what the
+//! other streams carry reaches only transform feedback); otherwise plain `OpEmitVertex`.
 
 use spirv::{Capability, ExecutionMode, Op};
 

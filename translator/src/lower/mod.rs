@@ -286,6 +286,7 @@ pub fn lower<'p>(
             ));
         }
     }
+    io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
@@ -344,7 +345,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.lower_instruction(inst)?;
             i += 1;
         }
+        let xfb = self.prepare_xfb()?;
         self.finish_io_declarations()?;
+        if let Some(plan) = xfb {
+            self.apply_xfb(plan)?;
+        }
         self.lower_body(i)
     }
 
@@ -377,6 +382,7 @@ impl Reflection {
             spec_constants: Vec::new(),
             class_linkage: None,
             d3d9: None,
+            xfb: None,
         }
     }
 }

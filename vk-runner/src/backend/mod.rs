@@ -46,19 +46,21 @@ impl Backend {
 
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
-    /// `binding` replaces the options' binding policy and `icb` their ICB placement (ours
-    /// only).
+    /// `binding` replaces the options' binding policy, `icb` their ICB placement and
+    /// `stream_output` their stream-output declaration (ours only).
     pub fn translate(
         &self,
         dxbc: &[u8],
         binding: &translator::binding::Binding,
         icb: translator::IcbMode,
+        stream_output: Option<&translator::StreamOutput>,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
                 let options = Options {
                     binding: binding.clone(),
                     icb,
+                    stream_output: stream_output.cloned(),
                     ..options.clone()
                 };
                 let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;

@@ -170,6 +170,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         spec_constants: Vec::new(),
         class_linkage: None,
         d3d9: None,
+        xfb: None,
     })
 }
 

@@ -77,7 +77,7 @@ pub fn bench_shader(
     let mut mods = Vec::new();
     for (i, b) in backends.iter().enumerate() {
         let mut t = b
-            .translate(dxbc, &Default::default(), Default::default())
+            .translate(dxbc, &Default::default(), Default::default(), None)
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
             t.spirv = words.clone();
@@ -261,6 +261,7 @@ fn pixel_run<'a>(
             spec_constants: Vec::new(),
             class_linkage: None,
             d3d9: None,
+            xfb: None,
         },
     };
     let bound = bind::bind(
@@ -288,6 +289,7 @@ fn pixel_run<'a>(
             viewports: Vec::new(),
             depth_bounds: None,
             timed: Some((repeat, timer)),
+            xfb: None,
         };
         pipeline::draw(gpu, &[&vs, ps], &bound, &mut state)?;
         Ok(timer.nanoseconds()?)

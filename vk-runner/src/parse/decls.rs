@@ -338,6 +338,40 @@ pub fn input_layout_line(line: &str) -> Result<InputElement, String> {
     })
 }
 
+/// Applies one line of a `[stream output]` section: an entry
+/// (`[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]`, in declaration order; `$SKIP.xy` is a gap),
+/// `stride SLOT BYTES` or `rasterized-stream N|none`.
+pub fn stream_output_line(so: &mut translator::StreamOutput, line: &str) -> Result<(), String> {
+    let mut c = Cursor::new(line);
+    if c.eat_word("stride") {
+        let slot = c.u32()?;
+        let bytes = c.u32()?;
+        if !c.is_empty() {
+            return Err(format!("trailing text '{}'", c.rest()));
+        }
+        let s = so
+            .strides
+            .get_mut(slot as usize)
+            .ok_or_else(|| format!("stride of slot {slot} (slots are 0-3)"))?;
+        *s = bytes;
+        return Ok(());
+    }
+    if c.eat_word("rasterized-stream") {
+        let r = c.rest().trim();
+        so.rasterized_stream = if r == "none" {
+            None
+        } else {
+            Some(
+                r.parse()
+                    .map_err(|_| format!("rasterized-stream '{r}': a stream or none"))?,
+            )
+        };
+        return Ok(());
+    }
+    so.entries.push(line.parse()?);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,5 +499,36 @@ mod tests {
         );
         let e = input_layout_line("0 r32g32b32a32-float position").unwrap();
         assert_eq!(e.index, 0);
+    }
+
+    #[test]
+    fn stream_output_lines() {
+        let mut so = translator::StreamOutput::default();
+        for l in [
+            "SV_Position.xyzw",
+            "1:TEXCOORD2.yz@3",
+            "$SKIP.xy",
+            "stride 3 40",
+            "rasterized-stream none",
+        ] {
+            stream_output_line(&mut so, l).unwrap();
+        }
+        assert_eq!(so.entries.len(), 3);
+        assert_eq!(so.entries[1].semantic_index, 2);
+        assert_eq!((so.entries[1].stream, so.entries[1].output_slot), (1, 3));
+        assert!(so.entries[2].is_gap());
+        assert_eq!(so.strides, [0, 0, 0, 40]);
+        assert_eq!(so.rasterized_stream, None);
+        stream_output_line(&mut so, "rasterized-stream 2").unwrap();
+        assert_eq!(so.rasterized_stream, Some(2));
+        for bad in [
+            "stride 4 16",
+            "stride 0",
+            "rasterized-stream x",
+            "COLOR",
+            "COLOR.xz",
+        ] {
+            assert!(stream_output_line(&mut so, bad).is_err(), "{bad}");
+        }
     }
 }

@@ -38,6 +38,7 @@ enum Body {
     /// `[header]`: `test-shader-models (...)`.
     Header(Vec<qualifier::ShaderModel>),
     Descriptors(Vec<DescriptorMap>),
+    StreamOutput(translator::StreamOutput),
     None,
 }
 
@@ -104,6 +105,7 @@ pub fn parse(text: &str) -> TestFile {
             Body::InputLayout(v) => decls::input_layout_line(line).map(|e| v.push(e)),
             Body::Header(models) => header_directive(models, line),
             Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
+            Body::StreamOutput(so) => decls::stream_output_line(so, line),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
             Body::Shader { .. }
             | Body::Ignored(_)
@@ -136,6 +138,7 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Icb(m) => SectionKind::Icb(m),
         Body::Header(models) => SectionKind::Header(models),
         Body::Descriptors(v) => SectionKind::Descriptors(v),
+        Body::StreamOutput(so) => SectionKind::StreamOutput(so),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
         Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
             Ok(l) => SectionKind::Binding(l.into()),
@@ -268,6 +271,7 @@ fn header(raw: &str) -> Result<Body, String> {
         ("rtv", ResourceKind::Rtv),
         ("vb", ResourceKind::VertexBuffer),
         ("vertex buffer", ResourceKind::VertexBuffer),
+        ("so", ResourceKind::StreamOutput),
     ] {
         if c.eat_words(words) {
             let (n, space) = slot(&mut c)?;
@@ -326,6 +330,9 @@ fn header(raw: &str) -> Result<Body, String> {
     }
     if inner == "descriptors" {
         return Ok(Body::Descriptors(Vec::new()));
+    }
+    if inner == "stream output" {
+        return Ok(Body::StreamOutput(translator::StreamOutput::default()));
     }
     Err(format!("unknown section '[{inner}]'"))
 }

@@ -48,6 +48,9 @@ pub enum SectionKind {
     /// `[descriptors]`: which test resource each SRV/UAV register range is bound to (an
     /// explicit root signature); empty: the default, register N binds resource N.
     Descriptors(Vec<DescriptorMap>),
+    /// `[stream output]` (ours): the stream-output declaration the last vertex-processing
+    /// stage of later draws is translated with (docs/vk-runner.md).
+    StreamOutput(translator::StreamOutput),
 }
 
 /// One `[descriptors]` line, `t[1:2], space 0, srv 5`: registers `lower..=upper` of the class in
@@ -135,6 +138,8 @@ pub enum ResourceKind {
     Rtv,
     Dsv,
     VertexBuffer,
+    /// `[so N]`: a stream-output (transform feedback) buffer, slot 0-3.
+    StreamOutput,
 }
 
 impl ResourceKind {
@@ -145,6 +150,7 @@ impl ResourceKind {
             ResourceKind::Rtv => "rtv",
             ResourceKind::Dsv => "dsv",
             ResourceKind::VertexBuffer => "vb",
+            ResourceKind::StreamOutput => "so",
         }
     }
 }

@@ -354,7 +354,7 @@ fn resource_ref(c: &mut Cursor<'_>) -> Result<Option<(&'static str, u32)>, Strin
             return Ok(Some(("cbv", slot)));
         }
     }
-    for kind in ["rtv", "uav", "srv", "vb", "cbv"] {
+    for kind in ["rtv", "uav", "srv", "vb", "cbv", "so"] {
         let r = c.rest();
         if let Some(after) = r.strip_prefix(kind).and_then(|a| a.strip_prefix('-')) {
             let mut cc = Cursor::new(after);
@@ -385,6 +385,7 @@ fn kind_of(word: &str) -> Option<ResourceKind> {
         "uav" => ResourceKind::Uav,
         "srv" => ResourceKind::Srv,
         "vb" => ResourceKind::VertexBuffer,
+        "so" => ResourceKind::StreamOutput,
         "dsv" => ResourceKind::Dsv,
         _ => return None,
     })

@@ -24,14 +24,26 @@ fn module(
     stage: Stage,
     model: ShaderModel,
     ctx: &dyn QualContext,
+    xfb: bool,
 ) -> Result<Option<Rc<Translation>>, RunError> {
     let Some((line, section)) = st.shader(stage).cloned() else {
         return Ok(None);
     };
     let options = st.require.options.clone();
     st.cache
-        .get(t, line, &section, model, ctx, &options)
+        .get(t, line, &section, model, ctx, &options, xfb)
         .map(Some)
+}
+
+/// The stage a `[stream output]` declaration applies to: the last one before rasterization.
+fn xfb_stage(st: &FileState) -> Stage {
+    if st.shader(Stage::Geometry).is_some() {
+        Stage::Geometry
+    } else if st.shader(Stage::Domain).is_some() {
+        Stage::Domain
+    } else {
+        Stage::Vertex
+    }
 }
 
 fn existing(st: &FileState, key: (ResourceKind, u32, u32)) -> Result<(), RunError> {
@@ -49,7 +61,7 @@ pub fn dispatch(
     ctx: &dyn QualContext,
     groups: [u32; 3],
 ) -> Result<(), RunError> {
-    let cs = module(st, t, Stage::Compute, model, ctx)?
+    let cs = module(st, t, Stage::Compute, model, ctx, false)?
         .ok_or_else(|| RunError::Fail("no [compute shader] declared".into()))?;
     bind::check_features(gpu, &[&cs.reflection])?;
     check_bound_resources(st, &[&cs])?;
@@ -171,7 +183,15 @@ pub fn draw(
         ));
     }
     let quad = explicit.is_none();
-    let vs = match module(st, t, Stage::Vertex, model, ctx)? {
+    let so_stage = st.stream_output.is_some().then(|| xfb_stage(st));
+    let vs = match module(
+        st,
+        t,
+        Stage::Vertex,
+        model,
+        ctx,
+        so_stage == Some(Stage::Vertex),
+    )? {
         Some(v) => v,
         None if quad => {
             let section = ShaderSection {
@@ -182,13 +202,14 @@ pub fn draw(
                 todo: None,
                 entry: "main".into(),
             };
-            st.cache.get(t, 0, &section, model, ctx, &[])?
+            let xfb = so_stage == Some(Stage::Vertex);
+            st.cache.get(t, 0, &section, model, ctx, &[], xfb)?
         }
         None => return Err(RunError::Fail("draw without a [vertex shader]".into())),
     };
     let mut rest = Vec::new();
     for s in [Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel] {
-        if let Some(m) = module(st, t, s, model, ctx)? {
+        if let Some(m) = module(st, t, s, model, ctx, so_stage == Some(s))? {
             rest.push(m);
         }
     }
@@ -212,6 +233,23 @@ pub fn draw(
         ));
     }
     check_bound_resources(st, &mods)?;
+    let xfb_layout = mods.iter().find_map(|m| m.reflection.xfb.as_ref());
+    if xfb_layout.is_some() && gpu.xfb.is_none() {
+        return Err(RunError::Skip(
+            "[stream output]: the device lacks transformFeedback (VK_EXT_transform_feedback)"
+                .into(),
+        ));
+    }
+    for b in xfb_layout.iter().flat_map(|x| &x.buffers) {
+        let key = (ResourceKind::StreamOutput, 0, b.slot);
+        existing(st, key)?;
+        if !st.resources.contains_key(&key) {
+            return Err(RunError::Fail(format!(
+                "the stream-output declaration writes buffer {} but the test declares no [so {}]",
+                b.slot, b.slot
+            )));
+        }
+    }
     default_target(gpu, st)?;
     let bound = {
         let mut src = BindSources {
@@ -304,6 +342,24 @@ pub fn draw(
             },
             None => None,
         };
+        let mut xfb = None;
+        if let Some(x) = xfb_layout {
+            let mut buffers = Vec::new();
+            for b in &x.buffers {
+                match st
+                    .resources
+                    .get(&(ResourceKind::StreamOutput, 0, b.slot))
+                    .map(|r| &r.obj)
+                {
+                    Some(GpuObject::Buffer(buf)) => buffers.push((b.slot, buf)),
+                    _ => return Err(RunError::Fail(format!("so {} is not a buffer", b.slot))),
+                }
+            }
+            xfb = Some(pipeline::XfbDraw {
+                buffers,
+                rasterized_stream: x.rasterized_stream,
+            });
+        }
         let mut state = DrawState {
             topology: counts.topology,
             vertices: counts.vertices,
@@ -317,6 +373,7 @@ pub fn draw(
             sample_mask: st.sample_mask,
             viewports: st.viewports.clone(),
             depth_bounds: st.depth_bounds,
+            xfb,
             timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)

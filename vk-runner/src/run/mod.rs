@@ -97,6 +97,8 @@ pub(crate) struct FileState {
     pub test_models: Vec<ShaderModel>,
     /// The last `[descriptors]` section's register-to-resource mapping.
     pub descriptors: Vec<parse::DescriptorMap>,
+    /// The last `[stream output]` section's declaration.
+    pub stream_output: Option<translator::StreamOutput>,
 }
 
 impl<'a> Runner<'a> {
@@ -149,6 +151,7 @@ impl<'a> Runner<'a> {
             depth_bounds: None,
             test_models: Vec::new(),
             descriptors: Vec::new(),
+            stream_output: None,
         };
         for section in &file.sections {
             match &section.kind {
@@ -204,6 +207,11 @@ impl<'a> Runner<'a> {
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::Icb(m) => {
                     st.icb = *m;
+                    st.cache = ShaderCache::default();
+                }
+                SectionKind::StreamOutput(so) => {
+                    st.stream_output = Some(so.clone());
+                    // Translations made under another declaration are stale.
                     st.cache = ShaderCache::default();
                 }
                 SectionKind::Binding(b) => {
@@ -383,6 +391,7 @@ impl<'a> Runner<'a> {
             hlsl_error: self.hlsl_error.as_deref(),
             binding: st.binding.clone(),
             icb: st.icb,
+            stream_output: st.stream_output.clone(),
         };
         let file = st.name.clone();
         for tl in lines {

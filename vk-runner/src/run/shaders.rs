@@ -18,7 +18,8 @@ pub const QUAD_VS: &str =
 /// Caches translations per (section line, model) for one file.
 #[derive(Default)]
 pub struct ShaderCache {
-    map: HashMap<(u32, ShaderModel), Result<Rc<Translation>, RunError>>,
+    /// By (section line, model, translated with the stream-output declaration).
+    map: HashMap<(u32, ShaderModel, bool), Result<Rc<Translation>, RunError>>,
 }
 
 fn reflect_stage(s: Stage) -> ShaderStage {
@@ -41,10 +42,14 @@ pub struct Translator<'a> {
     pub binding: translator::binding::Binding,
     /// Where the immediate constant buffer goes (the file's `[icb uniform-buffer ...]`).
     pub icb: translator::IcbMode,
+    /// The file's `[stream output]` declaration, for the last vertex-processing stage.
+    pub stream_output: Option<translator::StreamOutput>,
 }
 
 impl ShaderCache {
-    /// Returns the module for `section` (declared at `line`) at `model`.
+    /// Returns the module for `section` (declared at `line`) at `model`; `xfb`: translated
+    /// with the stream-output declaration.
+    #[allow(clippy::too_many_arguments)]
     pub fn get(
         &mut self,
         t: &Translator<'_>,
@@ -53,6 +58,7 @@ impl ShaderCache {
         model: ShaderModel,
         ctx: &dyn QualContext,
         options: &[String],
+        xfb: bool,
     ) -> Result<Rc<Translation>, RunError> {
         let expected_to_fail = [section.fail.as_ref(), section.notimpl.as_ref()]
             .into_iter()
@@ -64,10 +70,11 @@ impl ShaderCache {
                 section.stage.name()
             )));
         }
-        if let Some(r) = self.map.get(&(line, model)) {
+        if let Some(r) = self.map.get(&(line, model, xfb)) {
             return r.clone();
         }
-        let mut r = translate(t, line, section, model, options).map(Rc::new);
+        let so = if xfb { t.stream_output.as_ref() } else { None };
+        let mut r = translate(t, line, section, model, options, so).map(Rc::new);
         // `[... shader todo]`: the HLSL compiler is known not to handle it yet; that is no
         // verdict on the translator.
         if let Err(RunError::Fail(m)) = &r
@@ -78,7 +85,7 @@ impl ShaderCache {
                 "{m} (the section is marked todo for the HLSL compiler)"
             )));
         }
-        self.map.insert((line, model), r.clone());
+        self.map.insert((line, model, xfb), r.clone());
         r
     }
 }
@@ -89,6 +96,7 @@ fn translate(
     section: &ShaderSection,
     model: ShaderModel,
     options: &[String],
+    stream_output: Option<&translator::StreamOutput>,
 ) -> Result<Translation, RunError> {
     let dxbc = match &section.source {
         ShaderSource::Hlsl(src) => {
@@ -132,13 +140,22 @@ fn translate(
             t.backend.name()
         )));
     }
-    let tr = t.backend.translate(&dxbc, &t.binding, t.icb).map_err(|e| {
-        RunError::Fail(format!(
-            "{} backend: the {} shader at line {line}: {e}",
-            t.backend.name(),
-            section.stage.name()
-        ))
-    })?;
+    if !matches!(t.backend, Backend::Ours { .. }) && stream_output.is_some() {
+        return Err(RunError::Skip(format!(
+            "the {} backend takes no stream-output declaration",
+            t.backend.name()
+        )));
+    }
+    let tr = t
+        .backend
+        .translate(&dxbc, &t.binding, t.icb, stream_output)
+        .map_err(|e| {
+            RunError::Fail(format!(
+                "{} backend: the {} shader at line {line}: {e}",
+                t.backend.name(),
+                section.stage.name()
+            ))
+        })?;
     if tr.reflection.stage != reflect_stage(section.stage) {
         return Err(RunError::Fail(format!(
             "the {} shader section at line {line} holds a {:?} shader",

@@ -34,6 +34,12 @@ pub struct Gpu {
     /// flushed (D3D's rule), which `[require] denorm-flush-f32` checks.
     pub denorm_flush_f32: bool,
     pub enabled: FeatureSet,
+    /// VK_EXT_transform_feedback's commands and limits, when the device has the extension
+    /// and its `transformFeedback` feature (`[stream output]` draws).
+    pub xfb: Option<(
+        ash::ext::transform_feedback::Device,
+        vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
+    )>,
     pub command_pool: vk::CommandPool,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub validation: Box<ValidationCounts>,
@@ -331,6 +337,16 @@ impl Gpu {
                 }
             };
             let mem_props = instance.get_physical_device_memory_properties(pdev);
+            let xfb = (has_xfb && enabled.xfb.transform_feedback != 0).then(|| {
+                let mut p = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
+                let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut p);
+                instance.get_physical_device_properties2(pdev, &mut p2);
+                p.p_next = std::ptr::null_mut();
+                (
+                    ash::ext::transform_feedback::Device::new(&instance, &device),
+                    p,
+                )
+            });
             Ok(Gpu {
                 entry,
                 instance,
@@ -345,6 +361,7 @@ impl Gpu {
                 driver_id,
                 denorm_flush_f32,
                 enabled,
+                xfb,
                 command_pool,
                 debug,
                 validation,

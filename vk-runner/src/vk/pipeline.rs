@@ -183,6 +183,16 @@ pub struct DrawState<'a> {
     /// Benchmarking: draw this many times between the timer's two timestamps (None: once,
     /// untimed).
     pub timed: Option<(u32, &'a Timer)>,
+    /// Transform feedback, when the last vertex-processing stage has a stream-output layout.
+    pub xfb: Option<XfbDraw<'a>>,
+}
+
+/// The transform-feedback side of a draw.
+pub struct XfbDraw<'a> {
+    /// The `[so N]` buffers by slot, bound whole from offset 0.
+    pub buffers: Vec<(u32, &'a Buffer)>,
+    /// The reflection's rasterized stream (`None`: rasterizer discard).
+    pub rasterized_stream: Option<u32>,
 }
 
 /// The specialization constants of one stage, set from the pipeline state they stand for.
@@ -365,11 +375,38 @@ pub fn draw(
         let vp = vk::PipelineViewportStateCreateInfo::default()
             .viewport_count(viewport_count)
             .scissor_count(viewport_count);
-        let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        let mut rs = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(vk::CullModeFlags::NONE)
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
+        let mut rs_stream = vk::PipelineRasterizationStateStreamCreateInfoEXT::default();
+        if let Some(x) = &st.xfb {
+            let props = gpu.xfb.as_ref().map(|(_, p)| *p).unwrap_or_default();
+            match x.rasterized_stream {
+                None => rs = rs.rasterizer_discard_enable(true),
+                Some(0) => {}
+                Some(n) => {
+                    if props.transform_feedback_rasterization_stream_select == 0 {
+                        return Err(RunError::Skip(format!(
+                            "rasterized stream {n}: the device lacks transformFeedbackRasterizationStreamSelect"
+                        )));
+                    }
+                    rs_stream = rs_stream.rasterization_stream(n);
+                    rs = rs.push_next(&mut rs_stream);
+                }
+            }
+            if let Some((slot, _)) = x
+                .buffers
+                .iter()
+                .find(|(s, _)| *s >= props.max_transform_feedback_buffers)
+            {
+                return Err(RunError::Skip(format!(
+                    "stream-output buffer {slot}: the device has {} transform feedback buffers",
+                    props.max_transform_feedback_buffers
+                )));
+            }
+        }
         let sample_mask = [st.sample_mask];
         let ms = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(samples)
@@ -538,9 +575,41 @@ pub fn draw(
                             .cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
                     }
                 }
+                let xfb = st.xfb.as_ref().zip(gpu.xfb.as_ref().map(|(d, _)| d));
+                // ash 0.38 has no wrappers for VK_EXT_transform_feedback: its function
+                // pointers are called directly (no counter buffers: capture from offset 0).
+                if let Some((x, dev)) = xfb {
+                    for (slot, buf) in &x.buffers {
+                        let offset: vk::DeviceSize = 0;
+                        (dev.fp().cmd_bind_transform_feedback_buffers_ext)(
+                            cmd,
+                            *slot,
+                            1,
+                            &buf.buffer,
+                            &offset,
+                            std::ptr::null(),
+                        );
+                    }
+                    (dev.fp().cmd_begin_transform_feedback_ext)(
+                        cmd,
+                        0,
+                        0,
+                        std::ptr::null(),
+                        std::ptr::null(),
+                    );
+                }
                 for _ in 0..st.timed.map_or(1, |(n, _)| n) {
                     gpu.device
                         .cmd_draw(cmd, st.vertices, st.instances, st.start[0], st.start[1]);
+                }
+                if let Some((_, dev)) = xfb {
+                    (dev.fp().cmd_end_transform_feedback_ext)(
+                        cmd,
+                        0,
+                        0,
+                        std::ptr::null(),
+                        std::ptr::null(),
+                    );
                 }
                 gpu.device.cmd_end_rendering(cmd);
                 if let Some((_, timer)) = st.timed {

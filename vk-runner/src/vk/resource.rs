@@ -1,4 +1,4 @@
-//! Test resources (`[srv]`, `[uav]`, `[rtv]`, `[dsv]`, `[vb]`) on the device.
+//! Test resources (`[srv]`, `[uav]`, `[rtv]`, `[dsv]`, `[vb]`, `[so]`) on the device.
 //!
 //! A declaration becomes one buffer or image, created with every usage its format supports so
 //! that whichever descriptor type a backend's reflection asks for (texel buffer, storage
@@ -41,6 +41,20 @@ impl TestResource {
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::VERTEX_BUFFER;
+        let buffer_usage = if decl.kind == ResourceKind::StreamOutput {
+            if gpu.xfb.is_none() {
+                return Err(format!(
+                    "so {}: the device lacks transformFeedback (VK_EXT_transform_feedback)",
+                    decl.slot
+                ));
+            }
+            if decl.slot > 3 {
+                return Err(format!("so {}: stream-output slots are 0-3", decl.slot));
+            }
+            buffer_usage | vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT
+        } else {
+            buffer_usage
+        };
         let buffer_size = match (decl.kind, decl.dims) {
             (ResourceKind::VertexBuffer, _) => Some(data.len() as u64),
             (_, Dimensions::Buffer { elements }) | (_, Dimensions::CounterBuffer { elements }) => {

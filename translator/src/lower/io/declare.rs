@@ -167,6 +167,7 @@ impl IoState {
         if let Some(n) = decl.system_name() {
             slot.sysval = Some(n);
             slot.sysval_mask |= op.mask();
+            slot.sysval_stream = stream;
         }
         if let Some(m) = decl.interpolation() {
             slot.interp = Some(m);

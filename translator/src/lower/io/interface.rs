@@ -16,7 +16,7 @@ use crate::lower::{Lowerer, R};
 use crate::reflect::{ComponentType, InterfacePlacement, InterfaceVar, ShaderStage};
 use crate::sm4::InterpolationMode;
 
-fn scalar_of(t: SigType) -> Scalar {
+pub(super) fn scalar_of(t: SigType) -> Scalar {
     match t {
         SigType::UInt32 => Scalar::U32,
         SigType::SInt32 => Scalar::I32,
@@ -125,6 +125,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let mut sv = e.system_value;
             if sv == SystemValue::Undefined
                 && let Some(n) = slot.sysval
+                && slot.sysval_stream == stream
                 && (e.mask & slot.sysval_mask != 0 || e.mask == 0)
             {
                 sv = system_value_of(n);
@@ -143,9 +144,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // sides must agree.
                 sv = SystemValue::Position;
             }
-            if stream != 0 {
-                // Streams other than 0 are never rasterized: system values travel as
-                // plain locations there (one built-in variable cannot serve two streams).
+            if output && stream != self.rasterized_stream() {
+                // Only the rasterized stream (0 unless a stream-output declaration says
+                // otherwise) has built-ins: system values of the others travel as plain
+                // locations (one built-in variable cannot serve two streams).
                 user.push(e);
                 continue;
             }
@@ -170,6 +172,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             if let Some((builtin, kind)) = builtin_for(sv, self.stage, output) {
                 let part = self.declare_builtin_part(e, builtin, kind, output, array_len)?;
+                if output && stream != 0 && self.io.multi_stream() {
+                    let t = DecorationTarget::Global(part.global);
+                    self.b.m.decorate(t, Decoration::Stream, &[stream as u32]);
+                }
                 parts.push(part);
                 continue;
             }

@@ -17,7 +17,8 @@
 //! interface variables once the declarations are read, with [`builtins`] choosing the
 //! built-in, type, capabilities and execution modes of each system value; [`entry`] computes
 //! input values in the entry block; [`access`] is what instructions use to read and write
-//! `v#`, `o#` and the special registers; [`exit`] stores the outputs at each exit. Its state
+//! `v#`, `o#` and the special registers; [`exit`] stores the outputs at each exit; [`xfb`]
+//! applies a stream-output declaration to the outputs (transform feedback). Its state
 //! is private to these modules: the rest of lowering (the geometry and tessellation stages
 //! in particular) goes through [`IoState`]'s methods.
 
@@ -27,8 +28,11 @@ mod declare;
 mod entry;
 mod exit;
 mod interface;
+mod xfb;
 
 use smallvec::SmallVec;
+
+pub(crate) use xfb::check_stage as check_stream_output_stage;
 
 use crate::ir::{GlobalId, Operand, Scalar, VarId};
 use crate::sm4::{InterpolationMode, OperandType, SystemName};
@@ -87,6 +91,9 @@ pub(crate) struct IoReg {
     /// Components the `_siv`/`_sgv` declaration of `sysval` covers (other elements of the
     /// register are not that system value).
     pub sysval_mask: u8,
+    /// GS outputs: the stream whose declaration named `sysval` (the register of another
+    /// stream is another output).
+    pub sysval_stream: u8,
     pub interp: Option<InterpolationMode>,
     pub parts: SmallVec<[IoPart; 2]>,
     /// Output components as promotable variables.
