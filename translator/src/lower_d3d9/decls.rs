@@ -51,6 +51,8 @@ pub(crate) struct Decls {
     pub semantics: Vec<Semantic>,
     /// Declared sampler types, by `s#`.
     pub sampler_types: BTreeMap<u16, TextureType>,
+    /// The types ps_1_x instructions imply for their (undeclared) stages (`ps1_tex`).
+    pub implied_types: BTreeMap<u16, TextureType>,
     /// Samplers (texture stages in ps_1_x) the code samples.
     pub samplers: BTreeSet<u16>,
     pub defs: BTreeMap<u16, [u32; 4]>,
@@ -96,6 +98,11 @@ pub(crate) fn ps1_samples(op: Opcode) -> bool {
             | Opcode::TexM3x3VSpec
             | Opcode::TexDp3Tex
     )
+}
+
+/// Opcodes of ps_1_3/1_4 that write the fragment depth.
+pub(crate) fn ps1_writes_depth(op: Opcode) -> bool {
+    matches!(op, Opcode::TexDepth | Opcode::TexM3x2Depth)
 }
 
 impl<'p, 'm> D9<'p, 'm> {
@@ -182,11 +189,17 @@ impl<'p, 'm> D9<'p, 'm> {
         for s in &inst.src {
             self.scan_source(s, nfloat)?;
         }
+        if ps1_writes_depth(inst.opcode) {
+            self.decl.written.insert((RT::DepthOut, 0));
+        }
         // Samplers.
         let ps1 = self.ps1();
         if ps1 && self.ver.minor < 4 && ps1_samples(inst.opcode) {
             if let Some(d) = &inst.dst {
                 self.decl.samplers.insert(d.reg.num);
+                if let Some(t) = super::ps1_tex::implied_type(inst.opcode) {
+                    self.decl.implied_types.insert(d.reg.num, t);
+                }
             }
         } else if ps1 && inst.opcode == Opcode::Tex {
             if let Some(d) = &inst.dst {
