@@ -411,3 +411,7 @@ impl<'p, 'm> D9<'p, 'm> {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "ps1_tex_tests.rs"]
+mod tests;
