@@ -148,6 +148,7 @@ fn run(words: &[u32], tc: &[[f32; 4]], rows: &[[f32; 4]]) -> Run {
                     var_class.insert(r, c);
                 }
                 var_ty.insert(r, pointee[&i.result_type.unwrap()]);
+                vals.insert(r, V::Ptr(r, None));
             }
             _ => {}
         }
