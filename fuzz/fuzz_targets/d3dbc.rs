@@ -2,7 +2,8 @@
 //!
 //! On bytes: `decode` returns a program or a one-line error naming an offset within the
 //! data; a program's constant tables parse or fail cleanly, and its disassembly assembles to
-//! the identical bytes; `translate` refuses the stream without panicking. On UTF-8 text that
+//! the identical bytes; `translate` returns a module or a one-line error (naming an offset
+//! within the data when it names one), never a panic. On UTF-8 text that
 //! starts with a D3D9 version line: the assembler returns a program or an error naming a line
 //! inside the text, and a program's disassembly assembles to the same bytes.
 
@@ -28,8 +29,11 @@ fuzz_target!(|data: &[u8]| {
             let bytes = d3dbc::asm::assemble(&listing)
                 .unwrap_or_else(|e| panic!("disassembly does not reassemble: {e}\n{listing}"));
             assert_eq!(bytes, data, "disassembly reassembles differently:\n{listing}");
-            let err = translator::translate(data, &Default::default()).unwrap_err();
-            assert!(!err.to_string().contains('\n'));
+            if let Err(err) = translator::translate(data, &Default::default()) {
+                let text = err.to_string();
+                assert!(!text.contains('\n'), "multi-line error: {text}");
+                assert!(err.offset().is_none_or(|o| o <= data.len()), "offset outside the data: {text}");
+            }
         }
     }
     let Ok(text) = std::str::from_utf8(data) else {

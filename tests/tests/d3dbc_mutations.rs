@@ -7,7 +7,10 @@
 //! splices from other seeds, deletions and duplications — and must return without panicking
 //! (caught with `catch_unwind`). An error must be one line naming a byte offset within the
 //! data; a stream that decodes must disassemble, assemble back to the identical bytes, and
-//! its CTAB comments must parse or fail cleanly. The whole sweep must stay within a time
+//! its CTAB comments must parse or fail cleanly. Every stream that decodes is also translated
+//! to SPIR-V: translation returns a module or a one-line error (naming an offset within the
+//! data when it names one), and the first distinct modules (up to [`VALIDATE`]) must pass
+//! `spirv-val` for Vulkan 1.3 (when installed). The whole sweep must stay within a time
 //! limit (it takes a few seconds in release).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -18,6 +21,8 @@ use translator::d3dbc;
 
 /// Mutated cases in total.
 const CASES: usize = 120_000;
+/// Distinct translated modules run through `spirv-val`.
+const VALIDATE: usize = 400;
 /// The sweep fails if it takes longer (a hang or quadratic blow-up).
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -138,8 +143,9 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
     d
 }
 
-/// `None` if fine, else what went wrong.
-fn check(d: &[u8]) -> Result<bool, String> {
+/// Whether the stream decoded and whether it translated (its module then in `module`), or
+/// what went wrong.
+fn check(d: &[u8], module: &mut Option<Vec<u32>>) -> Result<(bool, bool), String> {
     match d3dbc::decode(d) {
         Err(e) => {
             let text = e.to_string();
@@ -153,7 +159,7 @@ fn check(d: &[u8]) -> Result<bool, String> {
                     d.len()
                 ));
             }
-            Ok(false)
+            Ok((false, false))
         }
         Ok(p) => {
             for c in p.comments() {
@@ -169,7 +175,19 @@ fn check(d: &[u8]) -> Result<bool, String> {
             if bytes != d {
                 return Err("reassembled bytes differ".into());
             }
-            Ok(true)
+            match translator::translate(d, &Default::default()) {
+                Ok(t) => {
+                    *module = Some(t.spirv);
+                    Ok((true, true))
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    if text.contains('\n') || e.offset().is_some_and(|o| o > d.len()) {
+                        return Err(format!("bad translation error: {text}"));
+                    }
+                    Ok((true, false))
+                }
+            }
         }
     }
 }
@@ -180,17 +198,28 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
     assert!(!seeds.is_empty());
     let mut rng = Rng(0x0D3D_9D3D_9D3D_9D3D);
     let start = Instant::now();
-    let (mut decoded, mut failures) = (0usize, Vec::new());
+    let (mut decoded, mut translated, mut failures) = (0usize, 0usize, Vec::new());
+    let mut modules: Vec<Vec<u32>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     for case in 0..CASES {
         let seed = &seeds[case % seeds.len()];
         let other = &seeds[rng.below(seeds.len())];
         let d = mutate(&mut rng, seed, other);
-        match catch_unwind(AssertUnwindSafe(|| check(&d))) {
+        let mut module = None;
+        match catch_unwind(AssertUnwindSafe(|| check(&d, &mut module))) {
             Err(_) => failures.push(format!("case {case}: panicked")),
             Ok(Err(what)) => failures.push(format!("case {case}: {what}")),
-            Ok(Ok(true)) => decoded += 1,
-            Ok(Ok(false)) => {
+            Ok(Ok((true, t))) => {
+                decoded += 1;
+                translated += usize::from(t);
+                if let Some(m) = module.filter(|_| modules.len() < VALIDATE) {
+                    if seen.insert(m.clone()) {
+                        modules.push(m);
+                    }
+                }
+            }
+            Ok(Ok((false, _))) => {
                 let e = d3dbc::decode(&d).unwrap_err();
                 let kind = format!("{:?}", e.kind);
                 let kind = kind.split(['(', ' ', '{']).next().unwrap_or("").to_string();
@@ -210,11 +239,35 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
     }
     failures.retain(|f| !f.is_empty());
     eprintln!(
-        "{CASES} cases from {} seeds in {:.2?}: {decoded} decode (and reassemble byte for byte), {} errors {kinds:?}",
+        "{CASES} cases from {} seeds in {:.2?}: {decoded} decode (and reassemble byte for byte), {translated} translate, {} errors {kinds:?}",
         seeds.len(),
         start.elapsed(),
         CASES - decoded - failures.len()
     );
+    let dir = std::env::temp_dir().join(format!("d3dbc_mutations_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut validated = 0;
+    for (i, m) in modules.iter().enumerate() {
+        let path = dir.join(format!("{i}.spv"));
+        let bytes: Vec<u8> = m.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        match integration_tests::spirv_val(&path, "vulkan1.3") {
+            Ok(()) => validated += 1,
+            Err(e) if e.starts_with("spirv-val not found") => {
+                eprintln!("skipping validation: {e}");
+                break;
+            }
+            Err(e) => failures.push(format!(
+                "module {} fails spirv-val: {}",
+                path.display(),
+                e.lines().next().unwrap_or("")
+            )),
+        }
+    }
+    if failures.is_empty() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    eprintln!("{validated} distinct translated modules pass spirv-val");
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

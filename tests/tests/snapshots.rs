@@ -3,7 +3,7 @@
 //! diff of those files instead of only as a bench total.
 //!
 //! Sources (all in this repository, none from `../shared`): `shaders/asm/*.asm`,
-//! `shaders/examples/*.dxbc`, and every `[... shader asm]` / `[... shader dxbc-asm]` section of
+//! `shaders/examples/*.dxbc`, the Direct3D 9 listings `shaders/d3d9/*.asm`, and every `[... shader asm]` / `[... shader dxbc-asm]` section of
 //! `shaders/runtime/**/*.shader_test`. Each is translated with the default options; a failure
 //! is recorded as a `; error:` line. Run `BLESS=1 cargo test -p integration-tests --test
 //! snapshots` to rewrite the files after a deliberate change, then review the diff.
@@ -61,6 +61,14 @@ fn sources(root: &Path) -> BTreeMap<String, Vec<u8>> {
         let dxbc =
             translator::asm::assemble(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         out.insert(format!("asm-{}", stem(&p)), dxbc);
+    }
+    let mut d3d9 = Vec::new();
+    files_with(&root.join("shaders/d3d9"), "asm", &mut d3d9);
+    for p in d3d9 {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let bytes = translator::d3dbc::asm::assemble(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        out.insert(format!("d3d9-{}", stem(&p)), bytes);
     }
     let mut examples = Vec::new();
     files_with(&root.join("shaders/examples"), "dxbc", &mut examples);

@@ -74,6 +74,7 @@ fn type_name(t: DescriptorType) -> &'static str {
     match t {
         DescriptorType::Sampler => "sampler",
         DescriptorType::SampledImage => "sampled image",
+        DescriptorType::CombinedImageSampler => "combined image sampler",
         DescriptorType::StorageImage => "storage image",
         DescriptorType::UniformTexelBuffer => "uniform texel buffer",
         DescriptorType::StorageTexelBuffer => "storage texel buffer",

@@ -81,6 +81,14 @@ pub struct TranslateOptions {
     /// devices that report shaderDenormFlushToZeroFloat32.
     #[arg(long)]
     pub denorm_flush: bool,
+    /// Direct3D 9 programs: plain IEEE multiplication instead of D3D9's 0 × anything = 0
+    /// (and log(0) = −∞ instead of −FLT_MAX).
+    #[arg(long)]
+    pub d3d9_ieee_multiply: bool,
+    /// Direct3D 9 programs: each s# as one combined image-sampler descriptor instead of a
+    /// sampled image (t#) and a sampler (s#).
+    #[arg(long)]
+    pub d3d9_combined_samplers: bool,
 }
 
 impl TranslateOptions {
@@ -100,7 +108,11 @@ impl TranslateOptions {
             binding,
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
-            d3d9: Default::default(),
+            d3d9: translator::D3d9Options {
+                ieee_multiply: self.d3d9_ieee_multiply,
+                combined_samplers: self.d3d9_combined_samplers,
+                ..Default::default()
+            },
         })
     }
 }

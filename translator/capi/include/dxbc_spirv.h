@@ -584,6 +584,9 @@ typedef struct dxbc_spirv_parameter_info {
 
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER 0
 
+// An image and its sampler in one descriptor (Direct3D 9 `s#` with combined samplers).
+#define DXBC_SPIRV_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER 1
+
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE 2
 
 #define DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_IMAGE 3
@@ -696,8 +699,9 @@ typedef struct dxbc_spirv_parameter_info {
 // A DXBC container holding a Shader Model 4.0–5.1 program (SHDR/SHEX chunk).
 #define DXBC_SPIRV_SOURCE_TYPE_DXBC 1
 
-// Direct3D 9 shader bytecode (SM1–3 token stream). Reserved: refused with
-// `DXBC_SPIRV_ERROR_UNSUPPORTED` until the translator's D3D9 front end lands.
+// Direct3D 9 shader bytecode (SM1–3 token stream, no container). Translated like DXBC;
+// `dxbc_spirv_scan` refuses it with `DXBC_SPIRV_ERROR_UNSUPPORTED` (the translation's
+// reflection describes it).
 #define DXBC_SPIRV_SOURCE_TYPE_D3DBC 2
 
 // Success.

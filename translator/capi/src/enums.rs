@@ -77,6 +77,8 @@ pub(crate) fn from_register_class(c: dxbc_spirv_register_class) -> Option<(Regis
 /// A Vulkan descriptor type, numbered as `VkDescriptorType`.
 pub type dxbc_spirv_descriptor_type = u32;
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER: dxbc_spirv_descriptor_type = 0;
+/// An image and its sampler in one descriptor (Direct3D 9 `s#` with combined samplers).
+pub const DXBC_SPIRV_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: dxbc_spirv_descriptor_type = 1;
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE: dxbc_spirv_descriptor_type = 2;
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_IMAGE: dxbc_spirv_descriptor_type = 3;
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: dxbc_spirv_descriptor_type = 4;
@@ -84,8 +86,12 @@ pub const DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: dxbc_spirv_descriptor
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_UNIFORM_BUFFER: dxbc_spirv_descriptor_type = 6;
 pub const DXBC_SPIRV_DESCRIPTOR_TYPE_STORAGE_BUFFER: dxbc_spirv_descriptor_type = 7;
 
-const DESCRIPTOR_TYPES: [(DescriptorType, dxbc_spirv_descriptor_type); 7] = [
+const DESCRIPTOR_TYPES: [(DescriptorType, dxbc_spirv_descriptor_type); 8] = [
     (DescriptorType::Sampler, DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLER),
+    (
+        DescriptorType::CombinedImageSampler,
+        DXBC_SPIRV_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+    ),
     (
         DescriptorType::SampledImage,
         DXBC_SPIRV_DESCRIPTOR_TYPE_SAMPLED_IMAGE,

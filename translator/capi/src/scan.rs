@@ -380,6 +380,11 @@ fn is_double_extension(op: Opcode) -> bool {
 
 fn scan(shader: &dxbc_spirv_shader) -> ApiResult<Box<Holder>> {
     use translator::container::ShaderStage as S;
+    if shader.d3d9 {
+        return Err(ApiError::unsupported(
+            "scanning Direct3D 9 bytecode (translate it and read the reflection)",
+        ));
+    }
     let parsed = ParsedContainer::parse(&shader.bytes)
         .map_err(|e| ApiError::invalid_shader(format!("container: {e}")))?;
     let chunk = parsed

@@ -16,8 +16,9 @@ use crate::status::{ApiError, ApiResult, dxbc_spirv_status, guard, in_ref, in_sl
 pub type dxbc_spirv_source_type = u32;
 /// A DXBC container holding a Shader Model 4.0–5.1 program (SHDR/SHEX chunk).
 pub const DXBC_SPIRV_SOURCE_TYPE_DXBC: dxbc_spirv_source_type = 1;
-/// Direct3D 9 shader bytecode (SM1–3 token stream). Reserved: refused with
-/// `DXBC_SPIRV_ERROR_UNSUPPORTED` until the translator's D3D9 front end lands.
+/// Direct3D 9 shader bytecode (SM1–3 token stream, no container). Translated like DXBC;
+/// `dxbc_spirv_scan` refuses it with `DXBC_SPIRV_ERROR_UNSUPPORTED` (the translation's
+/// reflection describes it).
 pub const DXBC_SPIRV_SOURCE_TYPE_D3DBC: dxbc_spirv_source_type = 2;
 
 /// How to create a shader handle.
@@ -44,6 +45,8 @@ pub struct dxbc_spirv_shader {
     magic: u64,
     pub(crate) bytes: Box<[u8]>,
     pub(crate) version: ShaderVersion,
+    /// A Direct3D 9 token stream (`DXBC_SPIRV_SOURCE_TYPE_D3DBC`).
+    pub(crate) d3d9: bool,
 }
 
 impl dxbc_spirv_shader {
@@ -79,6 +82,28 @@ impl dxbc_spirv_shader {
             magic: MAGIC,
             bytes: bytes.into(),
             version,
+            d3d9: false,
+        })
+    }
+
+    /// A Direct3D 9 token stream, decoded once to check it.
+    fn new_d3d9(bytes: &[u8]) -> ApiResult<Self> {
+        let program = translator::d3dbc::decode(bytes)
+            .map_err(|e| ApiError::invalid_shader(format!("decode: {e}")))?;
+        let v = program.version;
+        let stage = match v.stage {
+            translator::d3dbc::Stage::Vertex => translator::ShaderStage::Vertex,
+            translator::d3dbc::Stage::Pixel => translator::ShaderStage::Pixel,
+        };
+        Ok(dxbc_spirv_shader {
+            magic: MAGIC,
+            bytes: bytes.into(),
+            version: ShaderVersion {
+                stage,
+                major: v.major,
+                minor: v.minor,
+            },
+            d3d9: true,
         })
     }
 }
@@ -107,26 +132,25 @@ pub unsafe extern "C" fn dxbc_spirv_shader_create(
                 Ok(())
             })?
         };
-        match info.source_type {
-            DXBC_SPIRV_SOURCE_TYPE_DXBC => {}
-            // The D3D9 hook: when the translator's SM1–3 front end lands, accept D3DBC here,
-            // keep the source type in the handle, and dispatch on it in `scan::scan` and
-            // `dxbc_spirv_translate` (the D3D9 state parameters join `translate.rs`'s
+        let d3d9 = match info.source_type {
+            DXBC_SPIRV_SOURCE_TYPE_DXBC => false,
+            // Direct3D 9: `dxbc_spirv_translate` detects the token stream itself; `scan::scan`
+            // refuses it (the D3D9 state parameters would join `translate.rs`'s
             // `DXBC_SPIRV_PARAMETER_NAME_*`).
-            DXBC_SPIRV_SOURCE_TYPE_D3DBC => {
-                return Err(ApiError::unsupported(
-                    "source type D3DBC (Direct3D 9 bytecode) is not supported yet",
-                ));
-            }
+            DXBC_SPIRV_SOURCE_TYPE_D3DBC => true,
             t => {
                 return Err(ApiError::invalid_argument(format!(
                     "unknown source type {t}"
                 )));
             }
-        }
+        };
         // SAFETY: caller's promise.
         let bytes = unsafe { in_slice(info.code, info.code_size, "info.code")? };
-        let handle = Box::new(dxbc_spirv_shader::new(bytes)?);
+        let handle = Box::new(if d3d9 {
+            dxbc_spirv_shader::new_d3d9(bytes)?
+        } else {
+            dxbc_spirv_shader::new(bytes)?
+        });
         // SAFETY: checked writable pointer.
         unsafe { out.write(Box::into_raw(handle)) };
         Ok(())

@@ -174,8 +174,26 @@ fn bad_input_is_an_error_never_a_crash() {
         let mut info = create_info(&good);
         info.source_type = 9;
         assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
+        // A DXBC container is not a Direct3D 9 token stream.
         info.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
-        assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_UNSUPPORTED);
+        assert_eq!(create_with(&info).0, DXBC_SPIRV_ERROR_INVALID_SHADER);
+        // A D3D9 stream translates; scanning it is refused.
+        let d3d9 =
+            translator::d3dbc::asm::assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+        let mut info = create_info(&d3d9);
+        info.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
+        let mut shader = null_mut();
+        let mut msg = null_mut();
+        let s = dxbc_spirv_shader_create(&info, &mut shader, &mut msg);
+        assert_eq!(s, DXBC_SPIRV_OK, "{}", take_message(msg));
+        let words = translate_words(shader, None).unwrap();
+        assert_eq!(words[0], 0x0723_0203);
+        let mut out = null_mut();
+        let mut msg = null_mut();
+        let s = dxbc_spirv_scan(shader, &mut out, &mut msg);
+        assert_eq!(s, DXBC_SPIRV_ERROR_UNSUPPORTED);
+        assert!(take_message(msg).contains("Direct3D 9"));
+        dxbc_spirv_shader_destroy(shader);
 
         // Null and garbage handles.
         let mut code = dxbc_spirv_code {
@@ -523,7 +541,8 @@ fn binding_table_and_policy() {
     assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT);
     assert!(m.contains("count must be at least 1"), "{m}");
     rules[1].count = 1;
-    rules[1].descriptor_type_mask = 1 << 1;
+    // Bit 8 names no descriptor type.
+    rules[1].descriptor_type_mask = 1 << 8;
     let t = table(&rules);
     assert_eq!(
         translate_words(

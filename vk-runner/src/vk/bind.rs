@@ -106,6 +106,7 @@ fn vk_type(t: DescriptorType) -> vk::DescriptorType {
     match t {
         DescriptorType::Sampler => vk::DescriptorType::SAMPLER,
         DescriptorType::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+        DescriptorType::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
         DescriptorType::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
         DescriptorType::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
         DescriptorType::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
