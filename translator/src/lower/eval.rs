@@ -10,7 +10,7 @@
 use smallvec::SmallVec;
 use spirv::{GlslStd450Op as Glsl, Op};
 
-use super::io::PartKind;
+use super::io::{IoFile, PartKind};
 use super::{Lowerer, R};
 use crate::ir::{GlobalId, Operand, Scalar, TypeId, TypeTable};
 use crate::reflect::ShaderStage;
@@ -77,10 +77,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mut done: SmallVec<[(GlobalId, Operand); 2]> = SmallVec::new();
         let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
         for c in comps {
-            let slot =
-                self.io.inputs.get(reg as usize).ok_or_else(|| {
-                    self.invalid(format!("input register v{reg} is not declared"))
-                })?;
+            let slot = self
+                .io
+                .file(IoFile::Input)
+                .get(reg as usize)
+                .ok_or_else(|| self.invalid(format!("input register v{reg} is not declared")))?;
             let flat = slot.interp == Some(InterpolationMode::Constant);
             let part = slot
                 .parts

@@ -133,7 +133,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => 0,
         };
         let multi = self.io.multi_stream();
-        if stream != 0 && self.io.declared_streams & (1 << stream) == 0 {
+        if stream != 0 && !self.io.stream_declared(stream) {
             return Err(self.invalid(format!("emit or cut on undeclared stream m{stream}")));
         }
         let s = self.b.u32c(stream as u32);

@@ -54,7 +54,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let phases = self.scan_hull_phases()?;
         self.stage_info.has_control_point_phase =
             phases.iter().any(|p| p.kind == PhaseKind::ControlPoint);
-        self.io.patch_phase = false;
+        self.io.set_patch_phase(false);
         self.finish_io_declarations()?;
         self.decls_done = true;
 
@@ -62,7 +62,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let invocation = self.b.bitcast(TypeId::U32, id);
 
         // Control points.
-        self.io.patch_phase = false;
+        self.io.set_patch_phase(false);
         if let Some(cp) = phases.iter().find(|p| p.kind == PhaseKind::ControlPoint) {
             self.begin_phase(cp)?;
             self.lower_phase(cp.code.clone())?;
@@ -91,7 +91,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let first = self.b.op(Op::IEqual, TypeId::BOOL, &[invocation, zero]);
             self.cond_branch(first, body, end, end);
             self.b.begin(body);
-            self.io.patch_phase = true;
+            self.io.set_patch_phase(true);
             let mut joined = false;
             for phase in patch {
                 if phase.kind == PhaseKind::Join && !joined {
@@ -141,7 +141,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     local_decls: Vec::new(),
                     instances: 1,
                 });
-                self.io.patch_phase = kind != PhaseKind::ControlPoint;
+                self.io.set_patch_phase(kind != PhaseKind::ControlPoint);
                 continue;
             }
             if !inst.opcode.is_declaration() {
@@ -280,8 +280,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// No control-point phase: each invocation copies its input control point to its output
     /// control point, register by register.
     fn pass_through(&mut self, invocation: Operand) -> R<()> {
-        for reg in 0..self.io.outputs.len() as u32 {
-            let slot = &self.io.outputs[reg as usize];
+        for reg in 0..self.io.file(IoFile::Output).len() as u32 {
+            let slot = &self.io.file(IoFile::Output)[reg as usize];
             if !slot.declared {
                 continue;
             }
@@ -315,10 +315,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Join phases read the fork phases' outputs as `vpc`: a copy of the patch-constant
     /// registers as the fork phases left them.
     fn snapshot_patch_constants(&mut self) {
-        let n = self.io.patch_outputs.len();
+        let n = self.io.file(IoFile::PatchOutput).len();
         let mut vpc = vec![[None; 4]; n];
         for (reg, row) in vpc.iter_mut().enumerate() {
-            let vars = self.io.patch_outputs[reg].vars;
+            let vars = self.io.file(IoFile::PatchOutput)[reg].vars;
             for (slot, var) in row.iter_mut().zip(vars) {
                 if let Some(var) = var {
                     let v = self.b.load_var(var);

@@ -38,8 +38,6 @@ mod sysval_tests;
 mod tess;
 mod texture;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
 use crate::ir::{GlobalId, Module, VarId};
@@ -91,8 +89,6 @@ pub(crate) struct Lowerer<'p, 'm> {
     /// The globals behind reflection entries (parallel to `refl`'s lists), so that entries
     /// whose variable the finished module does not use can be marked or dropped.
     pub refl_globals: ReflectionGlobals,
-    /// Globals created for built-in system values, by a key naming the built-in.
-    pub builtins: HashMap<&'static str, GlobalId>,
     /// Geometry and tessellation stage facts (primitive types, control point counts,
     /// tessellator modes) and the hull shader's phase state.
     pub stage_info: stage_io::StageInfo,
@@ -272,7 +268,6 @@ pub fn lower<'p>(
         flow: flow::FlowState::default(),
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
-        builtins: HashMap::default(),
         refl_globals: ReflectionGlobals::default(),
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,

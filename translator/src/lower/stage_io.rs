@@ -63,13 +63,6 @@ pub(crate) struct StageInfo {
     pub join_phase: bool,
 }
 
-impl super::io::IoState {
-    /// A geometry shader with outputs in streams other than 0.
-    pub fn multi_stream(&self) -> bool {
-        self.declared_streams & !1 != 0
-    }
-}
-
 /// Vertices per input primitive of a geometry shader.
 pub(crate) fn primitive_vertices(p: Primitive) -> Option<u32> {
     Some(match p {
@@ -159,16 +152,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         "geometry shader without a point, line or triangle input primitive",
                     ));
                 };
-                for r in self.io.inputs.iter_mut().filter(|r| r.declared) {
+                for r in self
+                    .io
+                    .file_mut(IoFile::Input)
+                    .iter_mut()
+                    .filter(|r| r.declared)
+                {
                     r.array_len = n;
                 }
                 if self.io.multi_stream() {
                     let mut base = 0;
                     for s in 0..4u8 {
-                        self.io.stream_location_base[s as usize] = base;
+                        self.io.set_stream_location_base(s, base);
                         let last = self
                             .io
-                            .outputs
+                            .file(IoFile::Output)
                             .iter()
                             .rposition(|r| r.declared && r.streams & (1 << s) != 0);
                         if let Some(last) = last {
@@ -184,25 +182,42 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 if !self.stage_info.has_control_point_phase && outputs > 0 {
                     self.declare_pass_through()?;
                 }
-                for r in self.io.inputs.iter_mut().filter(|r| r.declared) {
+                for r in self
+                    .io
+                    .file_mut(IoFile::Input)
+                    .iter_mut()
+                    .filter(|r| r.declared)
+                {
                     r.array_len = r.array_len.max(inputs).max(1);
                 }
-                for r in self.io.outputs.iter_mut().filter(|r| r.declared) {
+                for r in self
+                    .io
+                    .file_mut(IoFile::Output)
+                    .iter_mut()
+                    .filter(|r| r.declared)
+                {
                     r.array_len = outputs.max(1);
                 }
-                self.io.patch_location_base = highest_register(self.sigs.output)
-                    .or_else(|| highest_declared(&self.io.outputs))
+                let base = highest_register(self.sigs.output)
+                    .or_else(|| highest_declared(self.io.file(IoFile::Output)))
                     .map_or(0, |r| r + 1);
+                self.io.set_patch_location_base(base);
                 self.tess_modes()?;
             }
             ShaderStage::Domain => {
                 let inputs = self.stage_info.input_control_points.unwrap_or(0);
-                for r in self.io.inputs.iter_mut().filter(|r| r.declared) {
+                for r in self
+                    .io
+                    .file_mut(IoFile::Input)
+                    .iter_mut()
+                    .filter(|r| r.declared)
+                {
                     r.array_len = r.array_len.max(inputs).max(1);
                 }
-                self.io.patch_location_base = highest_register(self.sigs.input)
-                    .or_else(|| highest_declared(&self.io.inputs))
+                let base = highest_register(self.sigs.input)
+                    .or_else(|| highest_declared(self.io.file(IoFile::Input)))
                     .map_or(0, |r| r + 1);
+                self.io.set_patch_location_base(base);
                 self.tess_modes()?;
             }
             _ => {}
@@ -296,7 +311,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     StorageClass::Input,
                 ),
             };
-        let fresh = !self.builtins.contains_key(key);
+        let fresh = !self.io.has_builtin(key);
         let n = self.b.m.consts.u32(len);
         let arr = self.b.m.types.intern(Type::Array {
             elem: TypeId::F32,
@@ -367,7 +382,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     )));
                 }
                 let file = if op.ty == OperandType::OutputControlPoint {
-                    if self.stage != ShaderStage::Hull || !self.io.patch_phase {
+                    if self.stage != ShaderStage::Hull || !self.io.patch_phase() {
                         return Err(self.invalid("vocp outside a fork or join phase"));
                     }
                     IoFile::Output
@@ -414,7 +429,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let allowed = match op.ty {
                     OperandType::InputDomainPoint => self.stage == ShaderStage::Domain,
                     OperandType::InputGsInstanceId => self.stage == ShaderStage::Geometry,
-                    _ => self.stage == ShaderStage::Hull && !self.io.patch_phase,
+                    _ => self.stage == ShaderStage::Hull && !self.io.patch_phase(),
                 };
                 if !allowed {
                     return Err(self.invalid(format!(
@@ -448,9 +463,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Idx::Imm(r) => self.vertex_register_component(file, vertex, r, c),
             Idx::Dyn(index) => {
                 let ranges = if file == IoFile::Input {
-                    &self.io.input_ranges
+                    self.io.ranges(IoFile::Input)
                 } else {
-                    &self.io.output_ranges
+                    self.io.ranges(IoFile::Output)
                 };
                 let Some(range) = ranges
                     .iter()
@@ -503,12 +518,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Idx::Imm(v) if v >= part.array_len => return Ok(self.b.u32c(0)),
             Idx::Imm(v) if file == IoFile::Input => {
                 let key = (file, reg, pi as u8, v);
-                match self.io.vertex_loads.get(&key) {
-                    Some(&x) => x,
+                match self.io.vertex_load(key) {
+                    Some(x) => x,
                     None => {
                         let idx = self.b.u32c(v);
                         let x = self.load_vertex_part(&part, idx, storage, true);
-                        self.io.vertex_loads.insert(key, x);
+                        self.io.record_vertex_load(key, x);
                         x
                     }
                 }
@@ -585,7 +600,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Idx::Dyn(index) => {
                 let Some(range) = self
                     .io
-                    .patch_input_ranges
+                    .ranges(IoFile::PatchInput)
                     .iter()
                     .find(|r| base >= r.first && base < r.first + r.count)
                 else {
@@ -625,7 +640,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         let Some(slot) = self
             .io
-            .patch_inputs
+            .file(IoFile::PatchInput)
             .get(reg as usize)
             .filter(|s| s.declared)
         else {
@@ -643,7 +658,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Some(v) => v,
             None => {
                 let v = self.load_part(&part);
-                self.io.patch_inputs[reg as usize].parts[pi].loaded = Some(v);
+                self.io.file_mut(IoFile::PatchInput)[reg as usize].parts[pi].loaded = Some(v);
                 v
             }
         };
@@ -656,10 +671,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// the range writes nothing).
     pub(super) fn write_output_dynamic(&mut self, index: &Index, c: u8, raw: Operand) -> R<()> {
         let (base, idx) = self.split_index(index)?;
-        let ranges = match self.io.output_file() {
-            IoFile::PatchOutput => &self.io.patch_output_ranges,
-            _ => &self.io.output_ranges,
-        };
+        let ranges = self.io.ranges(self.io.output_file());
         let Some(range) = ranges
             .iter()
             .find(|r| base >= r.first && base < r.first + r.count)
