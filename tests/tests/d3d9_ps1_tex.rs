@@ -53,7 +53,11 @@ fn ps1_texture_addressing_validates() {
         })
         .collect();
     listings.sort();
-    assert!(listings.len() >= 5, "the ps_1_x listings in {}", dir.display());
+    assert!(
+        listings.len() >= 5,
+        "the ps_1_x listings in {}",
+        dir.display()
+    );
     for l in listings {
         sources.push((
             l.display().to_string(),

@@ -282,7 +282,13 @@ fn run(words: &[u32], tc: &[[f32; 4]], rows: &[[f32; 4]]) -> Run {
                 }
                 Op::FOrdEqual => {
                     let (a, b) = (arg(0), arg(1));
-                    V::U(a.f().iter().zip(b.f()).map(|(x, y)| u32::from(x == y)).collect())
+                    V::U(
+                        a.f()
+                            .iter()
+                            .zip(b.f())
+                            .map(|(x, y)| u32::from(x == y))
+                            .collect(),
+                    )
                 }
                 Op::Select => {
                     let c = arg(0);
@@ -387,7 +393,10 @@ fn tex_and_texcoord() {
     let r = run(&t.spirv, &TC, &[]);
     // t1 = saturate(tc1.xyz), w = 1.
     let t0 = tex2(TC[0]);
-    assert_near(&r.color, &[t0[0] + 1.0, t0[1] + 1.0, t0[2] + 1.0, t0[3] + 1.0]);
+    assert_near(
+        &r.color,
+        &[t0[0] + 1.0, t0[1] + 1.0, t0[2] + 1.0, t0[3] + 1.0],
+    );
     assert_eq!(r.sample_widths, [2]);
 }
 
@@ -453,7 +462,12 @@ fn texm3x2tex_and_texm3x2depth() {
     let (u, v) = (dot3(TC[1], s), dot3(TC[2], s));
     assert_near(&run(&t.spirv, &TC, &[]).color, &tex2([u, v, 0.0, 0.0]));
     let t = translate("ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n");
-    assert!(t.reflection.outputs.iter().any(|o| o.semantic_name == "DEPTH"));
+    assert!(
+        t.reflection
+            .outputs
+            .iter()
+            .any(|o| o.semantic_name == "DEPTH")
+    );
     // z / w, clamped to [0, 1]; w = 0 gives 1.
     let r = run(&t.spirv, &TC, &[]);
     assert_near(&[r.depth.unwrap()], &[(u / v).clamp(0.0, 1.0)]);
@@ -514,17 +528,27 @@ fn texbem_and_texbeml_use_the_stage_matrix_and_luminance() {
     // No bump-environment buffer without texbem/texbeml/bem.
     let t = translate("ps_1_1\ntex t0\nmov r0, t0\n");
     assert!(t.reflection.d3d9.unwrap().bump_env.is_none());
-    assert!(t.reflection.descriptors.iter().all(|d| d.origin.lower != 3
-        || d.origin.class != crate::reflect::RegisterClass::B));
+    assert!(
+        t.reflection
+            .descriptors
+            .iter()
+            .all(|d| d.origin.lower != 3 || d.origin.class != crate::reflect::RegisterClass::B)
+    );
 }
 
 #[test]
 fn texreg2_reads_the_source_components_as_coordinates() {
     let s = tex2(TC[0]);
     let t = translate("ps_1_1\ntex t0\ntexreg2ar t1, t0\nmov r0, t1\n");
-    assert_near(&run(&t.spirv, &TC, &[]).color, &tex2([s[3], s[0], 0.0, 0.0]));
+    assert_near(
+        &run(&t.spirv, &TC, &[]).color,
+        &tex2([s[3], s[0], 0.0, 0.0]),
+    );
     let t = translate("ps_1_1\ntex t0\ntexreg2gb t1, t0\nmov r0, t1\n");
-    assert_near(&run(&t.spirv, &TC, &[]).color, &tex2([s[1], s[2], 0.0, 0.0]));
+    assert_near(
+        &run(&t.spirv, &TC, &[]).color,
+        &tex2([s[1], s[2], 0.0, 0.0]),
+    );
     // texreg2rgb samples a volume at (r, g, b).
     let t = translate("ps_1_2\ntex t0\ntexreg2rgb t1, t0\nmov r0, t1\n");
     let r = run(&t.spirv, &TC, &[]);
@@ -535,19 +559,19 @@ fn texreg2_reads_the_source_components_as_coordinates() {
 #[test]
 fn ps_1_4_texld_texcrd_bem_and_texdepth() {
     // texld r0, t0_dz samples stage 0 at tc0 / tc0.z; texcrd copies unclamped, _dw divides.
-    let t = translate(
-        "ps_1_4\ntexld r0, t0_dz\ntexcrd r1.xyz, t1_dw.xyw\nadd r0, r0, r1\n",
-    );
+    let t = translate("ps_1_4\ntexld r0, t0_dz\ntexcrd r1.xyz, t1_dw.xyw\nadd r0, r0, r1\n");
     let z = TC[0][2];
     let t0 = tex2(TC[0].map(|x| x / z));
     let w = TC[1][3];
     let t1 = [TC[1][0] / w, TC[1][1] / w, TC[1][3] / w];
     let r = run(&t.spirv, &TC, &[]);
-    assert_near(&r.color[..3], &[t0[0] + t1[0], t0[1] + t1[1], t0[2] + t1[2]]);
-    // bem r(m).xy: s0.xy + BUMPENVMAT(m) · s1.xy.
-    let t = translate(
-        "ps_1_4\ntexcrd r0.xyz, t0\ntexcrd r1.xyz, t1\nbem r2.xy, r0, r1\nmov r0, r2\n",
+    assert_near(
+        &r.color[..3],
+        &[t0[0] + t1[0], t0[1] + t1[1], t0[2] + t1[2]],
     );
+    // bem r(m).xy: s0.xy + BUMPENVMAT(m) · s1.xy.
+    let t =
+        translate("ps_1_4\ntexcrd r0.xyz, t0\ntexcrd r1.xyz, t1\nbem r2.xy, r0, r1\nmov r0, r2\n");
     let rows = bump_rows();
     let m = rows[4];
     let (a, b) = (TC[0], TC[1]);
