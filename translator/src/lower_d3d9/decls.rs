@@ -177,6 +177,15 @@ impl<'p, 'm> D9<'p, 'm> {
                 {
                     return Err(self.invalid("a constant register is written"));
                 }
+                // ps_1_x writes its colour as r0 and its depth only through `texdepth` /
+                // `texm3x2depth`; oC#/oDepth registers are 2.0+.
+                if self.ps1() && matches!(dst.reg.ty, RT::ColorOut | RT::DepthOut) {
+                    return Err(self.invalid(format!(
+                        "{} is written in {} (rule register-writable)",
+                        self.reg_name(dst.reg),
+                        self.ver
+                    )));
+                }
                 self.decl.written.insert((dst.reg.ty, dst.reg.num));
             }
             if let Some(rel) = &dst.relative {

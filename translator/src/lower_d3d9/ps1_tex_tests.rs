@@ -609,3 +609,13 @@ fn broken_texm_sequences_are_rejected_naming_the_rule() {
         assert!(e.to_string().contains("rule texm-sequence"), "{e}");
     }
 }
+
+#[test]
+fn ps1_output_registers_are_not_writable() {
+    // ps_1_x has no oC#/oDepth: its colour is r0, its depth comes from texdepth/texm3x2depth.
+    for src in ["ps_1_1\nmov oC0, v0\n", "ps_1_4\nmov oDepth, c0\n"] {
+        let bytes = d3dbc::asm::assemble(src).unwrap();
+        let e = crate::translate(&bytes, &Options::default()).unwrap_err();
+        assert!(e.to_string().contains("rule register-writable"), "{e}");
+    }
+}
