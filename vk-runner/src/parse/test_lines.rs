@@ -194,7 +194,16 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
                 floats(c, 4)?;
             }
         }
-        "point-size" => floats(c, 3)?,
+        // `point-size SIZE [MIN [MAX]]`: vkd3d reads three numbers, a missing one as 0.
+        "point-size" => {
+            c.f32()?;
+            for _ in 0..2 {
+                if c.rest().trim().is_empty() {
+                    break;
+                }
+                c.f32()?;
+            }
+        }
         "fog-colour" => floats(c, 4)?,
         "fog" => {
             let mode = c.take_token(&[]);
@@ -924,6 +933,7 @@ mod tests {
             "clip-plane 3 disable",
             "clip-plane 0 1 0 0 -0.5",
             "point-size 2.0 1.0 64.0",
+            "point-size 40.0",
             "point-sprite on",
             "fog linear ortho 0.1 0.9",
             "fog exp2 0.5",
@@ -939,7 +949,13 @@ mod tests {
                 test_line(1, line)
             );
         }
-        for line in ["fog sideways", "clip-plane 8 disable", "denorm sometimes"] {
+        for line in [
+            "fog sideways",
+            "clip-plane 8 disable",
+            "denorm sometimes",
+            "point-size",
+            "point-size 1 2 3 4",
+        ] {
             assert!(test_line(1, line).is_err(), "{line}");
         }
     }

@@ -317,6 +317,7 @@ pub fn draw(
             sample_mask: st.sample_mask,
             viewports: st.viewports.clone(),
             depth_bounds: st.depth_bounds,
+            timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();
