@@ -205,13 +205,12 @@ impl<'p, 'm> D9<'p, 'm> {
         let ps1 = self.ps1();
         // ps_1_0–1_3 sampling ops and ps_1_4 `texld` name the stage by their destination.
         if ps1 && ((self.ver.minor < 4 && ps1_samples(inst.opcode)) || inst.opcode == Opcode::Tex) {
-            if let (Some(d), true) = (&inst.dst, self.ver.minor < 4) {
+            if let Some(d) = &inst.dst {
+                self.decl.samplers.insert(d.reg.num);
+                // ps_1_4 `texld` implies nothing (`implied_type` of `tex` is `None`).
                 if let Some(t) = super::ps1_tex::implied_type(inst.opcode) {
                     self.decl.implied_types.insert(d.reg.num, t);
                 }
-            }
-            if let Some(d) = &inst.dst {
-                self.decl.samplers.insert(d.reg.num);
             }
         } else if matches!(inst.opcode, Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl) {
             match inst.src.get(1) {
