@@ -70,6 +70,21 @@ pub struct D3d9Info {
     pub constants: Vec<D3d9ConstantSet>,
     /// Every sampler (`s#`, or texture stage in ps_1_x) the program samples.
     pub samplers: Vec<D3d9Sampler>,
+    /// The per-stage bump-environment state ps_1_x `texbem`/`texbeml`/`bem` read, when any
+    /// does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bump_env: Option<D3d9BumpEnv>,
+}
+
+/// The bump-environment buffer of a ps_1_x program: per texture stage s (0–7), row 2s holds
+/// (BUMPENVMAT00, BUMPENVMAT01, BUMPENVMAT10, BUMPENVMAT11) and row 2s + 1 holds
+/// (BUMPENVLSCALE, BUMPENVLOFFSET, 0, 0) — 16 `vec4` rows, 256 bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9BumpEnv {
+    /// The `b#` register (space 0) the buffer has in `descriptors`: 3.
+    pub buffer_register: u32,
+    /// The stages whose state the program reads.
+    pub stages: Vec<u32>,
 }
 
 /// Which constant set.

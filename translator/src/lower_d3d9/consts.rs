@@ -93,6 +93,9 @@ impl<'p, 'm> D9<'p, 'm> {
             .collect();
         let samplers: Vec<u16> = self.decl.samplers.iter().copied().collect();
         ranges.extend(self.sampler_requests(&samplers));
+        // ps_1_x bump-environment state (`ps1_tex`), last.
+        let bump_env = self.bump_env_request();
+        ranges.extend(bump_env);
         let places = self
             .opts
             .binding
@@ -109,6 +112,9 @@ impl<'p, 'm> D9<'p, 'm> {
             &ranges[buffers.len()..],
             &places[buffers.len()..],
         )?;
+        if bump_env.is_some() {
+            self.declare_bump_env(places[ranges.len() - 1])?;
+        }
         // Reflection of the sets.
         let mut info = D3d9Info {
             version: self.ver.to_string(),
@@ -166,6 +172,7 @@ impl<'p, 'm> D9<'p, 'm> {
             });
         }
         info.samplers = self.sampler_reflection();
+        info.bump_env = self.bump_env_info();
         self.refl.d3d9 = Some(info);
         Ok(())
     }

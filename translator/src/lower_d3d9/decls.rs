@@ -51,6 +51,8 @@ pub(crate) struct Decls {
     pub semantics: Vec<Semantic>,
     /// Declared sampler types, by `s#`.
     pub sampler_types: BTreeMap<u16, TextureType>,
+    /// The types ps_1_x instructions imply for their (undeclared) stages (`ps1_tex`).
+    pub implied_types: BTreeMap<u16, TextureType>,
     /// Samplers (texture stages in ps_1_x) the code samples.
     pub samplers: BTreeSet<u16>,
     pub defs: BTreeMap<u16, [u32; 4]>,
@@ -96,6 +98,11 @@ pub(crate) fn ps1_samples(op: Opcode) -> bool {
             | Opcode::TexM3x3VSpec
             | Opcode::TexDp3Tex
     )
+}
+
+/// Opcodes of ps_1_3/1_4 that write the fragment depth.
+pub(crate) fn ps1_writes_depth(op: Opcode) -> bool {
+    matches!(op, Opcode::TexDepth | Opcode::TexM3x2Depth)
 }
 
 impl<'p, 'm> D9<'p, 'm> {
@@ -170,6 +177,15 @@ impl<'p, 'm> D9<'p, 'm> {
                 {
                     return Err(self.invalid("a constant register is written"));
                 }
+                // ps_1_x writes its colour as r0 and its depth only through `texdepth` /
+                // `texm3x2depth`; oC#/oDepth registers are 2.0+.
+                if self.ps1() && matches!(dst.reg.ty, RT::ColorOut | RT::DepthOut) {
+                    return Err(self.invalid(format!(
+                        "{} is written in {} (rule register-writable)",
+                        self.reg_name(dst.reg),
+                        self.ver
+                    )));
+                }
                 self.decl.written.insert((dst.reg.ty, dst.reg.num));
             }
             if let Some(rel) = &dst.relative {
@@ -182,12 +198,19 @@ impl<'p, 'm> D9<'p, 'm> {
         for s in &inst.src {
             self.scan_source(s, nfloat)?;
         }
+        if ps1_writes_depth(inst.opcode) {
+            self.decl.written.insert((RT::DepthOut, 0));
+        }
         // Samplers.
         let ps1 = self.ps1();
         // ps_1_0–1_3 sampling ops and ps_1_4 `texld` name the stage by their destination.
         if ps1 && ((self.ver.minor < 4 && ps1_samples(inst.opcode)) || inst.opcode == Opcode::Tex) {
             if let Some(d) = &inst.dst {
                 self.decl.samplers.insert(d.reg.num);
+                // ps_1_4 `texld` implies nothing (`implied_type` of `tex` is `None`).
+                if let Some(t) = super::ps1_tex::implied_type(inst.opcode) {
+                    self.decl.implied_types.insert(d.reg.num, t);
+                }
             }
         } else if matches!(inst.opcode, Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl) {
             match inst.src.get(1) {

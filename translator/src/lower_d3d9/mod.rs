@@ -63,6 +63,8 @@ pub(crate) struct D9<'p, 'm> {
     pub consts: consts::ConstState,
     pub tex: texture::TexState,
     pub flow: flow::FlowState,
+    /// The ps_1_x texture-addressing state (`texm*pad` rows, bump-environment buffer).
+    pub ps1_state: ps1_tex::Ps1State,
     /// Stores held back while a co-issued pair is lowered (both read the registers as they
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
@@ -170,6 +172,7 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
         consts: consts::ConstState::default(),
         tex: texture::TexState::default(),
         flow: flow::FlowState::default(),
+        ps1_state: ps1_tex::Ps1State::default(),
         pending: None,
     };
     if stage == ShaderStage::Pixel {

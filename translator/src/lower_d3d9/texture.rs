@@ -153,7 +153,7 @@ impl<'p, 'm> D9<'p, 'm> {
         };
         for (i, &s) in samplers.iter().enumerate() {
             let declared = self.decl.sampler_types.get(&s).copied();
-            let dim = dim_of(declared);
+            let dim = dim_of(declared.or(self.decl.implied_types.get(&s).copied()));
             let image_ty = self.b.m.types.intern(Type::Image(ImageType {
                 sampled_type: Scalar::F32,
                 dim,
@@ -213,7 +213,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 D3d9Sampler {
                     register: s.into(),
                     declared: declared.unwrap_or(TextureType::Unknown).name().into(),
-                    dim: match dim_of(declared) {
+                    dim: match dim_of(declared.or(self.decl.implied_types.get(&s).copied())) {
                         Dim::DimCube => ResourceDim::TextureCube,
                         Dim::Dim3D => ResourceDim::Texture3D,
                         _ => ResourceDim::Texture2D,
