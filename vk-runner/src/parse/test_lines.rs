@@ -211,7 +211,13 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<bool, String> {
                 floats(c, 4)?;
             }
         }
-        "point-size" => floats(c, 3)?,
+        // `point-size SIZE [MIN MAX]` (vkd3d's files give the size alone too).
+        "point-size" => {
+            floats(c, 1)?;
+            if !c.rest().trim().is_empty() && !c.rest().trim().starts_with('#') {
+                floats(c, 2)?;
+            }
+        }
         "fog-colour" => {
             floats(c, 4)?;
             // The colour only matters while fog is on (and `fog` itself is judged).
@@ -947,6 +953,7 @@ mod tests {
             "clip-plane 3 disable",
             "clip-plane 0 1 0 0 -0.5",
             "point-size 2.0 1.0 64.0",
+            "point-size 40.0",
             "point-sprite on",
             "fog linear ortho 0.1 0.9",
             "fog exp2 0.5",
