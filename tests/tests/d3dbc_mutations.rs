@@ -213,10 +213,10 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
             Ok(Ok((true, t))) => {
                 decoded += 1;
                 translated += usize::from(t);
-                if let Some(m) = module.filter(|_| modules.len() < VALIDATE) {
-                    if seen.insert(m.clone()) {
-                        modules.push(m);
-                    }
+                if let Some(m) = module.filter(|_| modules.len() < VALIDATE)
+                    && seen.insert(m.clone())
+                {
+                    modules.push(m);
                 }
             }
             Ok(Ok((false, _))) => {

@@ -184,11 +184,8 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         // Samplers.
         let ps1 = self.ps1();
-        if ps1 && self.ver.minor < 4 && ps1_samples(inst.opcode) {
-            if let Some(d) = &inst.dst {
-                self.decl.samplers.insert(d.reg.num);
-            }
-        } else if ps1 && inst.opcode == Opcode::Tex {
+        // ps_1_0–1_3 sampling ops and ps_1_4 `texld` name the stage by their destination.
+        if ps1 && ((self.ver.minor < 4 && ps1_samples(inst.opcode)) || inst.opcode == Opcode::Tex) {
             if let Some(d) = &inst.dst {
                 self.decl.samplers.insert(d.reg.num);
             }

@@ -105,8 +105,10 @@ fn run(
             Op::FOrdGreaterThanEqual => cmp(fa(0), fa(1), |x, y| x >= y),
             Op::FOrdLessThanEqual => cmp(fa(0), fa(1), |x, y| x <= y),
             Op::FUnordNotEqual => cmp(fa(0), fa(1), |x, y| x != y),
-            Op::FUnordLessThan => cmp(fa(0), fa(1), |x, y| !(x >= y)),
-            Op::FUnordGreaterThanEqual => cmp(fa(0), fa(1), |x, y| !(x < y)),
+            Op::FUnordLessThan => cmp(fa(0), fa(1), |x, y| x < y || x.is_nan() || y.is_nan()),
+            Op::FUnordGreaterThanEqual => {
+                cmp(fa(0), fa(1), |x, y| x >= y || x.is_nan() || y.is_nan())
+            }
             Op::IAdd => Val::Bits(
                 ua(0)
                     .iter()
