@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Translation speed and output size on the bench shaders, against vkd3d-shader measured in the
-# same run and dxbc-spirv's published sizes.
+# same run and dxbc-spirv's published sizes; then the same speed comparison on the D3D9
+# corpus once our translator accepts D3D9.
 #
 #   tools/bench.sh [-t SECONDS] [STAGES...]      (default stages: vs ps cs)
 #
-# Speed: `dxbc bench` and `../shared/tools/vkd3d-bench` alternate over the same files, three
-# rounds each, and the ratio vkd3d/ours of the best round is printed (> 1 = we are faster).
+# Speed: `dxbc bench -v` and `../shared/tools/vkd3d-bench -v` alternate over the same files,
+# three rounds each. The total ratio vkd3d/ours is taken from each side's best round (> 1 = we
+# are faster); the per-shader table takes each file's best of the three rounds on each side.
 # Size: our SPIR-V for the same files, counted by `../shared/tools/spirv-metrics` (debug names
 # stripped), beside dxbc-spirv's instruction counts from ../shared/bench/peer-metrics.csv.
+# D3D9: when `dxbc translate` accepts one of ../shared/corpus/d3dbc's files, the files both
+# translators translate are timed the same way (total ratio only); otherwise the section says
+# "D3D9: not translated yet".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=../shared
@@ -20,24 +25,53 @@ files=()
 for s in "${stages[@]}"; do files+=("$shared"/bench/dxbc/"$s"[0-9]*.dxbc); done
 cargo build -q --release -p dxbc-tools
 dxbc=${CARGO_TARGET_DIR:-target}/release/dxbc
-
-best() { grep -oE 'mean=[0-9.]+' | cut -d= -f2; }
-ours=(); theirs=()
-for round in 1 2 3; do
-  theirs+=("$("$shared"/tools/vkd3d-bench -t "$secs" "${files[@]}" | best)")
-  ours+=("$("$dxbc" bench -t "$secs" "${files[@]}" | best)")
-done
-min() { printf '%s\n' "$@" | sort -g | head -n1; }
-o=$(min "${ours[@]}"); t=$(min "${theirs[@]}")
-echo "speed: ${#files[@]} shaders; ours ${o} us/shader, vkd3d-shader ${t} us/shader (best of 3 rounds of ${secs}s)"
-awk -v o="$o" -v t="$t" 'BEGIN { printf "speed ratio (vkd3d / ours): %.2fx\n", t / o }'
-
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# compare LABEL FILES...: three alternating rounds of both benchmarks over FILES (with -v, into
+# $out/LABEL.{ours,vkd3d}.N), the best-round totals and the ratio.
+compare() {
+  local label=$1; shift
+  for round in 1 2 3; do
+    "$shared"/tools/vkd3d-bench -v -t "$secs" "$@" > "$out/$label.vkd3d.$round"
+    "$dxbc" bench -v -t "$secs" "$@" > "$out/$label.ours.$round"
+  done
+  python3 - "$out" "$label" "$secs" "$#" <<'PY'
+import re, sys
+out, label, secs, n = sys.argv[1:]
+def read(side):
+    means, per = [], {}
+    for r in (1, 2, 3):
+        for line in open(f"{out}/{label}.{side}.{r}"):
+            m = re.search(r"mean=([0-9.]+)", line)
+            if m:
+                means.append(float(m.group(1)))
+                continue
+            m = re.match(r"\s+(\S+)\s+([0-9.]+) us$", line)
+            if m:
+                per[m.group(1)] = min(per.get(m.group(1), float("inf")), float(m.group(2)))
+    return min(means), per
+o, po = read("ours")
+t, pt = read("vkd3d")
+print(f"{label} speed: {n} shaders; ours {o:.2f} us/shader, vkd3d-shader {t:.2f} us/shader "
+      f"(best of 3 rounds of {secs}s)")
+print(f"{label} speed ratio (vkd3d / ours): {t / o:.2f}x")
+if label == "bench":
+    print(f"{'shader':<22}{'ours us':>10}{'vkd3d us':>10}{'ratio':>8}")
+    for f in sorted(po):
+        name = f.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        print(f"{name:<22}{po[f]:>10.2f}{pt[f]:>10.2f}{pt[f] / po[f]:>8.2f}")
+    so, st = sum(po.values()), sum(pt.values())
+    print(f"{'sum of best':<22}{so:>10.2f}{st:>10.2f}{st / so:>8.2f}  (ratio > 1: we are faster)")
+PY
+}
+compare bench "${files[@]}"
+
+mkdir "$out/spv"
 for f in "${files[@]}"; do
-  "$dxbc" translate -o "$out/$(basename "${f%.dxbc}").spv" "$f" || echo "size: $(basename "$f") does not translate"
+  "$dxbc" translate -o "$out/spv/$(basename "${f%.dxbc}").spv" "$f" || echo "size: $(basename "$f") does not translate"
 done
-python3 "$shared/tools/spirv-metrics" --csv "$out/ours.csv" "$out" > "$out/metrics.txt" || true
+python3 "$shared/tools/spirv-metrics" --csv "$out/ours.csv" "$out/spv" > "$out/metrics.txt" || true
 tail -n1 "$out/metrics.txt"
 python3 - "$out/ours.csv" "$shared/bench/peer-metrics.csv" <<'PY'
 import csv, os, sys
@@ -53,3 +87,25 @@ for name in sorted(ours):
     print(f"{name:<22}{o:>8}{p:>12}{o / p:>8.2f}")
 print(f"{'total':<22}{tot_o:>8}{tot_p:>12}{tot_o / max(tot_p, 1):>8.2f}  (instructions; < 1.25 is the goal)")
 PY
+
+# D3D9: the corpus files both translators take, once ours takes any.
+d3d9=()
+while IFS= read -r -d '' f; do d3d9+=("$f"); done < <(find "$shared/corpus/d3dbc" -name '*.d3dbc' -print0 2>/dev/null | sort -z)
+accepts=""
+for f in "${d3d9[@]}"; do
+  if "$dxbc" translate -o "$out/probe.spv" "$f" 2>/dev/null; then accepts=yes; break; fi
+done
+if [ ${#d3d9[@]} -eq 0 ]; then
+  echo "D3D9: $shared/corpus/d3dbc is absent"
+elif [ -z "$accepts" ]; then
+  echo "D3D9: not translated yet"
+else
+  both=()
+  for f in "${d3d9[@]}"; do
+    "$dxbc" translate -o "$out/d.spv" "$f" 2>/dev/null &&
+      "$shared"/tools/vkd3d-compiler -x d3dbc -b spirv-binary -o "$out/d.spv" "$f" 2>/dev/null &&
+      both+=("$f")
+  done
+  echo "D3D9: ${#both[@]} of ${#d3d9[@]} corpus files translate with both"
+  [ ${#both[@]} -eq 0 ] || compare D3D9 "${both[@]}"
+fi

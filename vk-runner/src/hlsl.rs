@@ -40,8 +40,9 @@ pub fn option_args(option: &str) -> Option<Vec<&'static str>> {
         "none" | "unbounded-descriptor-arrays" => Some(vec![]),
         "row-major" => Some(vec!["--matrix-storage-order=row"]),
         "column-major" => Some(vec!["--matrix-storage-order=column"]),
-        // D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY: SM1-3 semantic names and intrinsics.
-        "backcompat" => Some(vec!["--semantic-compat-map"]),
+        // D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY: SM1-3 semantic names and intrinsics, and
+        // `half` globals (read as `float`, as the native compiler does under that flag).
+        "backcompat" => Some(vec!["--semantic-compat-map", "--allow-half-globals"]),
         _ => None,
     }
 }
@@ -155,7 +156,10 @@ mod tests {
             args(&["column-major", "row-major"]),
             Ok(vec!["--matrix-storage-order=column"])
         );
-        assert_eq!(args(&["backcompat"]), Ok(vec!["--semantic-compat-map"]));
+        assert_eq!(
+            args(&["backcompat"]),
+            Ok(vec!["--semantic-compat-map", "--allow-half-globals"])
+        );
         assert!(args(&["teleport"]).unwrap_err().contains("teleport"));
     }
 }

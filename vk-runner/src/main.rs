@@ -214,7 +214,10 @@ fn run(cli: Cli) -> i32 {
         }
     };
     let (Some(min_model), Some(max_model)) = (
-        model("--shader-model", cli.shader_model.as_deref().unwrap_or("4.0")),
+        model(
+            "--shader-model",
+            cli.shader_model.as_deref().unwrap_or("4.0"),
+        ),
         model("--max-shader-model", &cli.max_shader_model),
     ) else {
         return 2;

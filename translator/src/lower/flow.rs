@@ -288,8 +288,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.lower_instruction(inst)?;
             if inst.precise != 0 || self.all_precise {
                 for v in before..self.b.f.insts.len() {
-                    let op = self.b.f.insts[v].op;
-                    if is_float_arith(op) {
+                    let i = &self.b.f.insts[v];
+                    // Float results only: an integer `ExtInst` (UMin, FindILsb...) has
+                    // nothing to contract.
+                    let float =
+                        matches!(self.b.m.types.scalar(i.ty), Some(Scalar::F32 | Scalar::F64));
+                    if float && is_float_arith(i.op) {
                         self.b.f.insts[v].flags |= crate::ir::flags::PRECISE;
                     }
                 }

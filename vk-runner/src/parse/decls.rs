@@ -1,7 +1,7 @@
 //! Parsers for the declaration sections: `[require]`, resources, `[sampler]`, `[input layout]`.
 
 use super::cursor::{Cursor, parse_c_float, parse_c_int, token_is_float};
-use super::format::Format;
+use super::format::{DataKind, Format};
 use super::qualifier::{Qualifier, ShaderModel};
 use super::sections::*;
 
@@ -118,16 +118,31 @@ pub fn resource_line(r: &mut ResourceDecl, line: &str) -> Result<(), String> {
             return Err(format!("bad level count {}", r.levels));
         }
     } else {
+        // Raw buffers hold words whatever the (default) format says; vertex buffers have no
+        // format here (their input layout gives the types), so they take words too.
+        let float_texels = r.format.kind == DataKind::Float
+            && r.format.texel_size == 4 * r.format.channels
+            && !matches!(r.dims, Dimensions::RawBuffer { .. });
         for tok in line.split_whitespace() {
-            r.data.push(data_word(tok)?);
+            r.data.push(data_word(tok, float_texels)?);
         }
     }
     Ok(())
 }
 
 /// One data token: a float (has `.`/exponent/inf/nan) stored as its bits, else an integer.
-pub fn data_word(tok: &str) -> Result<u32, String> {
-    if token_is_float(tok) {
+///
+/// vkd3d's runner changed here: it used to read every token by the format's data type (`strtof`
+/// for float formats, so `1` in an `r32g32b32a32-float` texture is 1.0), and now reads a token
+/// without `.` as an integer bit pattern. Files of both ages are in use, so in a resource of
+/// 32-bit float texels (`float_texels`) a plain decimal integer is a value (what older files
+/// mean; a newer file writing bits uses hex), and a `0x` token stays a bit pattern.
+pub fn data_word(tok: &str, float_texels: bool) -> Result<u32, String> {
+    let plain_decimal = {
+        let digits = tok.strip_prefix(['-', '+']).unwrap_or(tok);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    if token_is_float(tok) || (float_texels && plain_decimal) {
         let v = parse_c_float(tok).ok_or_else(|| format!("bad number '{tok}'"))?;
         Ok((v as f32).to_bits())
     } else {
@@ -394,6 +409,37 @@ mod tests {
         );
         assert!(resource_line(&mut b, "size (3)").is_err());
         assert!(resource_line(&mut b, "1.0 zebra").is_err());
+    }
+
+    #[test]
+    fn data_tokens_by_format() {
+        // Default format r32g32b32a32-float: plain integers are values (older vkd3d files),
+        // hex tokens are bit patterns (newer ones), `.` tokens are floats.
+        let mut t = new_resource(ResourceKind::Srv, 0);
+        resource_line(&mut t, "size (2d, 1, 1)").unwrap();
+        resource_line(&mut t, "0 -2 0x3f800000 0.5").unwrap();
+        assert_eq!(
+            t.data,
+            vec![0, (-2.0f32).to_bits(), 1.0f32.to_bits(), 0.5f32.to_bits()]
+        );
+        // Integer formats, raw and structured buffers: integer words.
+        let mut u = new_resource(ResourceKind::Uav, 0);
+        resource_line(&mut u, "format r32g32b32a32-sint").unwrap();
+        resource_line(&mut u, "-1 2 3 4").unwrap();
+        assert_eq!(u.data, vec![u32::MAX, 2, 3, 4]);
+        let mut raw = new_resource(ResourceKind::Srv, 1);
+        resource_line(&mut raw, "size (raw_buffer, 8)").unwrap();
+        resource_line(&mut raw, "1 2").unwrap();
+        assert_eq!(raw.data, vec![1, 2]);
+        let mut st = new_resource(ResourceKind::Srv, 2);
+        resource_line(&mut st, "stride 4").unwrap();
+        resource_line(&mut st, "7").unwrap();
+        assert_eq!(st.data, vec![7]);
+        // 8-bit channels are packed words.
+        let mut n = new_resource(ResourceKind::Srv, 3);
+        resource_line(&mut n, "format r8g8b8a8-unorm").unwrap();
+        resource_line(&mut n, "255").unwrap();
+        assert_eq!(n.data, vec![255]);
     }
 
     #[test]

@@ -186,7 +186,9 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
                 },
                 Some(f @ "dxbc-dxil-hex") => ShaderSource::Unsupported {
                     format: f.to_string(),
-                    reason: format!("{f} shaders are DXIL (SM6), which the translator does not read"),
+                    reason: format!(
+                        "{f} shaders are DXIL (SM6), which the translator does not read"
+                    ),
                 },
                 Some(f) => ShaderSource::Unsupported {
                     format: f.to_string(),

@@ -413,7 +413,10 @@ pub enum Directive {
     /// `point-sprite`, `fog`, `fog-colour`, `bump`, `projected`), named by its directive
     /// word: no meaning for SM4–5 shaders; in the SM1–3 pass a draw under non-`default` state
     /// skips naming it (the translator cannot compile the state in yet).
-    FixedFunction { what: String, default: bool },
+    FixedFunction {
+        what: String,
+        default: bool,
+    },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }

@@ -211,11 +211,14 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<bool, String> {
                 floats(c, 4)?;
             }
         }
-        // `point-size SIZE [MIN MAX]` (vkd3d's files give the size alone too).
+        // `point-size SIZE [MIN [MAX]]`: vkd3d reads three numbers, a missing one as 0.
         "point-size" => {
-            floats(c, 1)?;
-            if !c.rest().trim().is_empty() && !c.rest().trim().starts_with('#') {
-                floats(c, 2)?;
+            c.f32()?;
+            for _ in 0..2 {
+                if c.rest().trim().is_empty() {
+                    break;
+                }
+                c.f32()?;
             }
         }
         "fog-colour" => {
@@ -972,7 +975,13 @@ mod tests {
                 test_line(1, line)
             );
         }
-        for line in ["fog sideways", "clip-plane 8 disable", "denorm sometimes"] {
+        for line in [
+            "fog sideways",
+            "clip-plane 8 disable",
+            "denorm sometimes",
+            "point-size",
+            "point-size 1 2 3 4",
+        ] {
             assert!(test_line(1, line).is_err(), "{line}");
         }
     }

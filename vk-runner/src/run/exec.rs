@@ -331,6 +331,7 @@ pub fn draw(
             viewports: st.viewports.clone(),
             depth_bounds: st.depth_bounds,
             d3d9_pixel_centres: d3d9,
+            timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)
     })();

@@ -166,7 +166,9 @@ impl<'a> Runner<'a> {
             let listed = |m: &ShaderModel| MODELS.contains(m);
             // A `[header]` listing models we compile for names the passes to run.
             let unlisted = header.iter().any(listed)
-                && !header.iter().any(|m| listed(m) && *m >= pass.0 && *m <= pass.1);
+                && !header
+                    .iter()
+                    .any(|m| listed(m) && *m >= pass.0 && *m <= pass.1);
             if pass.0 <= pass.1 && !unlisted {
                 self.run_pass(path, &file, pass, report);
             }
@@ -505,8 +507,7 @@ impl<'a> Runner<'a> {
                 // D3D9 fixed-function state: no meaning for SM4-5 shaders; judged at SM1-3
                 // draws.
                 Directive::FixedFunction { what, default } => {
-                    st.fixed_function
-                        .insert(what.clone(), (tl.line, *default));
+                    st.fixed_function.insert(what.clone(), (tl.line, *default));
                     continue;
                 }
                 Directive::Unsupported(what) => {

@@ -1,5 +1,5 @@
 //! Vulkan: device setup, memory, resources, samplers, descriptor binding from reflection, and
-//! pipelines.
+//! pipelines, and GPU timestamps for benchmarking.
 
 pub mod bind;
 pub mod context;
@@ -9,3 +9,4 @@ pub mod pipeline;
 pub mod push;
 pub mod resource;
 pub mod sampler;
+pub mod timing;

@@ -8,7 +8,8 @@
 
 use super::bind::{Bound, RunError, stage_flags};
 use super::context::Gpu;
-use super::memory::{Buffer, Image};
+use super::memory::{Buffer, Image, full_barrier};
+use super::timing::Timer;
 use crate::parse::{InputElement, Topology};
 use ash::vk;
 use std::ffi::CString;
@@ -97,6 +98,42 @@ pub fn dispatch(gpu: &Gpu, p: &Pipeline, bound: &Bound, groups: [u32; 3]) -> Res
     .map_err(RunError::Fail)
 }
 
+/// Records `repeat` dispatches (each ordered after the previous one by a barrier) between the
+/// two timestamps of `timer`, runs them and returns the GPU nanoseconds they took.
+pub fn dispatch_timed(
+    gpu: &Gpu,
+    p: &Pipeline,
+    bound: &Bound,
+    groups: [u32; 3],
+    repeat: u32,
+    timer: &Timer,
+) -> Result<f64, RunError> {
+    let limits = gpu.props.limits.max_compute_work_group_count;
+    if groups.iter().zip(limits).any(|(g, l)| *g > l) {
+        return Err(RunError::Skip(format!(
+            "dispatch {groups:?} exceeds the device limits {limits:?}"
+        )));
+    }
+    gpu.submit(|cb| {
+        // SAFETY: cb is recording; all handles are valid for the submission.
+        unsafe {
+            gpu.device
+                .cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, p.pipeline);
+            bind_common(gpu, cb, vk::PipelineBindPoint::COMPUTE, bound);
+            timer.start(cb);
+            for i in 0..repeat {
+                if i > 0 {
+                    full_barrier(&gpu.device, cb);
+                }
+                gpu.device.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            }
+            timer.stop(cb);
+        }
+    })
+    .map_err(RunError::Fail)?;
+    Ok(timer.nanoseconds()?)
+}
+
 unsafe fn bind_common(
     gpu: &Gpu,
     cb: vk::CommandBuffer,
@@ -147,6 +184,9 @@ pub struct DrawState<'a> {
     /// moves by half a pixel right and down (what D3D9 samples at (x, y) Vulkan samples at
     /// (x + 0.5, y + 0.5)).
     pub d3d9_pixel_centres: bool,
+    /// Benchmarking: draw this many times between the timer's two timestamps (None: once,
+    /// untimed).
+    pub timed: Option<(u32, &'a Timer)>,
 }
 
 /// The specialization constants of one stage, set from the pipeline state they stand for.
@@ -490,6 +530,9 @@ pub fn draw(
                 if let Some(d) = depth_att.as_ref() {
                     ri = ri.depth_attachment(d);
                 }
+                if let Some((_, timer)) = st.timed {
+                    timer.start(cmd);
+                }
                 gpu.device.cmd_begin_rendering(cmd, &ri);
                 gpu.device.cmd_bind_pipeline(
                     cmd,
@@ -505,9 +548,14 @@ pub fn draw(
                             .cmd_bind_vertex_buffers(cmd, *slot, &[buf.buffer], &[0]);
                     }
                 }
-                gpu.device
-                    .cmd_draw(cmd, st.vertices, st.instances, st.start[0], st.start[1]);
+                for _ in 0..st.timed.map_or(1, |(n, _)| n) {
+                    gpu.device
+                        .cmd_draw(cmd, st.vertices, st.instances, st.start[0], st.start[1]);
+                }
                 gpu.device.cmd_end_rendering(cmd);
+                if let Some((_, timer)) = st.timed {
+                    timer.stop(cmd);
+                }
             }
         })?;
         drop(pipeline);

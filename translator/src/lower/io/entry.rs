@@ -7,7 +7,7 @@
 use smallvec::SmallVec;
 use spirv::{BuiltIn, Op, StorageClass};
 
-use super::{IoPart, PartKind};
+use super::{IoPart, IoReg, PartKind};
 use crate::ir::{GlobalId, Operand, Scalar, TypeId, TypeTable};
 use crate::lower::Lowerer;
 
@@ -54,14 +54,50 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.entry_op(Op::Bitcast, TypeId::U32, &[v])
     }
 
+    /// Whether the pixel shader runs once per sample (it reads `SV_SampleIndex` or has an input
+    /// with `sample` interpolation, which makes SPIR-V's FragCoord the sample's position) while
+    /// its `SV_Position` is not `sample`-interpolated, so that xy must be moved back to the pixel
+    /// centre D3D gives.
+    fn position_at_pixel_centre_per_sample(&self) -> bool {
+        use crate::sm4::{InterpolationMode as I, SystemName};
+        let sample = |r: &IoReg| {
+            matches!(
+                r.interp,
+                Some(I::LinearSample | I::LinearNoPerspectiveSample)
+            )
+        };
+        let declared = || self.io.inputs.iter().filter(|r| r.declared);
+        let per_sample = declared().any(|r| r.sysval == Some(SystemName::SampleIndex) || sample(r));
+        let position_sample =
+            declared().any(|r| r.sysval == Some(SystemName::Position) && sample(r));
+        per_sample && !position_sample
+    }
+
     /// The loaded value of an input part (loaded on first use), in the part's own type.
     pub(in crate::lower) fn load_part(&mut self, part: &IoPart) -> Operand {
         let pointee = TypeTable::vec(part.scalar, part.count);
         match part.kind {
             PartKind::Location | PartKind::BuiltIn => self.load_in_entry(part.global, pointee),
             PartKind::FragCoord => {
+                let mut v = self.load_in_entry(part.global, TypeId::VEC4);
+                if self.position_at_pixel_centre_per_sample() {
+                    // Per-sample execution puts FragCoord.xy at the sample; D3D's SV_Position
+                    // without `sample` interpolation stays at the pixel centre (§16.3).
+                    let half = self.b.f32c(0.5);
+                    for c in 0..2 {
+                        let x =
+                            self.entry_op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(c)]);
+                        let floor = Operand::Lit(spirv::GlslStd450Op::Floor as u32);
+                        let f = self.entry_op(Op::ExtInst, TypeId::F32, &[floor, x]);
+                        let centre = self.entry_op(Op::FAdd, TypeId::F32, &[f, half]);
+                        v = self.entry_op(
+                            Op::CompositeInsert,
+                            TypeId::VEC4,
+                            &[centre, v, Operand::Lit(c)],
+                        );
+                    }
+                }
                 // D3D's SV_Position.w is clip-space w; FragCoord.w is 1/w.
-                let v = self.load_in_entry(part.global, TypeId::VEC4);
                 let w = self.entry_op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
                 let one = self.b.f32c(1.0);
                 let rw = self.entry_op(Op::FDiv, TypeId::F32, &[one, w]);
