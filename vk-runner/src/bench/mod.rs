@@ -259,6 +259,7 @@ fn pixel_run<'a>(
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
+            d3d9: None,
         },
     };
     let bound = bind::bind(
