@@ -355,23 +355,14 @@ fn instruction_sequence_matches_vkd3d() {
     );
 }
 
-/// `translate` refuses a D3D9 stream as unsupported (not as a malformed DXBC container).
+/// `translate` takes a D3D9 stream (the D3D9 front end, `lower_d3d9`) and reports a malformed
+/// one as a D3D9 decode error.
 #[test]
-fn translate_refuses_d3d9_as_unsupported() {
+fn translate_takes_d3d9_and_reports_malformed_streams() {
     let bytes = d3dbc::asm::assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
-    let err = translator::translate(&bytes, &Default::default()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            translator::Error::Lower(translator::LowerError::Unsupported { offset: 0, .. })
-        ),
-        "{err}"
-    );
-    let text = err.to_string();
-    assert!(
-        text.contains("Direct3D 9") && text.contains("vs_2_0"),
-        "{text}"
-    );
+    let t = translator::translate(&bytes, &Default::default()).unwrap();
+    assert_eq!(t.spirv[0], 0x0723_0203);
+    assert_eq!(t.reflection.outputs[0].semantic_name, "POSITION");
     // A malformed stream is reported as such, at its offset.
     let malformed =
         translator::translate(&bytes[..bytes.len() - 4], &Default::default()).unwrap_err();
