@@ -8,7 +8,13 @@
 
 use serde::{Deserialize, Serialize};
 
+mod classes;
+
 pub use crate::stage::ShaderStage;
+pub use classes::{
+    CLASS_INSTANCE_REGISTER, CLASS_MAX_SLOTS, CLASS_SLOT_STRIDE, ClassInstance, ClassLinkage,
+    ClassType, FunctionTable, InterfaceDecl, SlotTables,
+};
 
 /// Everything a caller needs to run a translated module.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,6 +46,11 @@ pub struct Reflection {
     /// entries for IDs a module lacks.)
     #[serde(default)]
     pub spec_constants: Vec<SpecConstant>,
+    /// Class linkage (HLSL interfaces): the class-instance buffer's layout and the IFCE
+    /// chunk's class types, instances and slot tables; `None` when the program declares no
+    /// interface.
+    #[serde(default)]
+    pub class_linkage: Option<ClassLinkage>,
     /// What a Direct3D 9 program needs beyond descriptors and interface variables (constant
     /// sets and samplers); `None` for DXBC programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]

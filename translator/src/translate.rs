@@ -167,5 +167,62 @@ fn lower_container_with_reflection(
         patch: patch.as_ref(),
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
-    Ok(crate::lower::lower(&program, sigs, options)?)
+    let mut lowered = crate::lower::lower(&program, sigs, options)?;
+    if let (Some(linkage), Some(chunk)) = (
+        lowered.1.class_linkage.as_mut(),
+        container.chunk_any(&[b"IFCE"]),
+    ) {
+        let ifce = crate::container::Interfaces::parse(chunk)?;
+        set_class_interfaces(linkage, &ifce);
+    }
+    Ok(lowered)
+}
+
+/// Copies the IFCE chunk's class types, declared instances and slot tables into the
+/// reflection's class linkage (slots bounded by the chunk's slot total).
+fn set_class_interfaces(
+    linkage: &mut crate::reflect::ClassLinkage,
+    ifce: &crate::container::Interfaces<'_>,
+) {
+    use crate::reflect::{ClassInstance, ClassType, SlotTables};
+    linkage.class_types = ifce
+        .class_types
+        .iter()
+        .map(|t| ClassType {
+            name: t.name.to_string(),
+            id: t.id.into(),
+            constant_buffer_stride: t.constant_buffer_stride.into(),
+            texture_count: t.texture_count.into(),
+            sampler_count: t.sampler_count.into(),
+        })
+        .collect();
+    linkage.class_instances = ifce
+        .class_instances
+        .iter()
+        .map(|i| ClassInstance {
+            name: i.name.to_string(),
+            type_id: i.type_id.into(),
+            constant_buffer: i.constant_buffer.into(),
+            constant_buffer_offset: i.constant_buffer_offset.into(),
+            texture: i.texture.into(),
+            sampler: i.sampler.into(),
+        })
+        .collect();
+    let total = ifce.slot_count.min(crate::reflect::CLASS_MAX_SLOTS);
+    linkage.slot_tables = ifce
+        .slots
+        .iter()
+        .flat_map(|s| {
+            let entries: Vec<(u32, u32)> = s
+                .entries
+                .iter()
+                .map(|e| (u32::from(e.type_id), e.table_id))
+                .collect();
+            let end = s.first.saturating_add(s.count).min(total);
+            (s.first.min(end)..end).map(move |slot| SlotTables {
+                slot,
+                entries: entries.clone(),
+            })
+        })
+        .collect();
 }

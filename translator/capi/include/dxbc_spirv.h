@@ -70,7 +70,8 @@
 #define DXBC_SPIRV_FEATURE_EARLY_DEPTH_STENCIL (1 << 13)
 
 // Uses class linkage (`dcl_interface`, `fcall`): the layer must supply the class-instance
-// data (see the IFCE chunk).
+// data, in the buffer and layout docs/class-linkage.md describes (the reflection's
+// `class_instance_register`, `class_slot_count`, `class_slot_stride`).
 #define DXBC_SPIRV_FEATURE_CLASS_LINKAGE (1 << 14)
 
 // Uses `discard`.
@@ -250,6 +251,12 @@ typedef struct dxbc_spirv_reflection {
   const char *const *vulkan_features;
   uint32_t spec_constant_count;
   const struct dxbc_spirv_spec_constant *spec_constants;
+  // Class linkage (docs/class-linkage.md): the `b#` register (space 0) whose uniform
+  // buffer holds the bound class instances, the interface slots it has and the bytes per
+  // slot record; all 0 when the program declares no interface.
+  uint32_t class_instance_register;
+  uint32_t class_slot_count;
+  uint32_t class_slot_stride;
 } dxbc_spirv_reflection;
 
 // What a call returns: `DXBC_SPIRV_OK` (0) or one of the negative `DXBC_SPIRV_ERROR_*`.

@@ -188,6 +188,12 @@ pub struct dxbc_spirv_reflection {
     pub vulkan_features: *const *const c_char,
     pub spec_constant_count: u32,
     pub spec_constants: *const dxbc_spirv_spec_constant,
+    /// Class linkage (docs/class-linkage.md): the `b#` register (space 0) whose uniform
+    /// buffer holds the bound class instances, the interface slots it has and the bytes per
+    /// slot record; all 0 when the program declares no interface.
+    pub class_instance_register: u32,
+    pub class_slot_count: u32,
+    pub class_slot_stride: u32,
 }
 
 /// The public struct followed by the storage it points into.
@@ -381,6 +387,9 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         vulkan_features: names[2].as_ptr(),
         spec_constant_count: len32(&spec_constants),
         spec_constants: spec_constants.as_ptr(),
+        class_instance_register: r.class_linkage.as_ref().map_or(0, |c| c.register),
+        class_slot_count: r.class_linkage.as_ref().map_or(0, |c| c.slot_count),
+        class_slot_stride: r.class_linkage.as_ref().map_or(0, |c| c.slot_stride),
     };
     let holder = Box::new(Holder {
         public,

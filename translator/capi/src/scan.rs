@@ -50,7 +50,8 @@ pub const DXBC_SPIRV_FEATURE_COVERAGE_EXPORT: u64 = 1 << 12;
 /// Declares `forceEarlyDepthStencil`.
 pub const DXBC_SPIRV_FEATURE_EARLY_DEPTH_STENCIL: u64 = 1 << 13;
 /// Uses class linkage (`dcl_interface`, `fcall`): the layer must supply the class-instance
-/// data (see the IFCE chunk).
+/// data, in the buffer and layout docs/class-linkage.md describes (the reflection's
+/// `class_instance_register`, `class_slot_count`, `class_slot_stride`).
 pub const DXBC_SPIRV_FEATURE_CLASS_LINKAGE: u64 = 1 << 14;
 /// Uses `discard`.
 pub const DXBC_SPIRV_FEATURE_DISCARD: u64 = 1 << 15;

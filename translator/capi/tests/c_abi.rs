@@ -912,6 +912,46 @@ fn reflection_matches_the_rust_api() {
     }
 }
 
+#[test]
+fn reflection_states_the_class_instance_buffer() {
+    let ps = "ps_5_0\n.output SV_Target 0 o0 float\ndcl_function_body fb0\n\
+        dcl_function_table ft0 = {fb0}\ndcl_interface_dynamicindexed fp1[2][1] = {ft0}\n\
+        dcl_output o0.xyzw\ndcl_temps 1\nmov r0.xyzw, l(0, 0, 0, 0)\nfcall fp1[0][0]\n\
+        mov o0.xyzw, r0.xyzw\nret\nlabel fb0\nmov r0.x, l(1.0)\nret\n";
+    let shader = create(&asm(ps)).unwrap();
+    let (_, refl) = translate(shader, None).unwrap();
+    let r = unsafe { &*refl };
+    // Slots 0..3 (fp1 covers 1 and 2), 32 bytes each, at b15.
+    assert_eq!(
+        (
+            r.class_instance_register,
+            r.class_slot_count,
+            r.class_slot_stride
+        ),
+        (15, 3, 32)
+    );
+    let ds = reflection_descriptors(refl);
+    assert!(ds.iter().any(|d| d.register_lower == 15), "{ds:?}");
+    unsafe { dxbc_spirv_free_reflection(refl) };
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+    // Without interfaces: zeros.
+    let plain = "ps_5_0\n.output SV_Target 0 o0 float\ndcl_output o0.xyzw\n\
+        mov o0.xyzw, l(0, 0, 0, 0)\nret\n";
+    let shader = create(&asm(plain)).unwrap();
+    let (_, refl) = translate(shader, None).unwrap();
+    let r = unsafe { &*refl };
+    assert_eq!(
+        (
+            r.class_instance_register,
+            r.class_slot_count,
+            r.class_slot_stride
+        ),
+        (0, 0, 0)
+    );
+    unsafe { dxbc_spirv_free_reflection(refl) };
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
 /// A shader handle shared by threads (the API allows parallel calls on one handle).
 #[derive(Clone, Copy)]
 struct Shared(*mut dxbc_spirv_shader);

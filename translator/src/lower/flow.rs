@@ -48,7 +48,8 @@ pub(crate) enum Frame {
 /// A subroutine being inlined.
 #[derive(Debug, Clone)]
 pub(crate) struct CallCtx {
-    pub label: u32,
+    /// The subroutine: `label l#` or function body `label fb#` (its operand type and number).
+    pub label: (OperandType, u32),
     /// Where the code after the call starts.
     pub after: BlockId,
     /// For a subroutine that returns from inside a loop or switch: its body is wrapped in a
@@ -60,8 +61,9 @@ pub(crate) struct CallCtx {
 #[derive(Debug, Default)]
 pub(crate) struct FlowState {
     pub frames: Vec<Frame>,
-    /// Instruction index ranges of subroutine bodies, by label number.
-    pub labels: Vec<(u32, std::ops::Range<usize>)>,
+    /// Instruction index ranges of subroutine bodies (`l#`) and function bodies (`fb#`), by
+    /// label operand type and number.
+    pub labels: Vec<((OperandType, u32), std::ops::Range<usize>)>,
     /// Subroutines being inlined, innermost last.
     pub calls: Vec<CallCtx>,
     /// Frame depth at which the innermost call started (frames below belong to callers).
@@ -233,14 +235,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub(super) fn scan_labels(&mut self, start: usize) -> R<usize> {
         let n = self.prog.instructions.len();
         let mut main_end = n;
-        let mut labels: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+        let mut labels: Vec<((OperandType, u32), std::ops::Range<usize>)> = Vec::new();
         for i in start..n {
             let inst = self.prog.get(i).expect("in range");
             if inst.opcode == Opcode::Label {
                 let id = inst
                     .operands
                     .first()
-                    .and_then(|o| o.register())
+                    .and_then(|o| Some((o.ty, o.register()?)))
                     .ok_or_else(|| self.invalid("label without a number"))?;
                 if let Some(last) = labels.last_mut() {
                     last.1.end = i;
@@ -278,7 +280,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Ok(());
         }
         // No label has this number (`label` operands are register indices).
-        self.lower_inlined(u32::MAX, range, "hull shader phase")
+        self.lower_inlined((OperandType::Label, u32::MAX), range, "hull shader phase")
     }
 
     fn lower_range(&mut self, range: std::ops::Range<usize>) -> R<()> {
@@ -321,27 +323,39 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    fn call(&mut self, label: u32) -> R<()> {
-        if self.flow.calls.iter().any(|c| c.label == label) {
-            return Err(self.invalid(format!("recursive call to label {label}")));
+    /// Refuses a call of `key` that would recurse (D3D forbids it) or nest too deep.
+    pub(super) fn check_call(&self, key: (OperandType, u32)) -> R<()> {
+        if self.flow.calls.iter().any(|c| c.label == key) {
+            return Err(self.invalid(format!("recursive call to {}{}", key.0.name(), key.1)));
         }
         if self.flow.calls.len() >= MAX_CALL_DEPTH {
             return Err(self.unsupported(format!(
                 "subroutine calls nested deeper than {MAX_CALL_DEPTH}"
             )));
         }
+        Ok(())
+    }
+
+    fn call(&mut self, label: u32) -> R<()> {
+        let key = (OperandType::Label, label);
+        self.check_call(key)?;
         let body = self
             .flow
             .labels
             .iter()
-            .find(|l| l.0 == label)
+            .find(|l| l.0 == key)
             .map(|l| l.1.clone())
             .ok_or_else(|| self.invalid(format!("call to undefined label {label}")))?;
-        self.lower_inlined(label, body, "subroutine")
+        self.lower_inlined(key, body, "subroutine")
     }
 
     /// Lowers `body` in place as a subroutine `label` whose `ret` continues after it.
-    fn lower_inlined(&mut self, label: u32, body: std::ops::Range<usize>, what: &str) -> R<()> {
+    pub(super) fn lower_inlined(
+        &mut self,
+        label: (OperandType, u32),
+        body: std::ops::Range<usize>,
+        what: &str,
+    ) -> R<()> {
         self.flow.inlined += body.len();
         if self.flow.inlined > MAX_INLINED {
             return Err(self.unsupported(format!(
@@ -669,6 +683,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.call(label)?;
                 self.b.branch_and_begin(next);
             }
+            Opcode::InterfaceCall => self.fcall(&inst)?,
             Opcode::Label => return Err(self.invalid("label inside the main program")),
             _ => return Ok(false),
         }

@@ -19,6 +19,7 @@ mod alu;
 mod alu_bits;
 mod alu_convert;
 mod alu_double;
+mod classes;
 mod error;
 mod eval;
 mod flow;
@@ -97,6 +98,8 @@ pub(crate) struct Lowerer<'p, 'm> {
     pub decls_done: bool,
     /// The program lacks `refactoringAllowed` (fxc /Gis): all float arithmetic is `precise`.
     pub all_precise: bool,
+    /// Class linkage: interfaces, function tables and bodies, the class-instance buffer.
+    pub classes: classes::ClassState,
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
@@ -135,11 +138,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if topic.is_declaration() && self.decls_done {
             return Ok(());
         }
+        if let Some(pos) = self.register_chosen_operand(&inst) {
+            return self.lower_by_register(inst, pos);
+        }
         let lowered = match topic {
             // Recorded; I/O globals are created in `finish_io_declarations`.
             Topic::IoDecl => self.io.declaration(inst, self.stage)?,
             Topic::ResourceDecl => self.resource_declaration(inst)?,
             Topic::StageDecl => self.stage_declaration(inst)?,
+            Topic::ClassDecl => self.class_declaration(inst)?,
             Topic::Flow => self.flow(inst)?,
             Topic::Geometry => self.geometry_op(inst)?,
             Topic::Alu => self.alu(inst)?,
@@ -272,7 +279,9 @@ pub fn lower<'p>(
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,
         all_precise: !refactoring_allowed(prog),
+        classes: classes::ClassState::default(),
     };
+    l.check_class_operands()?;
     l.init_stage();
     if stage == ShaderStage::Hull {
         l.lower_hull()?;
@@ -315,6 +324,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// The entry function, reflection and reflection globals of the finished lowering.
     fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
         self.finish_reflection();
+        self.refl.class_linkage = self.classes.reflection();
         let func = std::mem::take(&mut self.b.f);
         let refl = std::mem::replace(&mut self.refl, Reflection::empty(self.stage));
         let globals = std::mem::take(&mut self.refl_globals);
@@ -339,6 +349,7 @@ impl Reflection {
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
             d3d9: None,
+            class_linkage: None,
         }
     }
 }

@@ -173,7 +173,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             OperandType::ConstantBuffer
             | OperandType::ImmediateConstantBuffer
-            | OperandType::IndexableTemp => {
+            | OperandType::IndexableTemp
+            | OperandType::ThisPointer => {
                 let row = self.load_row(op)?;
                 self.b.swizzle(row, comps)
             }
@@ -327,7 +328,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             OperandType::ConstantBuffer
             | OperandType::ImmediateConstantBuffer
-            | OperandType::IndexableTemp => {
+            | OperandType::IndexableTemp
+            | OperandType::ThisPointer => {
                 let row = self.load_row(op)?;
                 for &c in comps {
                     let x = self.b.extract(row, c);

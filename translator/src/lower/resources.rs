@@ -84,6 +84,8 @@ pub(crate) struct CbInfo {
     pub range: Range,
     /// Held in push constants: the member of the push-constant block (`global`).
     pub push: Option<push::PushMember>,
+    /// Vectors of the buffer's SPIR-V array (uniform buffers; 0 in push constants).
+    pub rows: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -240,7 +242,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The plan's placement of range `id` of `class` (or of its counter).
-    fn placement(&mut self, class: RegisterClass, id: u32, counter: bool) -> R<Placement> {
+    pub(super) fn placement(
+        &mut self,
+        class: RegisterClass,
+        id: u32,
+        counter: bool,
+    ) -> R<Placement> {
         self.ensure_plan()?;
         self.res.plan.placement(class, id, counter).ok_or_else(|| {
             self.unsupported(format!(
@@ -254,7 +261,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// range has several registers or does not start at element 0 of its binding, a runtime
     /// array when it is unbounded. Records it in the reflection and completes `range`.
     #[allow(clippy::too_many_arguments)]
-    fn declare_descriptor(
+    pub(super) fn declare_descriptor(
         &mut self,
         class: RegisterClass,
         range: &mut Range,
@@ -448,7 +455,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // returns the bound buffer's data (trap 33: games rely on it); SPIR-V would make
                 // that undefined for an array of the declared size, so such buffers are declared
                 // at D3D's maximum of 4096 vectors. Reflection keeps the declared size.
-                let spirv_rows = if *dynamic_indexed { 4096 } else { rows };
+                let spirv_rows = if *dynamic_indexed || self.classes.cb_by_register {
+                    4096
+                } else {
+                    rows
+                };
                 let len = self.b.m.consts.u32(spirv_rows);
                 let arr = self.b.m.types.intern(Type::Array {
                     elem: TypeId::VEC4,
@@ -481,6 +492,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         global: g,
                         range,
                         push: None,
+                        rows: spirv_rows,
                     },
                 );
             }
@@ -887,6 +899,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 if idx.len() < need {
                     return Err(self.invalid("constant buffer operand without an offset"));
                 }
+                if !sm51 && idx[0].relative.is_some() {
+                    // cb[r#][…]: the buffer chosen at run time (a class instance's).
+                    return self.load_row_any_cb(&idx[0], &idx[1]);
+                }
                 let id = idx[0].imm32();
                 let info = self.res.cbs.get(&id).cloned().ok_or_else(|| {
                     self.invalid(format!(
@@ -940,6 +956,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let i = self.index_value(&i)?;
                 self.load_array_row(g, rows, i, StorageClass::Private)
             }
+            OperandType::ThisPointer => self.load_this_row(op),
             OperandType::IndexableTemp => {
                 let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
                 if idx.len() < 2 {

@@ -34,16 +34,21 @@ pub(crate) enum Topic {
     Memory,
     /// Hull-shader phase markers: `hull` splits the program at them before lowering, so they never reach the router.
     HullPhase,
+    /// Class linkage: function bodies, function tables, interfaces: `classes`.
+    ClassDecl,
     /// Nothing to lower.
     Nop,
-    /// Refused with an error naming the opcode (class linkage, `abort`, `debug_break`).
+    /// Refused with an error naming the opcode (`abort`, `debug_break`).
     Unsupported,
 }
 
 impl Topic {
     /// Whether the topic takes declarations (as opposed to instructions).
     pub(crate) fn is_declaration(self) -> bool {
-        matches!(self, Topic::IoDecl | Topic::ResourceDecl | Topic::StageDecl)
+        matches!(
+            self,
+            Topic::IoDecl | Topic::ResourceDecl | Topic::StageDecl | Topic::ClassDecl
+        )
     }
 }
 
@@ -93,6 +98,7 @@ pub(crate) fn topic(op: Opcode) -> Topic {
         | O::Breakc
         | O::Call
         | O::Callc
+        | O::InterfaceCall
         | O::Case
         | O::Continue
         | O::Continuec
@@ -265,12 +271,8 @@ pub(crate) fn topic(op: Opcode) -> Topic {
         | O::LdStructuredS => Topic::Memory,
         O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase => Topic::HullPhase,
         O::Nop => Topic::Nop,
-        O::InterfaceCall
-        | O::DclFunctionBody
-        | O::DclFunctionTable
-        | O::DclInterface
-        | O::Abort
-        | O::DebugBreak => Topic::Unsupported,
+        O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => Topic::ClassDecl,
+        O::Abort | O::DebugBreak => Topic::Unsupported,
     }
 }
 
@@ -299,23 +301,15 @@ mod tests {
             );
         }
         use Opcode as O;
-        assert_eq!(
-            unsupported,
-            [
-                O::InterfaceCall,
-                O::DclFunctionBody,
-                O::DclFunctionTable,
-                O::DclInterface,
-                O::Abort,
-                O::DebugBreak,
-            ]
-        );
+        assert_eq!(unsupported, [O::Abort, O::DebugBreak]);
         // Spot checks that pin a topic per group.
         for (op, t) in [
             (O::DclInput, Topic::IoDecl),
             (O::CustomData, Topic::ResourceDecl),
             (O::DclThreadGroup, Topic::StageDecl),
             (O::Switch, Topic::Flow),
+            (O::InterfaceCall, Topic::Flow),
+            (O::DclInterface, Topic::ClassDecl),
             (O::EmitStream, Topic::Geometry),
             (O::Mad, Topic::Alu),
             (O::Bfi, Topic::AluBits),

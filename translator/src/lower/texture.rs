@@ -156,9 +156,8 @@ impl ImageArgs {
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The view an SRV (`t#`) or UAV (`u#`) operand names.
     pub fn view_info(&self, op: &Sm4Operand) -> R<ViewInfo> {
-        let id = op
-            .index(0)
-            .map(|i| i.imm32())
+        let id = self
+            .register_of(op)
             .ok_or_else(|| self.invalid("resource operand without a register"))?;
         let map = match op.ty {
             OperandType::Resource => &self.res.srvs,
@@ -250,9 +249,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         dref: bool,
     ) -> R<(Operand, ViewInfo)> {
         let (img, info) = self.load_image(t)?;
-        let id = s
-            .index(0)
-            .map(|i| i.imm32())
+        let id = self
+            .register_of(s)
             .ok_or_else(|| self.invalid("sampler operand without a register"))?;
         if s.ty != OperandType::Sampler {
             return Err(self.invalid("expected an s# operand"));

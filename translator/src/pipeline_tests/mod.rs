@@ -5,6 +5,7 @@
 
 mod alu;
 mod cfg;
+mod classes;
 mod flow;
 mod query;
 mod signature;

@@ -180,6 +180,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         vulkan_features,
         spec_constants: Vec::new(),
         d3d9: None,
+        class_linkage: None,
     })
 }
 

@@ -131,6 +131,7 @@ pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
         capabilities: info.capabilities.clone(),
         extensions: info.extensions.clone(),
         spec_constants: Vec::new(),
+        class_linkage: None,
         d3d9: Some(D3d9Info {
             version,
             ..Default::default()

@@ -260,6 +260,7 @@ fn pixel_run<'a>(
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
             d3d9: None,
+            class_linkage: None,
         },
     };
     let bound = bind::bind(

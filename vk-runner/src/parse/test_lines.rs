@@ -49,6 +49,54 @@ pub fn test_line(line_no: u32, line: &str) -> Result<TestLine, String> {
     })
 }
 
+/// `class instance SLOT table T [cb B] [offset O] [texture T] [sampler S]`: the class
+/// instance bound to interface slot SLOT, written into the translator's class-instance
+/// buffer (docs/class-linkage.md): the slot's 32-byte record at `b15` holds `this` (cb,
+/// offset in vectors, first texture, first sampler) and the function table.
+fn class_instance(c: &mut Cursor<'_>) -> Result<Directive, String> {
+    use translator::reflect::{CLASS_INSTANCE_REGISTER, CLASS_MAX_SLOTS, CLASS_SLOT_STRIDE};
+    let slot = c.u32()?;
+    if slot >= CLASS_MAX_SLOTS {
+        return Err(format!(
+            "interface slot {slot} out of range (D3D11 has {CLASS_MAX_SLOTS})"
+        ));
+    }
+    // this.x cb, this.y offset, this.z texture, this.w sampler, then the table.
+    let mut record = [0u32; (CLASS_SLOT_STRIDE / 4) as usize];
+    let mut table = None;
+    while !c.is_empty() {
+        let field = if c.eat_word("table") {
+            4
+        } else if c.eat_word("cb") {
+            0
+        } else if c.eat_word("offset") {
+            1
+        } else if c.eat_word("texture") {
+            2
+        } else if c.eat_word("sampler") {
+            3
+        } else {
+            return Err(format!(
+                "expected table, cb, offset, texture or sampler, found '{}'",
+                c.rest()
+            ));
+        };
+        record[field] = c.u32()?;
+        if field == 4 {
+            table = Some(record[4]);
+        }
+    }
+    if table.is_none() {
+        return Err("class instance needs its function table ('table N')".into());
+    }
+    Ok(Directive::Uniform {
+        cbuffer: CLASS_INSTANCE_REGISTER,
+        space: 0,
+        offset: slot * CLASS_SLOT_STRIDE / 4,
+        words: record.to_vec(),
+    })
+}
+
 fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
     if c.eat_word("dispatch") {
         let x = c.u32()?;
@@ -84,6 +132,9 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
             offset,
             words: literal_words(&lit),
         });
+    }
+    if c.eat_words("class instance") {
+        return class_instance(c);
     }
     if c.eat_word("clear") {
         return clear(c);
@@ -918,6 +969,32 @@ mod tests {
         assert!(test_line(1, "frobnicate").is_err());
         assert!(test_line(1, "dispatch 1 1").is_err());
         assert!(test_line(1, "uniform 0 float4 1 2 3").is_err());
+    }
+
+    #[test]
+    fn class_instance_directive() {
+        // Slot 2's record is words 16..24 of b15: this (cb, offset, texture, sampler), table.
+        assert_eq!(
+            d("class instance 2 table 5 cb 1 offset 3 texture 7 sampler 8"),
+            Directive::Uniform {
+                cbuffer: 15,
+                space: 0,
+                offset: 16,
+                words: vec![1, 3, 7, 8, 5, 0, 0, 0]
+            }
+        );
+        assert_eq!(
+            d("class instance 0 offset 2 table 1"),
+            Directive::Uniform {
+                cbuffer: 15,
+                space: 0,
+                offset: 0,
+                words: vec![0, 2, 0, 0, 1, 0, 0, 0]
+            }
+        );
+        assert!(test_line(1, "class instance 0 cb 1").is_err());
+        assert!(test_line(1, "class instance 253 table 0").is_err());
+        assert!(test_line(1, "class instance 0 table 0 colour 3").is_err());
     }
 
     #[test]

@@ -119,6 +119,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
                 break;
             };
+            if matches!(decl, Declaration::Interface { .. }) {
+                // Interfaces read the class-instance buffer (lower/classes.rs), placed like
+                // a constant buffer at its reserved register.
+                let reg = crate::reflect::CLASS_INSTANCE_REGISTER;
+                if !decls
+                    .iter()
+                    .any(|d| d.1 == reg && d.0.class == RegisterClass::B)
+                {
+                    let req = RangeRequest {
+                        class: RegisterClass::B,
+                        space: 0,
+                        lower: reg,
+                        upper: Some(reg),
+                        counter: false,
+                        descriptor_type: DescriptorType::UniformBuffer,
+                    };
+                    decls.push((req, reg, inst.offset, false, false));
+                }
+                continue;
+            }
             let Some((class, descriptor_type)) = descriptor_kind(decl) else {
                 continue;
             };

@@ -47,6 +47,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 global: g,
                 range,
                 push: Some(m),
+                rows: 0,
             },
         );
         Ok(())
@@ -121,7 +122,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// Loads row `row` of a push-constant constant buffer as a `vec4`.
-    pub(super) fn load_push_row(&mut self, g: GlobalId, m: PushMember, row: Idx) -> Operand {
+    pub(in crate::lower) fn load_push_row(
+        &mut self,
+        g: GlobalId,
+        m: PushMember,
+        row: Idx,
+    ) -> Operand {
         let ptr = self
             .b
             .m
