@@ -18,8 +18,16 @@ pub fn shared_dir() -> Option<PathBuf> {
     p.is_dir().then(|| p.canonicalize().unwrap_or(p))
 }
 
+/// Whether `spirv-val` can be run (tests that validate skip, saying so, when it cannot).
+pub fn have_spirv_val() -> bool {
+    std::process::Command::new("spirv-val")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
 /// Runs `spirv-val --target-env ENV FILE`; the error is spirv-val's message (or says that the
-/// tool was not found).
+/// tool was not found: tell that case apart with [`have_spirv_val`], not by the message).
 pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
     match std::process::Command::new("spirv-val")
         .arg("--target-env")

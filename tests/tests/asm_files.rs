@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use integration_tests::{repo_root, spirv_val};
+use integration_tests::{have_spirv_val, repo_root, spirv_val};
 use translator::asm;
 use translator::container::ParsedContainer;
 
@@ -148,9 +148,11 @@ fn translate_and_validate(
     let spv = tmp.join(format!("{name}.spv"));
     let bytes: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&spv, bytes).unwrap();
+    if !have_spirv_val() {
+        return Ok("translated (spirv-val not installed)".into());
+    }
     match spirv_val(&spv, "vulkan1.3") {
         Ok(()) => Ok("translated, spirv-val ok".into()),
-        Err(e) if e.contains("not found") => Ok("translated (spirv-val not installed)".into()),
         Err(e) => Err(format!("spirv-val: {}", e.lines().next().unwrap_or(""))),
     }
 }

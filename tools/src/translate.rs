@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use rspirv::binary::Disassemble;
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
-use translator::{Options, TargetEnv};
+use translator::{IcbMode, Options, RawFeedback, RovMode, TargetEnv};
 
 use crate::batch::{self, Failure, OutputArgs, Produced, Spec, Usage};
 use crate::cli_error::CliError;
@@ -47,6 +47,43 @@ pub enum Policy {
     Vkd3d,
 }
 
+/// How rasterizer-ordered UAVs are translated, by its `--rov` name.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Rov {
+    /// Fragment shader interlock around the pixel shader (D3D's ordering).
+    Interlock,
+    /// Plain UAV access, unordered (devices without fragment shader interlock).
+    Unordered,
+}
+
+impl From<Rov> for RovMode {
+    fn from(r: Rov) -> Self {
+        match r {
+            Rov::Interlock => RovMode::Interlock,
+            Rov::Unordered => RovMode::Unordered,
+        }
+    }
+}
+
+/// Residency feedback on raw/structured buffers, by its `--raw-feedback` name.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum RawFeedbackArg {
+    /// Read such SRVs as R32_UINT uniform texel buffers (sparse fetches).
+    #[value(name = "texel-buffer")]
+    TexelBuffer,
+    /// Refuse `ld_raw_s`/`ld_structured_s` with a status.
+    Refuse,
+}
+
+impl From<RawFeedbackArg> for RawFeedback {
+    fn from(r: RawFeedbackArg) -> Self {
+        match r {
+            RawFeedbackArg::TexelBuffer => RawFeedback::TexelBuffer,
+            RawFeedbackArg::Refuse => RawFeedback::Refuse,
+        }
+    }
+}
+
 impl From<Policy> for BindingPolicy {
     fn from(p: Policy) -> Self {
         match p {
@@ -81,6 +118,27 @@ pub struct TranslateOptions {
     /// devices that report shaderDenormFlushToZeroFloat32.
     #[arg(long)]
     pub denorm_flush: bool,
+    /// Rasterizer-ordered UAVs (`_rov`): `interlock` (fragment shader interlock) or, for
+    /// devices without it, `unordered`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "interlock")]
+    pub rov: Rov,
+    /// `ld_raw_s`/`ld_structured_s` with a status: `texel-buffer` (the SRV becomes an
+    /// R32_UINT uniform texel buffer) or `refuse`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "texel-buffer")]
+    pub raw_feedback: RawFeedbackArg,
+    /// Make the immediate constant buffer a uniform buffer placed like constant buffer
+    /// `b<REGISTER>` (of `--icb-space`), instead of a private array; the reflection carries
+    /// its data.
+    #[arg(long, value_name = "REGISTER")]
+    pub icb_uniform_buffer: Option<u32>,
+    /// Register space of `--icb-uniform-buffer`.
+    #[arg(
+        long,
+        value_name = "SPACE",
+        default_value_t = 0,
+        requires = "icb_uniform_buffer"
+    )]
+    pub icb_space: u32,
     /// Direct3D 9 programs: plain IEEE multiplication instead of D3D9's 0 × anything = 0
     /// (and log(0) = −∞ instead of −FLT_MAX).
     #[arg(long)]
@@ -108,6 +166,15 @@ impl TranslateOptions {
             binding,
             denorm_flush_f32: self.denorm_flush,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
+            rov: self.rov.into(),
+            raw_feedback: self.raw_feedback.into(),
+            icb: match self.icb_uniform_buffer {
+                Some(register) => IcbMode::UniformBuffer {
+                    space: self.icb_space,
+                    register,
+                },
+                None => IcbMode::PrivateArray,
+            },
             d3d9: translator::D3d9Options {
                 ieee_multiply: self.d3d9_ieee_multiply,
                 combined_samplers: self.d3d9_combined_samplers,

@@ -58,7 +58,7 @@ const fn d(field: &'static str, value: &'static str, handling: Handling) -> Disp
     }
 }
 
-use Handling::{Honoured as H, NoVulkanMeaning as N, Weakened as W};
+use Handling::{Honoured as H, NoVulkanMeaning as N};
 
 /// Field names, shared by the table and its test.
 pub mod field {
@@ -148,8 +148,8 @@ pub const DISPOSITIONS: &[Disposition] = &[
     d(
         field::UAV_FLAG,
         "_rov",
-        W(
-            "accessed like a plain UAV: overlapping pixels' accesses are not ordered (interlock not emitted yet, issue 13)",
+        H(
+            "pixel shaders run as one fragment shader interlock critical section (`PixelInterlockOrderedEXT`, per sample when the shader runs per sample) and the view is `Coherent`; `Options::rov = Unordered` (devices without interlock) weakens it to plain unordered access; no meaning in other stages (D3D orders only pixel shader invocations)",
         ),
     ),
     d(
@@ -363,7 +363,9 @@ pub const DISPOSITIONS: &[Disposition] = &[
     d(
         field::CUSTOM_DATA,
         "ImmediateConstantBuffer",
-        H("the `icb` array"),
+        H(
+            "the `icb` array: a private array, or a uniform buffer the caller uploads with `Options::icb = UniformBuffer` (docs/bindings.md)",
+        ),
     ),
     d(
         field::CUSTOM_DATA,

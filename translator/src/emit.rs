@@ -531,6 +531,27 @@ impl<'m> Emitter<'m> {
     }
 }
 
+impl Emitter<'_> {
+    /// The entry point of a module with fragment shader interlock ([`Module::interlock`]):
+    /// `OpBeginInvocationInterlockEXT`, a call of the program `body`, then
+    /// `OpEndInvocationInterlockEXT`, in one block, so both run exactly once, in uniform
+    /// control flow, however the body returns. Returns its id.
+    fn interlock_entry(&mut self, body: Word, fn_type: Word) -> Word {
+        let void = self.type_id(TypeId::VOID);
+        let (id, label, call) = (self.id(), self.id(), self.id());
+        let mut buf = std::mem::take(&mut self.functions);
+        inst(&mut buf, Op::Function, &[void, id, 0, fn_type]);
+        inst(&mut buf, Op::Label, &[label]);
+        inst(&mut buf, Op::BeginInvocationInterlockEXT, &[]);
+        inst(&mut buf, Op::FunctionCall, &[void, call, body]);
+        inst(&mut buf, Op::EndInvocationInterlockEXT, &[]);
+        inst(&mut buf, Op::Return, &[]);
+        inst(&mut buf, Op::FunctionEnd, &[]);
+        self.functions = buf;
+        id
+    }
+}
+
 fn internal(what: String) -> EmitError {
     EmitError::Internal { what }
 }
@@ -598,6 +619,12 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
     for (f, &id) in m.functions.iter().zip(&fn_ids) {
         e.function(f, id, fn_type)?;
     }
+    let entry_id = match (m.interlock, fn_ids.first()) {
+        (true, Some(&body)) => e.interlock_entry(body, fn_type),
+        (_, first) => first
+            .copied()
+            .ok_or_else(|| internal("no entry function".into()))?,
+    };
     // Decorations of everything emitted.
     let mut annotations = std::mem::take(&mut e.annotations);
     for d in &m.decorations {
@@ -646,7 +673,15 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
         0,
         0,
     ]);
+    // Interlock's kind depends on the globals the module uses, known only now.
+    let interlock = m.interlock.then(|| {
+        let used: Vec<bool> = e.global_ids.iter().map(|&id| id != 0).collect();
+        m.interlock_kind(&used)
+    });
     for &cap in &m.capabilities {
+        inst(&mut out, Op::Capability, &[cap as u32]);
+    }
+    if let Some((cap, _, _)) = interlock {
         inst(&mut out, Op::Capability, &[cap as u32]);
     }
     for ext in &m.extensions {
@@ -689,14 +724,17 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
     string_inst(
         &mut out,
         Op::EntryPoint,
-        &[execution_model(m.stage) as u32, fn_ids[0]],
+        &[execution_model(m.stage) as u32, entry_id],
         &m.entry_name,
         &interface,
     );
     for (mode, args) in &m.execution_modes {
-        let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![fn_ids[0], *mode as u32];
+        let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![entry_id, *mode as u32];
         w.extend_from_slice(args);
         inst(&mut out, Op::ExecutionMode, &w);
+    }
+    if let Some((_, mode, _)) = interlock {
+        inst(&mut out, Op::ExecutionMode, &[entry_id, mode as u32]);
     }
     out.extend_from_slice(&e.debug);
     out.extend_from_slice(&annotations);

@@ -48,7 +48,9 @@ pub use lower::LowerError;
 /// The lowering error under its earlier name (callers matched `TranslateError::Binding` and
 /// `TranslateError::Unsupported` before each stage had its own error type).
 pub use lower::LowerError as TranslateError;
-pub use options::{D3d9Options, Options, TargetEnv, VaryingLocation};
+pub use options::{
+    D3d9Options, IcbMode, Options, RawFeedback, RovMode, TargetEnv, VaryingLocation,
+};
 pub use passes::PassError;
 pub use reflect::Reflection;
 pub use stage::ShaderStage;

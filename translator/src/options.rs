@@ -55,8 +55,62 @@ pub struct Options {
     /// ([`crate::reflect::SpecConstant`]) when the module uses it; the pipeline sets it to
     /// `VkPipelineMultisampleStateCreateInfo::rasterizationSamples` (it defaults to 1).
     pub rasterizer_sample_count_spec_id: u32,
+    /// How the accesses of a pixel shader to rasterizer-ordered UAVs (`_rov`) are ordered
+    /// (default [`RovMode::Interlock`]; see `docs/resources.md`).
+    pub rov: RovMode,
+    /// How `ld_raw_s`/`ld_structured_s` with a status operand (residency feedback on raw and
+    /// structured buffers) are translated (default [`RawFeedback::TexelBuffer`]; see
+    /// `docs/resources.md`).
+    pub raw_feedback: RawFeedback,
+    /// Where the immediate constant buffer (`icb`, `dcl_immediateConstantBuffer`) lives
+    /// (default [`IcbMode::PrivateArray`]; see `docs/resources.md`).
+    pub icb: IcbMode,
     /// Direct3D 9 (SM1–3) programs only.
     pub d3d9: D3d9Options,
+}
+
+/// Where the immediate constant buffer lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IcbMode {
+    /// A private array initialised with the data, inside the module.
+    #[default]
+    PrivateArray,
+    /// A uniform buffer the caller uploads, placed by the binding layout like constant
+    /// buffer `b{register}` of `space` (which the program must not declare itself; D3D11
+    /// programs use b0–b13, so b14 is free). Large ICBs read with dynamic indices run far
+    /// slower as private arrays on some drivers. The reflection lists the descriptor with
+    /// the shape `immediate_constant_buffer`, holding the words to upload.
+    UniformBuffer { space: u32, register: u32 },
+}
+
+/// Residency feedback on raw and structured buffers, which storage buffers cannot report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RawFeedback {
+    /// A raw or structured SRV that a program reads with feedback is declared as a uniform
+    /// texel buffer instead of a storage buffer, read through R32_UINT texel fetches (sparse
+    /// fetches where feedback is asked), as the peers do. The reflection states it: the
+    /// descriptor's type is `uniform_texel_buffer` with a raw/structured shape, and the caller
+    /// binds an R32_UINT buffer view of the buffer.
+    #[default]
+    TexelBuffer,
+    /// Refuse such programs (unsupported), keeping every raw/structured SRV a storage buffer.
+    Refuse,
+}
+
+/// How rasterizer-ordered views (D3D's `_rov` UAVs, HLSL `RasterizerOrdered*`) are translated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RovMode {
+    /// D3D's ordering: the pixel shader runs as one fragment shader interlock critical section
+    /// (SPV_EXT_fragment_shader_interlock), so invocations that overlap in a pixel (in a
+    /// sample when the shader runs per sample) run their UAV accesses in primitive order. The
+    /// reflection lists the device feature `fragmentShaderPixelInterlock` (or
+    /// `fragmentShaderSampleInterlock`).
+    #[default]
+    Interlock,
+    /// For devices without fragment shader interlock: the views are accessed like plain
+    /// UAVs, so overlapping pixels' accesses are not ordered (what D3D guarantees is lost;
+    /// results may differ from D3D's where primitives overlap).
+    Unordered,
 }
 
 /// What a caller chooses about Direct3D 9 programs (documented in `docs/d3d9.md`).

@@ -253,6 +253,12 @@ pub enum ResourceShape {
     },
     /// A UAV counter (one u32).
     Counter,
+    /// The immediate constant buffer as a uniform buffer
+    /// ([`crate::IcbMode::UniformBuffer`]): the caller uploads `data` (its rows, four words
+    /// each, in order) to the buffer it binds.
+    ImmediateConstantBuffer {
+        data: Vec<u32>,
+    },
 }
 
 /// D3D resource dimension.

@@ -71,6 +71,15 @@ impl Error {
             Error::Pass(_) | Error::Emit(_) => None,
         }
     }
+
+    /// The name of the opcode of the instruction at fault (`"dcl_stream"`, `"sample_b"`),
+    /// when the error is about one instruction.
+    pub fn opcode(&self) -> Option<&'static str> {
+        match self {
+            Error::Lower(e) => e.opcode(),
+            _ => None,
+        }
+    }
 }
 
 /// A translated module.
@@ -94,6 +103,13 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
         },
     )?;
     sync_reflection(&used, &mut reflection, &globals);
+    if module.interlock {
+        // The emitter chose the interlock's kind from the globals the module uses.
+        let (cap, _, feature) = module.interlock_kind(&used);
+        reflection.capabilities.push(format!("{cap:?}"));
+        reflection.vulkan_features.push(feature.to_string());
+        reflection.vulkan_features.sort();
+    }
     Ok(Translation { spirv, reflection })
 }
 

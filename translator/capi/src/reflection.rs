@@ -323,6 +323,12 @@ fn descriptor(d: &Descriptor) -> dxbc_spirv_descriptor {
             out.stride = *stride;
         }
         ResourceShape::Counter => out.shape = DXBC_SPIRV_SHAPE_COUNTER,
+        // The C reflection does not carry the data yet: callers of the C API keep the default
+        // private-array ICB.
+        ResourceShape::ImmediateConstantBuffer { data } => {
+            out.shape = DXBC_SPIRV_SHAPE_CONSTANT_BUFFER;
+            out.size_bytes = (data.len() * 4) as u32;
+        }
     }
     out
 }

@@ -355,6 +355,11 @@ pub struct Module {
     pub keep_names: bool,
     /// The `void()` function type of the entry point.
     pub void_fn_type: TypeId,
+    /// Fragment shader interlock: the emitter writes `functions[0]` as a plain function and
+    /// an entry point that calls it between `OpBeginInvocationInterlockEXT` and
+    /// `OpEndInvocationInterlockEXT`, so each runs exactly once, in uniform control flow,
+    /// whatever returns the body takes (rasterizer-ordered views).
+    pub interlock: bool,
 }
 
 impl Module {
@@ -378,6 +383,7 @@ impl Module {
             decorations: Vec::new(),
             names: Vec::new(),
             keep_names: true,
+            interlock: false,
         }
     }
 
@@ -420,6 +426,44 @@ impl Module {
             }
         }
         used
+    }
+
+    /// The fragment shader interlock of a module with [`Module::interlock`], given which
+    /// globals the emitted module uses: per sample (`SampleInterlockOrderedEXT`) when Vulkan
+    /// runs the shader per sample (it uses `SampleId`, `SamplePosition` or a
+    /// `Sample`-interpolated input), else per pixel. Returns the capability, the execution
+    /// mode and the Vulkan feature.
+    pub fn interlock_kind(
+        &self,
+        used: &[bool],
+    ) -> (spirv::Capability, spirv::ExecutionMode, &'static str) {
+        use spirv::{BuiltIn, Decoration as D};
+        let per_sample = self.decorations.iter().any(|d| {
+            let DecorationTarget::Global(g) = d.target else {
+                return false;
+            };
+            used.get(g.0 as usize).copied().unwrap_or(false)
+                && match d.decoration {
+                    D::Sample => true,
+                    D::BuiltIn => d.args.first().is_some_and(|&b| {
+                        b == BuiltIn::SampleId as u32 || b == BuiltIn::SamplePosition as u32
+                    }),
+                    _ => false,
+                }
+        });
+        if per_sample {
+            (
+                spirv::Capability::FragmentShaderSampleInterlockEXT,
+                spirv::ExecutionMode::SampleInterlockOrderedEXT,
+                "fragmentShaderSampleInterlock",
+            )
+        } else {
+            (
+                spirv::Capability::FragmentShaderPixelInterlockEXT,
+                spirv::ExecutionMode::PixelInterlockOrderedEXT,
+                "fragmentShaderPixelInterlock",
+            )
+        }
     }
 
     pub fn capability(&mut self, cap: spirv::Capability) {

@@ -543,6 +543,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     (Some(d), super::resources::ViewKind::Structured { .. }) => {
                         d == crate::sm4::ResourceDimension::StructuredBuffer
                     }
+                    (Some(d), super::resources::ViewKind::TexelBuffer { stride, .. }) => {
+                        d == if stride == 0 {
+                            crate::sm4::ResourceDimension::RawBuffer
+                        } else {
+                            crate::sm4::ResourceDimension::StructuredBuffer
+                        }
+                    }
                 })
                 .map(|(k, _)| *k)
                 .collect(),

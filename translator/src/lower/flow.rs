@@ -58,20 +58,22 @@ pub(crate) struct CallCtx {
     pub flag: Option<crate::ir::VarId>,
 }
 
+/// The flow-control state of the lowering; private to this module except `labels`, which class
+/// linkage (`classes`) reads.
 #[derive(Debug, Default)]
 pub(crate) struct FlowState {
-    pub frames: Vec<Frame>,
+    frames: Vec<Frame>,
     /// Instruction index ranges of subroutine bodies (`l#`) and function bodies (`fb#`), by
     /// label operand type and number.
     pub labels: Vec<((OperandType, u32), std::ops::Range<usize>)>,
     /// Subroutines being inlined, innermost last.
-    pub calls: Vec<CallCtx>,
+    calls: Vec<CallCtx>,
     /// Frame depth at which the innermost call started (frames below belong to callers).
-    pub call_frame_base: Vec<usize>,
+    call_frame_base: Vec<usize>,
     /// The block begun after the last `ret` (no branch reaches it).
-    pub dead: Option<BlockId>,
+    dead: Option<BlockId>,
     /// Instructions lowered as inlined subroutine bodies so far (see [`MAX_INLINED`]).
-    pub inlined: usize,
+    inlined: usize,
 }
 
 /// Most instructions lowered from inlined subroutine bodies, all calls together. Subroutines
@@ -396,9 +398,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             flag: flag.map(|f| f.0),
         });
         self.flow.call_frame_base.push(self.flow.frames.len());
-        let saved_offset = self.offset;
+        let saved_at = (self.offset, self.opcode);
         self.lower_range(body)?;
-        self.offset = saved_offset;
+        (self.offset, self.opcode) = saved_at;
         if Some(&self.flow.frames.len()) != self.flow.call_frame_base.last() {
             return Err(self.invalid(format!("{what} ends inside an if, loop or switch")));
         }

@@ -115,7 +115,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mut resources: Vec<(Opcode, Option<u32>)> = Vec::new();
         for i in 0..main_end {
             let inst = prog.get(i).expect("in range");
-            self.offset = inst.offset;
+            self.at(&inst);
             let kind = match inst.opcode {
                 Opcode::HsDecls => {
                     if !phases.is_empty() {
@@ -228,7 +228,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let prog = self.prog;
         for &i in &phase.local_decls {
             let inst = prog.get(i).expect("in range");
-            self.offset = inst.offset;
+            self.at(&inst);
             if !self.resource_declaration(inst)? && inst.custom_data().is_none() {
                 return Err(self.unsupported(format!("declaration {}", inst.opcode.info().name)));
             }

@@ -82,7 +82,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let stride = match info.kind {
             ViewKind::Raw => 0,
             ViewKind::Structured { stride } => stride,
-            ViewKind::Typed { .. } => {
+            ViewKind::Typed { .. } | ViewKind::TexelBuffer { .. } => {
                 return Err(self.invalid("raw or structured access to a typed view"));
             }
         };
@@ -269,13 +269,42 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn ld_raw(&mut self, inst: &InstRef<'p>) -> R<()> {
         let structured = matches!(inst.opcode, Opcode::LdStructured | Opcode::LdStructuredS);
         let (ops, status) = self.split_feedback(inst, 3 + structured as usize)?;
+        let src = &ops[2 + structured as usize];
+        // An SRV read with feedback is a texel buffer (`raw_feedback.rs`), for every read.
+        let texel = match src.ty {
+            OperandType::Resource => Some(self.view_info(src)?)
+                .filter(|i| matches!(i.kind, ViewKind::TexelBuffer { .. })),
+            _ => None,
+        };
+        if let Some(info) = texel {
+            let ViewKind::TexelBuffer { stride, .. } = info.kind else {
+                unreachable!("filtered above")
+            };
+            let addr = if structured {
+                if stride == 0 {
+                    return Err(self.invalid("ld_structured on a raw view"));
+                }
+                let i = self.read_scalar(&ops[1], Scalar::U32)?;
+                let o = self.read_scalar(&ops[2], Scalar::U32)?;
+                self.structured_dword(stride, i, o)
+            } else {
+                let b = self.read_scalar(&ops[1], Scalar::U32)?;
+                self.raw_dword(b)
+            };
+            let base = match addr {
+                // Past 2^32 dwords: any index past the view reads 0 by robustness.
+                Addr::Imm(k) => self.b.u32c(k.min(u32::MAX as u64) as u32),
+                Addr::Dyn(v) => v,
+            };
+            return self.load_texel_dwords(&ops[0], src, &info, base, status);
+        }
         if status.is_some() {
             return Err(self.unsupported(format!(
-                "{} with residency feedback (raw and structured buffers have no residency query)",
-                inst.opcode.info().name
+                "{} with residency feedback on a {} (only raw and structured SRVs are read as texel buffers, with Options::raw_feedback = TexelBuffer)",
+                inst.opcode.info().name,
+                if src.ty == OperandType::UnorderedAccessView { "UAV" } else { "view that is not a texel buffer" }
             )));
         }
-        let src = &ops[2 + structured as usize];
         let (mem, stride) = self.mem_target(src)?;
         let addr = if structured {
             if stride == 0 {

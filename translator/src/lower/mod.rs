@@ -8,7 +8,8 @@
 //! becomes plain blocks and branches (see [`flow`]); the structurizer rebuilds SPIR-V's
 //! structure afterwards.
 //!
-//! The work is split by topic: [`io`] (signatures, built-ins, entry loads and exit stores),
+//! The work is split by topic: [`io`] (declarations, interface variables, built-ins, entry
+//! loads, register access, exit stores; one module each),
 //! [`regs`] (reading and writing operands), [`flow`], [`alu`], [`resources`]. The
 //! geometry and tessellation stages add [`stage_io`] (per-vertex arrays, patch constants,
 //! their system values), [`geometry`] (GS declarations, emit/cut, streams), [`tess`]
@@ -25,17 +26,16 @@ mod eval;
 mod flow;
 mod geometry;
 mod hull;
+mod icb_buffer;
 mod io;
 mod memory;
-#[cfg(test)]
-mod precision_tests;
 mod query;
+mod raw_feedback;
 mod regs;
 mod resources;
 mod route;
+mod rov;
 mod stage_io;
-#[cfg(test)]
-mod sysval_tests;
 mod tess;
 mod texture;
 
@@ -72,43 +72,65 @@ pub struct ReflectionGlobals {
     pub descriptors: Vec<GlobalId>,
 }
 
-/// State of the lowering of one program.
+/// State of the lowering of one program. Its fields are private to `lower`; the state of the
+/// I/O and flow components (`io`, `flow`) is private to them, used elsewhere through methods
+/// (`res` and `stage_info` still expose their fields to the modules that share them).
 pub(crate) struct Lowerer<'p, 'm> {
-    pub b: FnBuilder<'m>,
-    pub prog: &'p Program,
-    pub sigs: Signatures<'p>,
-    pub opts: &'p Options,
-    pub stage: ShaderStage,
+    b: FnBuilder<'m>,
+    prog: &'p Program,
+    sigs: Signatures<'p>,
+    opts: &'p Options,
+    stage: ShaderStage,
     /// `r#` components as promotable variables, created on first use.
-    pub temps: Vec<[Option<VarId>; 4]>,
-    pub io: IoState,
-    pub res: ResourceState,
-    pub flow: flow::FlowState,
-    pub refl: Reflection,
+    temps: Vec<[Option<VarId>; 4]>,
+    io: IoState,
+    res: ResourceState,
+    flow: flow::FlowState,
+    refl: Reflection,
     /// Byte offset of the instruction being lowered (for errors).
-    pub offset: usize,
+    offset: usize,
+    /// The opcode of the instruction being lowered, when one is at fault (for errors; see
+    /// [`Lowerer::at`]).
+    opcode: Option<crate::sm4::Opcode>,
     /// The globals behind reflection entries (parallel to `refl`'s lists), so that entries
     /// whose variable the finished module does not use can be marked or dropped.
-    pub refl_globals: ReflectionGlobals,
+    refl_globals: ReflectionGlobals,
     /// Geometry and tessellation stage facts (primitive types, control point counts,
     /// tessellator modes) and the hull shader's phase state.
-    pub stage_info: stage_io::StageInfo,
+    stage_info: stage_io::StageInfo,
     /// Every declaration has been processed already (hull shaders: declarations of all phases
     /// are read before any code), so declarations met in code are skipped.
-    pub decls_done: bool,
+    decls_done: bool,
     /// The program lacks `refactoringAllowed` (fxc /Gis): all float arithmetic is `precise`.
-    pub all_precise: bool,
+    all_precise: bool,
     /// Class linkage: interfaces, function tables and bodies, the class-instance buffer.
-    pub classes: classes::ClassState,
+    classes: classes::ClassState,
 }
 
 impl<'p, 'm> Lowerer<'p, 'm> {
+    /// An unsupported error at the instruction being lowered.
     pub fn unsupported(&self, what: impl Into<String>) -> LowerError {
-        LowerError::unsupported(self.offset, what)
+        LowerError::Unsupported {
+            what: what.into(),
+            offset: self.offset,
+            opcode: self.opcode.map(|o| o.info().name),
+        }
     }
 
+    /// An invalid-program error at the instruction being lowered.
     pub fn invalid(&self, what: impl Into<String>) -> LowerError {
-        LowerError::invalid(self.offset, what)
+        LowerError::Invalid {
+            what: what.into(),
+            offset: self.offset,
+            opcode: self.opcode.map(|o| o.info().name),
+            rule: None,
+        }
+    }
+
+    /// Errors from now on are at `inst` (its offset and opcode).
+    pub fn at(&mut self, inst: &crate::sm4::Instruction) {
+        self.offset = inst.offset;
+        self.opcode = Some(inst.opcode);
     }
 
     /// The variable holding component `c` of `r{reg}`.
@@ -133,7 +155,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// opcode. A handler returns false for what it does not lower (an opcode it is routed but
     /// cannot take in this form), which is then refused as unsupported.
     fn lower_instruction(&mut self, inst: InstRef<'p>) -> R<()> {
-        self.offset = inst.offset;
+        self.at(&inst);
         let topic = route::topic(inst.opcode);
         if topic.is_declaration() && self.decls_done {
             return Ok(());
@@ -143,7 +165,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         let lowered = match topic {
             // Recorded; I/O globals are created in `finish_io_declarations`.
-            Topic::IoDecl => self.io.declaration(inst, self.stage)?,
+            Topic::IoDecl => self
+                .io
+                .declaration(inst, self.stage)
+                .map_err(|e| e.with_opcode(inst.opcode.info().name))?,
             Topic::ResourceDecl => self.resource_declaration(inst)?,
             Topic::StageDecl => self.stage_declaration(inst)?,
             Topic::ClassDecl => self.class_declaration(inst)?,
@@ -234,31 +259,31 @@ pub fn lower<'p>(
             .iter()
             .find(|e| !e.has_no_register() && e.register >= 4096)
         {
-            return Err(LowerError::Invalid {
-                what: format!(
+            return Err(LowerError::invalid(
+                prog.base_offset,
+                format!(
                     "signature element {}{} names register {} (at most 4095)",
                     e.semantic_name.escape_debug(),
                     e.semantic_index,
                     e.register
                 ),
-                offset: prog.base_offset,
-            });
+            ));
         }
         if let Some(e) = sig
             .elements
             .iter()
             .find(|e| (e.mask | e.rw_mask) & 0xf0 != 0)
         {
-            return Err(LowerError::Invalid {
-                what: format!(
+            return Err(LowerError::invalid(
+                prog.base_offset,
+                format!(
                     "signature element {}{} (register {}) has component mask {:#x} beyond xyzw",
                     e.semantic_name.escape_debug(),
                     e.semantic_index,
                     e.register,
                     e.mask
                 ),
-                offset: prog.base_offset,
-            });
+            ));
         }
     }
     let mut module = Module::new(stage);
@@ -275,6 +300,7 @@ pub fn lower<'p>(
         flow: flow::FlowState::default(),
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
+        opcode: None,
         refl_globals: ReflectionGlobals::default(),
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,
@@ -288,6 +314,7 @@ pub fn lower<'p>(
     } else {
         l.lower_declarations_and_body()?;
     }
+    l.rasterizer_ordered_views();
     let (func, refl, globals) = l.finish();
     module.functions.push(func);
     Ok((module, refl, globals))
@@ -348,8 +375,8 @@ impl Reflection {
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
-            d3d9: None,
             class_linkage: None,
+            d3d9: None,
         }
     }
 }

@@ -326,31 +326,50 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.m.capability(Capability::ImageQuery);
                 self.b.op(Op::ImageQuerySize, TypeId::U32, &[img])
             }
-            ViewKind::Raw | ViewKind::Structured { .. } => {
-                let p = self.descriptor_pointer(
-                    res,
-                    info.global,
-                    &info.range,
-                    info.elem_ty,
-                    StorageClass::StorageBuffer,
-                )?;
-                let dwords = self
-                    .b
-                    .op(Op::ArrayLength, TypeId::U32, &[p, Operand::Lit(0)]);
-                match info.kind {
-                    ViewKind::Structured { stride } if stride.is_multiple_of(4) && stride > 0 => {
+            ViewKind::Raw | ViewKind::Structured { .. } | ViewKind::TexelBuffer { .. } => {
+                let dwords = if let ViewKind::TexelBuffer { image, .. } = info.kind {
+                    // One R32_UINT texel per dword.
+                    let p = self.descriptor_pointer(
+                        res,
+                        info.global,
+                        &info.range,
+                        image,
+                        StorageClass::UniformConstant,
+                    )?;
+                    let img = self.b.op(Op::Load, image, &[p]);
+                    self.b.m.capability(Capability::ImageQuery);
+                    self.b.op(Op::ImageQuerySize, TypeId::U32, &[img])
+                } else {
+                    let p = self.descriptor_pointer(
+                        res,
+                        info.global,
+                        &info.range,
+                        info.elem_ty,
+                        StorageClass::StorageBuffer,
+                    )?;
+                    self.b
+                        .op(Op::ArrayLength, TypeId::U32, &[p, Operand::Lit(0)])
+                };
+                let stride = match info.kind {
+                    ViewKind::Structured { stride } | ViewKind::TexelBuffer { stride, .. } => {
+                        stride
+                    }
+                    _ => 0,
+                };
+                match (info.kind, stride) {
+                    (ViewKind::Raw, _) | (ViewKind::TexelBuffer { .. }, 0) => {
+                        let k = self.b.u32c(2);
+                        self.b.op(Op::ShiftLeftLogical, TypeId::U32, &[dwords, k])
+                    }
+                    _ if stride > 0 && stride.is_multiple_of(4) => {
                         let k = self.b.u32c(stride / 4);
                         self.b.op(Op::UDiv, TypeId::U32, &[dwords, k])
                     }
-                    ViewKind::Structured { stride } => {
+                    _ => {
                         let k = self.b.u32c(2);
                         let bytes = self.b.op(Op::ShiftLeftLogical, TypeId::U32, &[dwords, k]);
                         let s = self.b.u32c(stride.max(1));
                         self.b.op(Op::UDiv, TypeId::U32, &[bytes, s])
-                    }
-                    _ => {
-                        let k = self.b.u32c(2);
-                        self.b.op(Op::ShiftLeftLogical, TypeId::U32, &[dwords, k])
                     }
                 }
             }

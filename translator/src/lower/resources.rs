@@ -11,7 +11,7 @@
 mod plan;
 mod push;
 
-pub(crate) use plan::{USES_ATOMIC, USES_TYPED_LOAD, USES_TYPED_STORE};
+pub(crate) use plan::{ICB_ID, USES_ATOMIC, USES_TYPED_LOAD, USES_TYPED_STORE};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -76,6 +76,10 @@ pub(crate) enum ViewKind {
     Raw,
     /// A structured buffer (`u32` array) with `stride` bytes per element.
     Structured { stride: u32 },
+    /// A raw (`stride` 0) or structured SRV read as an R32_UINT uniform texel buffer, one
+    /// texel per dword, because the program reads it with residency feedback
+    /// ([`crate::RawFeedback::TexelBuffer`]); `image` is its image type.
+    TexelBuffer { stride: u32, image: TypeId },
 }
 
 #[derive(Debug, Clone)]
@@ -138,6 +142,8 @@ pub(crate) struct ResourceState {
     pub plan: plan::Plan,
     /// The push-constant block and its members by constant buffer ID, once declared.
     pub push_block: Option<(GlobalId, Vec<(u32, push::PushMember)>)>,
+    /// A UAV is declared rasterizer-ordered (`_rov`); see `rov.rs`.
+    pub rasterizer_ordered: bool,
 }
 
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {
@@ -581,6 +587,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             Declaration::ResourceRaw { space } | Declaration::ResourceStructured { space, .. } => {
                 let (id, mut range) = self.declared_range(op, *space)?;
+                if self.res.plan.texel_srvs.contains(&id) {
+                    let stride = match decl {
+                        Declaration::ResourceStructured { stride, .. } => *stride,
+                        _ => 0,
+                    };
+                    return self.declare_texel_srv(id, range, stride);
+                }
                 let st = self.buffer_block(true);
                 let (kind, shape) = match decl {
                     Declaration::ResourceStructured { stride, .. } => (
@@ -681,11 +694,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     true,
                     false,
                 )?;
-                if flags.globally_coherent {
+                if flags.globally_coherent || self.interlocked(flags) {
                     self.b
                         .m
                         .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
                 }
+                self.res.rasterizer_ordered |= flags.rasterizer_ordered;
                 self.uav_stage_feature();
                 self.res.uavs.insert(
                     id,
@@ -725,11 +739,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     true,
                     false,
                 )?;
-                if flags.globally_coherent {
+                if flags.globally_coherent || self.interlocked(flags) {
                     self.b
                         .m
                         .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
                 }
+                self.res.rasterizer_ordered |= flags.rasterizer_ordered;
                 let counter = if self
                     .res
                     .plan
@@ -826,6 +841,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 rows.len()
             )));
         }
+        if let crate::IcbMode::UniformBuffer { space, register } = self.opts.icb {
+            return self.declare_icb_buffer(rows, space, register);
+        }
         let parts: Vec<_> = rows
             .iter()
             .map(|r| {
@@ -848,7 +866,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(())
     }
 
-    fn image_capabilities(&mut self, dim: Dim, arrayed: bool, ms: bool, storage: bool) {
+    pub(super) fn image_capabilities(&mut self, dim: Dim, arrayed: bool, ms: bool, storage: bool) {
         use spirv::Capability as C;
         match dim {
             Dim::Dim1D => self
@@ -954,6 +972,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .index(0)
                     .ok_or_else(|| self.invalid("icb operand without an index"))?;
                 let i = self.index_value(&i)?;
+                if let crate::IcbMode::UniformBuffer { .. } = self.opts.icb {
+                    return self.load_icb_buffer_row(g, rows, i);
+                }
                 self.load_array_row(g, rows, i, StorageClass::Private)
             }
             OperandType::ThisPointer => self.load_this_row(op),

@@ -159,9 +159,15 @@ fn count_glsl(spirv: &[u32], g: Glsl) -> usize {
         .count()
 }
 
-fn invalid(r: Result<Vec<u32>, crate::Error>) -> String {
+/// The message of an invalid-program error, checking that it is at an instruction `opcode`.
+fn invalid(r: Result<Vec<u32>, crate::Error>, opcode: &str) -> String {
     match r {
-        Err(crate::Error::Lower(crate::lower::LowerError::Invalid { what, .. })) => what,
+        Err(crate::Error::Lower(crate::lower::LowerError::Invalid {
+            what, opcode: at, ..
+        })) => {
+            assert_eq!(at, Some(opcode), "{what}");
+            what
+        }
         other => panic!("expected an invalid-program error, got {other:?}"),
     }
 }
@@ -382,29 +388,35 @@ fn doubles_need_float64_and_pairs() {
 #[test]
 fn double_operands_with_bad_masks_are_invalid() {
     // dadd o0.x: half a double.
-    let e = invalid(translate(&[tok::inst(
-        0xbf,
-        &[
-            tok::out(0, 0x1),
-            tok::cb(0, tok::XYZW),
-            tok::cb(1, tok::XYZW),
-        ],
-    )]));
+    let e = invalid(
+        translate(&[tok::inst(
+            0xbf,
+            &[
+                tok::out(0, 0x1),
+                tok::cb(0, tok::XYZW),
+                tok::cb(1, tok::XYZW),
+            ],
+        )]),
+        "dadd",
+    );
     assert!(e.contains("double destination mask"), "{e}");
     // dtof o0.xyz: three results from at most two doubles.
-    let e = invalid(translate(&[tok::inst(
-        0xc9,
-        &[tok::out(0, 0x7), tok::cb(0, tok::XYZW)],
-    )]));
+    let e = invalid(
+        translate(&[tok::inst(0xc9, &[tok::out(0, 0x7), tok::cb(0, tok::XYZW)])]),
+        "dtof",
+    );
     assert!(e.contains("1 or 2 allowed"), "{e}");
     // dadd with a one-component source (`l(1)`): no room for a double.
-    let e = invalid(translate(&[tok::inst(
-        0xbf,
-        &[
-            tok::out(0, 0x3),
-            vec![1 | (4 << 12), 1],
-            tok::cb(1, tok::XYZW),
-        ],
-    )]));
+    let e = invalid(
+        translate(&[tok::inst(
+            0xbf,
+            &[
+                tok::out(0, 0x3),
+                vec![1 | (4 << 12), 1],
+                tok::cb(1, tok::XYZW),
+            ],
+        )]),
+        "dadd",
+    );
     assert!(e.contains("cannot hold a double"), "{e}");
 }

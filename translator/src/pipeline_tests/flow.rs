@@ -6,10 +6,18 @@ const HEAD: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target
     dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
     dcl_temps 2\nmov r0.xyzw, v0.xyxy\n";
 
-fn unsupported(text: &str) -> String {
+/// The message of an unsupported error, checking that it is at an instruction `opcode`.
+fn unsupported(text: &str, opcode: &str) -> String {
     let dxbc = crate::asm::assemble(text).unwrap();
     match crate::translate(&dxbc, &crate::Options::default()) {
-        Err(crate::Error::Lower(crate::lower::LowerError::Unsupported { what, .. })) => what,
+        Err(crate::Error::Lower(crate::lower::LowerError::Unsupported {
+            what,
+            opcode: at,
+            ..
+        })) => {
+            assert_eq!(at, Some(opcode), "{what}");
+            what
+        }
         other => panic!("expected an unsupported error, got {other:?}"),
     }
 }
@@ -28,7 +36,7 @@ fn nested_ifs(depth: usize) -> String {
 fn flow_nesting_is_bounded() {
     let ok = crate::asm::assemble(&nested_ifs(MAX_FLOW_DEPTH)).unwrap();
     assert!(crate::translate(&ok, &crate::Options::default()).is_ok());
-    let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1));
+    let e = unsupported(&nested_ifs(MAX_FLOW_DEPTH + 1), "if");
     assert!(e.contains("nested deeper than 256"), "{e}");
 }
 
@@ -70,6 +78,6 @@ fn inlining_is_bounded() {
         }
         t.push_str("ret\n");
     }
-    let e = unsupported(&t);
+    let e = unsupported(&t, "call");
     assert!(e.contains("inlining of more than"), "{e}");
 }

@@ -5,7 +5,7 @@ use spirv::{Decoration, Op};
 use crate::reflect::{SpecConstant, SpecConstantMeaning};
 
 /// Every instruction of a module as (opcode, operand words).
-fn insts(words: &[u32]) -> Vec<(Op, &[u32])> {
+pub(super) fn insts(words: &[u32]) -> Vec<(Op, &[u32])> {
     let mut out = Vec::new();
     let mut i = 5;
     while i < words.len() {

@@ -99,19 +99,22 @@ impl Rule {
 }
 
 /// A broken rule: which, what broke it, and the byte offset of the instruction (or of the
-/// program, for rules about the whole program or its signatures).
+/// program, for rules about the whole program or its signatures) with its opcode's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     pub rule: Rule,
     pub what: String,
     pub offset: usize,
+    pub opcode: Option<&'static str>,
 }
 
 impl From<Violation> for TranslateError {
     fn from(v: Violation) -> Self {
         TranslateError::Invalid {
-            what: format!("{} (rule {})", v.what, v.rule.name()),
+            what: v.what,
             offset: v.offset,
+            opcode: v.opcode,
+            rule: Some(v.rule.name()),
         }
     }
 }
@@ -123,6 +126,7 @@ fn fail(rule: Rule, offset: usize, what: impl Into<String>) -> R {
         rule,
         what: what.into(),
         offset,
+        opcode: None,
     })
 }
 
@@ -135,7 +139,12 @@ pub fn check(prog: &Program, sigs: Signatures<'_>) -> R {
         seen: Seen::default(),
     };
     for inst in prog.iter() {
-        c.instruction(&inst)?;
+        c.instruction(&inst).map_err(|mut v| {
+            if v.offset == inst.offset {
+                v.opcode = Some(inst.opcode.info().name);
+            }
+            v
+        })?;
     }
     c.finish(prog.base_offset)
 }

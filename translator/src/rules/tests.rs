@@ -157,8 +157,12 @@ fn interleaved_component_types_are_refused() {
             &crate::Options::default(),
         )
     };
-    let e = translate(&text("float")).unwrap_err().to_string();
-    assert!(e.contains("interleaved"), "{e}");
+    match translate(&text("float")) {
+        Err(crate::Error::Lower(crate::LowerError::Unsupported { what, .. })) => {
+            assert!(what.contains("interleaved"), "{what}")
+        }
+        other => panic!("expected an unsupported error, got {other:?}"),
+    }
     translate(&text("uint")).unwrap();
 }
 
@@ -361,9 +365,23 @@ fn declaration_order() {
 #[test]
 fn translate_names_the_rule_and_offset() {
     let dxbc = crate::asm::assemble("ps_4_0\ndcl_output_siv o0.xyzw, position\nret\n").unwrap();
-    let e = crate::translate(&dxbc, &crate::Options::default())
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("rule system-value-in-stage"), "{e}");
-    assert!(e.contains("at byte offset 0x"), "{e}");
+    let e = crate::translate(&dxbc, &crate::Options::default()).unwrap_err();
+    // As data: the rule, the declaration's opcode and its offset.
+    match &e {
+        crate::Error::Lower(crate::LowerError::Invalid {
+            rule,
+            opcode,
+            offset,
+            ..
+        }) => {
+            assert_eq!(*rule, Some(Rule::SystemValueInStage.name()));
+            assert_eq!(*opcode, Some("dcl_output_siv"));
+            assert!(*offset > 0, "{offset}");
+        }
+        other => panic!("expected an invalid-program error, got {other:?}"),
+    }
+    // And in the message.
+    let text = e.to_string();
+    assert!(text.contains("rule system-value-in-stage"), "{text}");
+    assert!(text.contains("at byte offset 0x"), "{text}");
 }

@@ -17,10 +17,14 @@ pub enum Backend {
 
 impl Backend {
     /// Whether the backend's SPIR-V honours rasterizer-ordered views (D3D's `_rov` UAVs) with
-    /// fragment shader interlock. vkd3d-shader does; our translator does not yet, so blocks
-    /// that `[require] rov` skip with it rather than run unordered.
+    /// fragment shader interlock: vkd3d-shader does, and ours does with its default
+    /// [`translator::RovMode::Interlock`]; blocks that `[require] rov` skip otherwise rather
+    /// than run unordered.
     pub fn supports_rov(&self) -> bool {
-        matches!(self, Backend::Vkd3d(_))
+        match self {
+            Backend::Ours { options } => options.rov == translator::RovMode::Interlock,
+            Backend::Vkd3d(_) => true,
+        }
     }
 
     /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule).
@@ -43,16 +47,19 @@ impl Backend {
 
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
-    /// `binding` replaces the options' binding policy (ours only).
+    /// `binding` replaces the options' binding policy and `icb` their ICB placement (ours
+    /// only).
     pub fn translate(
         &self,
         dxbc: &[u8],
         binding: &translator::binding::Binding,
+        icb: translator::IcbMode,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
                 let options = Options {
                     binding: binding.clone(),
+                    icb,
                     ..options.clone()
                 };
                 let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;

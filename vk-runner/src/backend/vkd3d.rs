@@ -179,8 +179,8 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
         extensions: info.extensions.clone(),
         vulkan_features,
         spec_constants: Vec::new(),
-        d3d9: None,
         class_linkage: None,
+        d3d9: None,
     })
 }
 

@@ -216,6 +216,7 @@ fn resource_decl(
         }
         ResourceShape::Counter
         | ResourceShape::ConstantBuffer { .. }
+        | ResourceShape::ImmediateConstantBuffer { .. }
         | ResourceShape::Sampler { .. } => {
             return None;
         }

@@ -77,7 +77,7 @@ pub fn bench_shader(
     let mut mods = Vec::new();
     for (i, b) in backends.iter().enumerate() {
         let mut t = b
-            .translate(dxbc, &Default::default())
+            .translate(dxbc, &Default::default(), Default::default())
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
             t.spirv = words.clone();
@@ -259,8 +259,8 @@ fn pixel_run<'a>(
             extensions: Vec::new(),
             vulkan_features: Vec::new(),
             spec_constants: Vec::new(),
-            d3d9: None,
             class_linkage: None,
+            d3d9: None,
         },
     };
     let bound = bind::bind(

@@ -33,6 +33,8 @@ enum Body {
     BindingLayout(String),
     BindingLayoutFile(String),
     Binding(translator::binding::Binding),
+    /// `[icb uniform-buffer bN [space S]]`.
+    Icb(translator::IcbMode),
     /// `[header]`: `test-shader-models (...)`.
     Header(Vec<qualifier::ShaderModel>),
     Descriptors(Vec<DescriptorMap>),
@@ -103,9 +105,11 @@ pub fn parse(text: &str) -> TestFile {
             Body::Header(models) => header_directive(models, line),
             Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
             Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
-            Body::Shader { .. } | Body::Ignored(_) | Body::BindingLayout(_) | Body::Binding(_) => {
-                Ok(())
-            }
+            Body::Shader { .. }
+            | Body::Ignored(_)
+            | Body::BindingLayout(_)
+            | Body::Binding(_)
+            | Body::Icb(_) => Ok(()),
             Body::BindingLayoutFile(_) => Err(format!(
                 "a [binding layout FILE] section has no body: '{line}'"
             )),
@@ -129,6 +133,7 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Test(v) => SectionKind::Test(v),
         Body::Ignored(s) => SectionKind::Ignored(s),
         Body::Binding(b) => SectionKind::Binding(b),
+        Body::Icb(m) => SectionKind::Icb(m),
         Body::Header(models) => SectionKind::Header(models),
         Body::Descriptors(v) => SectionKind::Descriptors(v),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
@@ -296,6 +301,23 @@ fn header(raw: &str) -> Result<Body, String> {
         } else {
             Body::BindingLayoutFile(file.to_string())
         });
+    }
+    if c.eat_words("icb uniform-buffer") {
+        // `[icb uniform-buffer b14 [space 1]]`: the immediate constant buffer of the shaders
+        // translated after it is a uniform buffer placed like that constant buffer.
+        let words: Vec<&str> = c.rest().split_whitespace().collect();
+        let reg = |w: &str| w.strip_prefix('b').and_then(|n| n.parse::<u32>().ok());
+        let mode = match words.as_slice() {
+            [r] => reg(r).map(|register| (0, register)),
+            [r, "space", sp] => reg(r).zip(sp.parse::<u32>().ok()).map(|(r, sp)| (sp, r)),
+            _ => None,
+        };
+        let (space, register) =
+            mode.ok_or_else(|| "expected [icb uniform-buffer bN [space S]]".to_string())?;
+        return Ok(Body::Icb(translator::IcbMode::UniformBuffer {
+            space,
+            register,
+        }));
     }
     if c.eat_words("binding policy") {
         let name = c.rest().trim();

@@ -38,6 +38,9 @@ pub enum SectionKind {
     /// `[binding layout]` (a TOML or JSON layout) or `[binding policy NAME]`: where the
     /// translator places descriptors for the shaders translated after it.
     Binding(translator::binding::Binding),
+    /// `[icb uniform-buffer bN [space S]]`: the translator option
+    /// `IcbMode::UniformBuffer` for the shaders translated after it (ours only).
+    Icb(translator::IcbMode),
     /// `[binding layout FILE]`: a layout file, relative to the test file's directory.
     BindingLayoutFile(String),
     /// `[header]`: the shader models `test-shader-models` lists.

@@ -95,6 +95,8 @@ pub(crate) struct FileState {
     pub cbuffers: HashMap<(u32, u32), Vec<u32>>,
     /// Where the translator places descriptors (`[binding layout]`, `[binding policy]`).
     pub binding: translator::binding::Binding,
+    /// Where the immediate constant buffer goes (`[icb uniform-buffer ...]`).
+    pub icb: translator::IcbMode,
     /// Set when a line changes state in a way the runner does not support.
     pub taint: Option<String>,
     /// Outcome of the last draw/dispatch: (line, error) when it did not run.
@@ -195,6 +197,7 @@ impl<'a> Runner<'a> {
             layout: Vec::new(),
             cbuffers: HashMap::new(),
             binding: Default::default(),
+            icb: Default::default(),
             taint: None,
             last_failure: None,
             cache: ShaderCache::default(),
@@ -259,6 +262,10 @@ impl<'a> Runner<'a> {
                 SectionKind::Ignored(_) => {}
                 SectionKind::Header(models) => st.test_models = models.clone(),
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
+                SectionKind::Icb(m) => {
+                    st.icb = *m;
+                    st.cache = ShaderCache::default();
+                }
                 SectionKind::Binding(b) => {
                     st.binding = b.clone();
                     // Translations made under another placement are stale.
@@ -378,7 +385,7 @@ impl<'a> Runner<'a> {
                         );
                     }
                     if !self.backend.supports_rov() {
-                        return Some("[require] rov: translator: ROV not supported".into());
+                        return Some("[require] rov: the translator runs ROVs unordered".into());
                     }
                     true
                 }
@@ -439,6 +446,7 @@ impl<'a> Runner<'a> {
             hlsl: self.hlsl,
             hlsl_error: self.hlsl_error.as_deref(),
             binding: st.binding.clone(),
+            icb: st.icb,
         };
         let file = st.name.clone();
         for tl in lines {

@@ -39,6 +39,8 @@ pub struct Translator<'a> {
     pub hlsl_error: Option<&'a str>,
     /// Where descriptors go (the file's `[binding layout]` / `[binding policy]`).
     pub binding: translator::binding::Binding,
+    /// Where the immediate constant buffer goes (the file's `[icb uniform-buffer ...]`).
+    pub icb: translator::IcbMode,
 }
 
 impl ShaderCache {
@@ -132,7 +134,13 @@ fn translate(
             t.backend.name()
         )));
     }
-    let tr = t.backend.translate(&dxbc, &t.binding).map_err(|e| {
+    if !matches!(t.backend, Backend::Ours { .. }) && t.icb != translator::IcbMode::default() {
+        return Err(RunError::Skip(format!(
+            "the {} backend has no uniform-buffer ICB option; the test sets [icb uniform-buffer]",
+            t.backend.name()
+        )));
+    }
+    let tr = t.backend.translate(&dxbc, &t.binding, t.icb).map_err(|e| {
         RunError::Fail(format!(
             "{} backend: the {} shader at line {line}: {e}",
             t.backend.name(),

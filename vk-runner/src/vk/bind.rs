@@ -319,8 +319,13 @@ fn element_write(
     }
     Ok(Some(match d.origin.class {
         RegisterClass::B => {
-            let Some(data) = src.cbuffers.get(&(space, reg)) else {
-                return Ok(None);
+            // The immediate constant buffer as a uniform buffer: the data is the module's.
+            let data = match &d.shape {
+                ResourceShape::ImmediateConstantBuffer { data } => data,
+                _ => match src.cbuffers.get(&(space, reg)) {
+                    Some(data) => data,
+                    None => return Ok(None),
+                },
             };
             let declared = match d.shape {
                 ResourceShape::ConstantBuffer { size_bytes } => size_bytes,

@@ -53,6 +53,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Creates the interface variables of every declared register.
     pub fn finish_io_declarations(&mut self) -> R<()> {
+        // What fails from here is a register or signature element, not the last declaration.
+        self.opcode = None;
         self.prepare_stage_io()?;
         for file in [
             IoFile::Input,

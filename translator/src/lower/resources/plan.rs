@@ -22,6 +22,10 @@ pub(crate) const USES_TYPED_LOAD: u8 = 4;
 /// The program writes the typed UAV (`store_uav_typed`).
 pub(crate) const USES_TYPED_STORE: u8 = 8;
 
+/// The range ID the plan gives the immediate constant buffer's uniform buffer
+/// ([`crate::IcbMode::UniformBuffer`]), beside the program's constant buffers.
+pub(crate) const ICB_ID: u32 = u32::MAX;
+
 /// Placements of every declared range, by (class, range ID, counter).
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
@@ -29,6 +33,9 @@ pub(crate) struct Plan {
     places: HashMap<(RegisterClass, u32, bool), Placement>,
     /// `USES_*` bits by UAV range ID.
     pub uav_usage: HashMap<u32, u8>,
+    /// Raw and structured SRVs (range IDs) read as R32_UINT uniform texel buffers, because
+    /// the program reads them with residency feedback ([`crate::RawFeedback::TexelBuffer`]).
+    pub texel_srvs: rustc_hash::FxHashSet<u32>,
 }
 
 impl Plan {
@@ -93,9 +100,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if self.res.plan.ready {
             return Ok(());
         }
-        let saved = self.offset;
+        let saved = (self.offset, self.opcode);
         let r = self.build_plan();
-        self.offset = saved;
+        (self.offset, self.opcode) = saved;
         r
     }
 
@@ -113,8 +120,24 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         | Opcode::HsControlPointPhase
                         | Opcode::HsForkPhase
                         | Opcode::HsJoinPhase
-                ) || inst.custom_data().is_some()
-                {
+                ) {
+                    continue;
+                }
+                if let Some(cd) = inst.custom_data() {
+                    if let (crate::IcbMode::UniformBuffer { space, register }, true) = (
+                        self.opts.icb,
+                        cd.class == crate::sm4::CustomDataClass::ImmediateConstantBuffer,
+                    ) {
+                        let req = RangeRequest {
+                            class: RegisterClass::B,
+                            space,
+                            lower: register,
+                            upper: Some(register),
+                            counter: false,
+                            descriptor_type: DescriptorType::UniformBuffer,
+                        };
+                        decls.push((req, ICB_ID, inst.offset, false, false));
+                    }
                     continue;
                 }
                 break;
@@ -145,7 +168,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let Some(op) = inst.operands.first() else {
                 continue;
             };
-            self.offset = inst.offset;
+            self.at(&inst);
             let (id, range) = self.declared_range(op, decl_space(decl))?;
             let (buffer_uav, flagged) = match decl {
                 Declaration::UavStructured { flags, .. } | Declaration::UavRaw { flags, .. } => {
@@ -163,10 +186,49 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             decls.push((req, id, inst.offset, buffer_uav, flagged));
         }
-        // How UAVs are used: one pass over the program, only when it has UAVs.
+        // The ICB's uniform buffer must not share a register with a declared constant buffer.
+        if let Some(icb) = decls
+            .iter()
+            .find(|d| d.1 == ICB_ID && d.0.class == RegisterClass::B)
+        {
+            let (r, at) = (icb.0, icb.2);
+            if let Some(cb) = decls.iter().find(|d| {
+                d.1 != ICB_ID
+                    && d.0.class == RegisterClass::B
+                    && d.0.space == r.space
+                    && d.0.lower <= r.lower
+                    && d.0.upper.is_none_or(|u| u >= r.lower)
+            }) {
+                self.offset = at.max(cb.2);
+                return Err(self.invalid(format!(
+                    "the immediate constant buffer's uniform buffer (IcbMode::UniformBuffer) is b{} in space {}, which the program declares",
+                    r.lower, r.space
+                )));
+            }
+        }
+        // How UAVs are used, and which raw/structured SRVs are read with residency feedback:
+        // one pass over the program, only when it has UAVs or such SRVs.
         let mut usage: HashMap<u32, u8> = HashMap::default();
-        if decls.iter().any(|d| d.0.class == RegisterClass::U) {
+        let mut texel_srvs = rustc_hash::FxHashSet::default();
+        let feedback_srvs = self.opts.raw_feedback == crate::RawFeedback::TexelBuffer
+            && decls.iter().any(|d| {
+                d.0.class == RegisterClass::T
+                    && d.0.descriptor_type == DescriptorType::StorageBuffer
+            });
+        if decls.iter().any(|d| d.0.class == RegisterClass::U) || feedback_srvs {
             for inst in prog.iter() {
+                if feedback_srvs
+                    && matches!(inst.opcode, Opcode::LdRawS | Opcode::LdStructuredS)
+                    && inst
+                        .operands
+                        .get(1)
+                        .is_some_and(|o| o.ty != OperandType::Null)
+                    && let Some(res) = inst.operands.last()
+                    && res.ty == OperandType::Resource
+                    && let Some(i) = res.index(0)
+                {
+                    texel_srvs.insert(i.imm32());
+                }
                 let bit = usage_bit(inst.opcode);
                 if bit == 0 {
                     continue;
@@ -178,6 +240,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         *usage.entry(i.imm32()).or_default() |= bit;
                     }
                 }
+            }
+        }
+        for d in decls.iter_mut() {
+            if d.0.class == RegisterClass::T && texel_srvs.contains(&d.1) {
+                d.0.descriptor_type = DescriptorType::UniformTexelBuffer;
             }
         }
         // Requests in declaration order, each UAV counter right after its UAV.
@@ -213,12 +280,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         for ((r, &(id, counter, offset)), p) in requests.iter().zip(&meta).zip(places) {
             if map.insert((r.class, id, counter), p).is_some() {
                 self.offset = offset;
+                self.opcode = self
+                    .prog
+                    .iter()
+                    .find(|i| i.offset == offset)
+                    .map(|i| i.opcode);
                 return Err(self.invalid(format!("{}{id} is declared twice", r.class.letter())));
             }
         }
         let plan = &mut self.res.plan;
         plan.places = map;
         plan.uav_usage = usage;
+        plan.texel_srvs = texel_srvs;
         plan.ready = true;
         Ok(())
     }

@@ -64,11 +64,14 @@ fn inner_coverage_is_fully_covered_as_uint_one_or_zero() {
     assert_eq!(consts.get(&select[4]), Some(&0));
 }
 
-/// Outside a pixel shader the register is an error naming it.
+/// Outside a pixel shader the register is an invalid program, at its declaration, with an
+/// error naming it.
 #[test]
 fn inner_coverage_outside_pixel_shaders_is_refused() {
     let text = "cs_5_0\ndcl_input vInnerCoverage\ndcl_thread_group 1, 1, 1\nret\n";
     let dxbc = crate::asm::assemble(text).unwrap();
     let e = crate::translate(&dxbc, &crate::Options::default()).unwrap_err();
+    assert_eq!(e.kind(), crate::ErrorKind::Invalid, "{e}");
+    assert_eq!(e.opcode(), Some("dcl_input"), "{e}");
     assert!(e.to_string().contains("vInnerCoverage"), "{e}");
 }
