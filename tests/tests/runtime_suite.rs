@@ -28,6 +28,8 @@ use std::process::{Command, Output};
 
 /// The fewest passing checks the suite must produce (the acceptance line).
 const MIN_PASSED: u64 = 120;
+/// Passing checks expected from `shaders/runtime/d3d9/` (the SM1–3 pass).
+const MIN_D3D9_PASSED: usize = 90;
 
 /// Whether a would-be skip must fail instead.
 fn strict() -> bool {
@@ -218,6 +220,15 @@ fn runtime_suite_passes_on_vulkan() {
     assert!(
         passed >= MIN_PASSED,
         "only {passed} checks passed (at least {MIN_PASSED} expected); {skipped} skipped"
+    );
+    // The SM1–3 cases run in the default run too (their `[header]` lists 2.0/3.0).
+    let d3d9 = checks_with(&v, "pass")
+        .iter()
+        .filter(|c| c.contains("runtime/d3d9/"))
+        .count();
+    assert!(
+        d3d9 >= MIN_D3D9_PASSED,
+        "only {d3d9} SM1–3 checks passed (at least {MIN_D3D9_PASSED} expected)"
     );
     assert_eq!(out.status.code(), Some(0), "vk-runner exit status");
 }

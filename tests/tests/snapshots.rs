@@ -94,8 +94,13 @@ fn sources(root: &Path) -> BTreeMap<String, Vec<u8>> {
                 String::new()
             };
             let name = format!("runtime-{dir}-{}-{stage}{suffix}", stem(&p));
-            let dxbc = translator::asm::assemble(&body)
-                .unwrap_or_else(|e| panic!("{} ({stage}): {e}", p.display()));
+            // D3D9 assembly (first line `vs_2_0`, `ps_1_4`, ...) or SM4–5 assembly.
+            let dxbc = if translator::d3dbc::asm::is_d3d9_text(&body) {
+                translator::d3dbc::asm::assemble(&body)
+            } else {
+                translator::asm::assemble(&body)
+            }
+            .unwrap_or_else(|e| panic!("{} ({stage}): {e}", p.display()));
             out.insert(name, dxbc);
         }
     }

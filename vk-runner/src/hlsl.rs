@@ -1,5 +1,6 @@
 //! Compiles HLSL sections to DXBC with an external compiler invoked like vkd3d-compiler
-//! (`-x hlsl -p PROFILE -b dxbc-tpf -e ENTRY`), caching results by content.
+//! (`-x hlsl -p PROFILE -b dxbc-tpf -e ENTRY`; `-b d3dbc` for the SM1–3 profiles `vs_2_0`,
+//! `ps_3_0`, ...), caching results by content.
 //!
 //! Failures are cached too (as the compiler's message), because `[... shader fail]` sections
 //! are expected to fail and would otherwise be recompiled on every run.
@@ -84,7 +85,10 @@ impl HlslCompiler {
         entry: &str,
         options: &[String],
     ) -> Result<Vec<u8>, CompileError> {
-        let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", entry];
+        // SM1–3 profiles (`vs_2_0`, `ps_3_0`) produce D3D9 bytecode.
+        let d3dbc = profile.as_bytes().get(3).is_some_and(|m| *m < b'4');
+        let target = if d3dbc { "d3dbc" } else { "dxbc-tpf" };
+        let mut args: Vec<&str> = vec!["-x", "hlsl", "-b", target, "-p", profile, "-e", entry];
         args.extend(options_args(options).map_err(CompileError::Tool)?);
         let joined = args.join(" ");
         let key = hash_parts(&[
@@ -103,7 +107,12 @@ impl HlslCompiler {
         }
         args.extend(["-o", "-", "-"]);
         let out = run_tool(&self.exe, &args, source.as_bytes()).map_err(CompileError::Tool)?;
-        if out.success && out.stdout.starts_with(b"DXBC") {
+        let produced = if d3dbc {
+            translator::d3dbc::is_d3dbc(&out.stdout)
+        } else {
+            out.stdout.starts_with(b"DXBC")
+        };
+        if out.success && produced {
             self.cache.put(key, "dxbc", &out.stdout);
             Ok(out.stdout)
         } else {

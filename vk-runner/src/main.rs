@@ -57,10 +57,12 @@ struct Cli {
     /// Print only failed and skipped checks (and the summary).
     #[arg(long, short)]
     quiet: bool,
-    /// Lowest shader model to compile HLSL for (4.0, 4.1, 5.0, 5.1): each block runs at the
-    /// lowest model its `[require]` admits from this one on (5.1 exercises resource ranges).
-    #[arg(long, value_name = "X.Y", default_value = "4.0")]
-    shader_model: String,
+    /// Lowest shader model to compile HLSL for (2.0, 3.0, 4.0, 4.1, 5.0, 5.1; default 4.0): a
+    /// file runs an SM2.0–3.0 pass (D3D9 bytecode) and an SM4.0–5.1 pass (DXBC) as far as the
+    /// range reaches, each block at the lowest model of the pass its `[require]` admits.
+    /// Without this option a file whose `[header]` lists 2.0 or 3.0 runs its SM1–3 pass too.
+    #[arg(long, value_name = "X.Y")]
+    shader_model: Option<String>,
     /// Highest shader model to compile HLSL for: blocks that admit no model in
     /// --shader-model..--max-shader-model are skipped, naming the range.
     #[arg(long, value_name = "X.Y", default_value = "5.1")]
@@ -212,7 +214,10 @@ fn run(cli: Cli) -> i32 {
         }
     };
     let (Some(min_model), Some(max_model)) = (
-        model("--shader-model", &cli.shader_model),
+        model(
+            "--shader-model",
+            cli.shader_model.as_deref().unwrap_or("4.0"),
+        ),
         model("--max-shader-model", &cli.max_shader_model),
     ) else {
         return 2;
@@ -230,6 +235,7 @@ fn run(cli: Cli) -> i32 {
         tags: gpu.as_ref().map(|g| g.tags()).unwrap_or_default(),
         min_model,
         max_model,
+        header_selects_d3d9: cli.shader_model.is_none(),
     };
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();

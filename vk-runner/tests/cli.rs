@@ -237,7 +237,7 @@ fn shader_model_range() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
         stdout.contains(
-            ":5: skip [draw]: requires shader model 5.0..6.6; the runner compiles DXBC for 4.0..4.1"
+            ":5: skip [draw]: requires shader model 5.0..6.6; this pass compiles DXBC for 4.0..4.1"
         ),
         "{stdout}"
     );

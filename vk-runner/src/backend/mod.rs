@@ -5,6 +5,7 @@ pub mod check;
 pub mod spirv_info;
 pub mod vkd3d;
 pub mod vkd3d_asm;
+pub mod vkd3d_d3dbc;
 
 use translator::{Options, TargetEnv, Translation};
 

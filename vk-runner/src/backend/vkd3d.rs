@@ -36,9 +36,16 @@ impl Vkd3dBackend {
     }
 
     fn run_cached(&self, dxbc: &[u8], target: &str, ext: &str) -> Result<Vec<u8>, String> {
+        // D3D9 bytecode (SM1–3) is vkd3d's `d3dbc` source type.
+        let source = if translator::d3dbc::is_d3dbc(dxbc) {
+            "d3dbc"
+        } else {
+            "dxbc-tpf"
+        };
         let key = hash_parts(&[
             b"vkd3d-v1",
             self.identity.as_bytes(),
+            source.as_bytes(),
             target.as_bytes(),
             dxbc,
         ]);
@@ -47,7 +54,7 @@ impl Vkd3dBackend {
         }
         let out = run_tool(
             &self.exe,
-            &["-x", "dxbc-tpf", "-b", target, "-o", "-", "-"],
+            &["-x", source, "-b", target, "-o", "-", "-"],
             dxbc,
         )?;
         if !out.success || out.stdout.is_empty() {
@@ -71,7 +78,11 @@ impl Vkd3dBackend {
             .collect();
         let asm = String::from_utf8_lossy(&self.run_cached(dxbc, "d3d-asm", "asm")?).into_owned();
         let info = spirv_info::read(&words)?;
-        let reflection = reflect(&info, dxbc, &asm)?;
+        let reflection = if translator::d3dbc::is_d3dbc(dxbc) {
+            super::vkd3d_d3dbc::reflect(&info, &asm)?
+        } else {
+            reflect(&info, dxbc, &asm)?
+        };
         Ok(Translation {
             spirv: words,
             reflection,

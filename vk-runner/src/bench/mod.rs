@@ -288,6 +288,7 @@ fn pixel_run<'a>(
             sample_mask: !0,
             viewports: Vec::new(),
             depth_bounds: None,
+            d3d9_pixel_centres: false,
             timed: Some((repeat, timer)),
             xfb: None,
         };

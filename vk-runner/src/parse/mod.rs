@@ -157,12 +157,13 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         } => {
             let source = match header.format.as_deref() {
                 None => ShaderSource::Hlsl(text),
-                Some("dxbc-tpf-hex") => match parse_hex(&text) {
+                // D3D9 bytecode (SM1–3) goes the same way: the translator reads both.
+                Some(f @ ("dxbc-tpf-hex" | "d3dbc-hex")) => match parse_hex(&text) {
                     Ok(bytes) => ShaderSource::DxbcHex(bytes),
                     Err(e) => {
                         file.errors.push((line, e));
                         ShaderSource::Unsupported {
-                            format: "dxbc-tpf-hex".into(),
+                            format: f.into(),
                             reason: "malformed hex".into(),
                         }
                     }
@@ -170,7 +171,9 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
                 // Assembly in the disassembler's syntax (ours, not vkd3d's; docs/assembler.md),
                 // assembled by the translator crate's assembler into a DXBC container.
                 // Errors name the file line (comment lines were kept as empty lines).
-                Some(f @ ("asm" | "dxbc-asm")) => match translator::asm::assemble(&text) {
+                // D3D9 assembly (first line `vs_2_0`, `ps_1_4`, ...: ours, docs/d3d9.md) is
+                // assembled into D3D9 bytecode.
+                Some(f @ ("asm" | "dxbc-asm")) => match assemble(&text) {
                     Ok(bytes) => ShaderSource::DxbcHex(bytes),
                     Err(e) => {
                         let reason = format!(
@@ -189,9 +192,11 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
                         }
                     }
                 },
-                Some(f @ ("d3dbc-hex" | "dxbc-dxil-hex")) => ShaderSource::Unsupported {
+                Some(f @ "dxbc-dxil-hex") => ShaderSource::Unsupported {
                     format: f.to_string(),
-                    reason: format!("{f} shaders are not DXBC SM4/5"),
+                    reason: format!(
+                        "{f} shaders are DXIL (SM6), which the translator does not read"
+                    ),
                 },
                 Some(f) => ShaderSource::Unsupported {
                     format: f.to_string(),
@@ -430,6 +435,16 @@ fn shader_header(c: &mut Cursor<'_>) -> Result<ShaderHeader, String> {
         }
     }
     Ok(h)
+}
+
+/// Assembles an `asm` section: D3D9 assembly when its first line is a D3D9 version, else
+/// SM4–5 assembly into a DXBC container.
+fn assemble(text: &str) -> Result<Vec<u8>, translator::asm::AsmError> {
+    if translator::d3dbc::asm::is_d3d9_text(text) {
+        translator::d3dbc::asm::assemble(text)
+    } else {
+        translator::asm::assemble(text)
+    }
 }
 
 /// Reads hex text: 8-digit tokens are little-endian 32-bit words (as vkd3d writes them), other

@@ -415,10 +415,17 @@ pub enum Directive {
         src: ResourceRef,
         dst: ResourceRef,
     },
-    /// State of a fixed-function feature D3D10+ does not have (alpha test, fog, clip planes,
-    /// point size and sprites, shade mode, bump mapping, projected textures) or of the DXIL
-    /// compiler (`denorm`): it has no meaning for the SM4–5 shaders this runner compiles.
+    /// State of the DXIL compiler (`denorm`): it has no meaning for the shaders this runner
+    /// compiles.
     NoMeaning(String),
+    /// D3D9 fixed-function state (`alpha test`, `shade mode`, `clip-plane`, `point-size`,
+    /// `point-sprite`, `fog`, `fog-colour`, `bump`, `projected`), named by its directive
+    /// word: no meaning for SM4–5 shaders; in the SM1–3 pass a draw under non-`default` state
+    /// skips naming it (the translator cannot compile the state in yet).
+    FixedFunction {
+        what: String,
+        default: bool,
+    },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
 }

@@ -201,8 +201,14 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         ("denorm", "the DXIL compiler's denorm mode"),
     ] {
         if c.eat_words(w) {
-            no_meaning_args(w, c)?;
-            return Ok(Directive::NoMeaning(what.to_string()));
+            let default = no_meaning_args(w, c)?;
+            if w == "denorm" {
+                return Ok(Directive::NoMeaning(what.to_string()));
+            }
+            return Ok(Directive::FixedFunction {
+                what: w.to_string(),
+                default,
+            });
         }
     }
     Err(format!("unknown test directive '{}'", c.rest()))
@@ -220,8 +226,12 @@ fn end_of_line(c: &mut Cursor<'_>) -> Result<(), String> {
 }
 
 /// Checks the arguments of a D3D9 state directive the way vkd3d's runner reads them, so that
-/// a malformed one is still reported although the state has no effect here.
-fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
+/// a malformed one is still reported although the state has no effect here. Returns whether
+/// the line sets the state D3D9 starts with (alpha test `always`, `shade mode gouraud`, a
+/// clip plane disabled, `point-sprite off`, `fog disable`/`none`, `projected N disable`, any
+/// fog colour), which needs nothing from the translator.
+fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<bool, String> {
+    let mut default = false;
     let floats = |c: &mut Cursor<'_>, n: usize| -> Result<(), String> {
         for _ in 0..n {
             c.f32()?;
@@ -230,18 +240,25 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
     };
     match word {
         "alpha test" => {
+            default = c.rest().trim_start().starts_with("always");
             parse_compare(c)?;
             floats(c, 1)?;
         }
         "shade mode" | "point-sprite" => {
-            c.take_token(&[]);
+            let t = c.take_token(&[]);
+            default = if word == "shade mode" {
+                t != "flat"
+            } else {
+                t == "off"
+            };
         }
         "clip-plane" => {
             let i = c.u32()?;
             if i >= 8 {
                 return Err(format!("clip plane {i} out of range"));
             }
-            if !c.eat_word("disable") {
+            default = c.eat_word("disable");
+            if !default {
                 floats(c, 4)?;
             }
         }
@@ -255,12 +272,17 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
                 c.f32()?;
             }
         }
-        "fog-colour" => floats(c, 4)?,
+        "fog-colour" => {
+            floats(c, 4)?;
+            // The colour only matters while fog is on (and `fog` itself is judged).
+            default = true;
+        }
         "fog" => {
             let mode = c.take_token(&[]);
             if !matches!(mode, "disable" | "none" | "linear" | "exp" | "exp2") {
                 return Err(format!("invalid fog mode '{mode}'"));
             }
+            default = matches!(mode, "disable" | "none");
             let _ = c.eat_word("ortho") || c.eat_word("non-ortho");
             match mode {
                 "linear" => floats(c, 2)?,
@@ -284,7 +306,7 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
             if i >= 6 {
                 return Err(format!("projected texture {i} out of range"));
             }
-            c.take_token(&[]);
+            default = matches!(c.take_token(&[]), "disable" | "off" | "false");
         }
         "denorm" => {
             let mode = c.take_token(&[]);
@@ -294,7 +316,8 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<(), String> {
         }
         _ => {}
     }
-    end_of_line(c)
+    end_of_line(c)?;
+    Ok(default)
 }
 
 fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {
@@ -1022,7 +1045,10 @@ mod tests {
             "denorm any",
         ] {
             assert!(
-                matches!(d(line), Directive::NoMeaning(_)),
+                matches!(
+                    d(line),
+                    Directive::NoMeaning(_) | Directive::FixedFunction { .. }
+                ),
                 "{line}: {:?}",
                 test_line(1, line)
             );

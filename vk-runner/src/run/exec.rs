@@ -251,11 +251,24 @@ pub fn draw(
         }
     }
     default_target(gpu, st)?;
+    // D3D9 programs: the integer and boolean sets (b1, b2) read 0 until a test writes them
+    // (`write cbv-i32`), as a fresh D3D9 device's constants do; the float set is `uniform`'s.
+    let d3d9 = refls.iter().any(|r| r.d3d9.is_some());
+    let mut d3d9_cbuffers;
+    let cbuffers = if d3d9 {
+        d3d9_cbuffers = st.cbuffers.clone();
+        for reg in 0..3 {
+            d3d9_cbuffers.entry((0, reg)).or_insert_with(|| vec![0; 4]);
+        }
+        &d3d9_cbuffers
+    } else {
+        &st.cbuffers
+    };
     let bound = {
         let mut src = BindSources {
             resources: &mut st.resources,
             samplers: &st.samplers,
-            cbuffers: &st.cbuffers,
+            cbuffers,
             descriptors: &st.descriptors,
         };
         bind::bind(gpu, &refls, &mut src)?
@@ -374,6 +387,7 @@ pub fn draw(
             viewports: st.viewports.clone(),
             depth_bounds: st.depth_bounds,
             xfb,
+            d3d9_pixel_centres: d3d9,
             timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)

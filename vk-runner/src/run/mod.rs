@@ -1,6 +1,7 @@
 //! Executes parsed test files: keeps the file's state (resources, shaders, constants, input
-//! layout, `[require]`), runs each `[test]` block at the lowest shader model in 4.0–5.1 that
-//! its `[require]` admits, and reports every check.
+//! layout, `[require]`), runs each `[test]` block at the lowest shader model of the pass
+//! (SM2.0–3.0: D3D9 bytecode; SM4.0–5.1: DXBC) that its `[require]` admits, and reports every
+//! check. A file runs once per pass the run's model range (and its `[header]`) selects.
 //!
 //! Semantics follow vkd3d's runner: state declared earlier stays in effect; `if(...)` lines
 //! that do not hold are not run; a probe after a draw/dispatch that failed or was skipped is
@@ -25,13 +26,26 @@ use shaders::{ShaderCache, Translator};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The shader models the runner compiles for (DXBC SM4/5).
-pub const MODELS: [ShaderModel; 4] = [
+/// The shader models the runner compiles for (D3D9 SM2–3, DXBC SM4/5).
+pub const MODELS: [ShaderModel; 6] = [
+    ShaderModel::new(2, 0),
+    ShaderModel::new(3, 0),
     ShaderModel::new(4, 0),
     ShaderModel::new(4, 1),
     ShaderModel::new(5, 0),
     ShaderModel::new(5, 1),
 ];
+
+/// The passes a file can run in: SM1–3 (HLSL compiled to D3D9 bytecode) and SM4–5 (DXBC).
+pub const PASSES: [(ShaderModel, ShaderModel); 2] = [
+    (ShaderModel::new(2, 0), ShaderModel::new(3, 0)),
+    (ShaderModel::new(4, 0), ShaderModel::new(5, 1)),
+];
+
+/// Whether `model` is an SM1–3 (D3D9) one.
+pub fn is_d3d9(model: ShaderModel) -> bool {
+    model < ShaderModel::new(4, 0)
+}
 
 /// What stays the same for a whole run.
 pub struct Runner<'a> {
@@ -46,6 +60,9 @@ pub struct Runner<'a> {
     pub min_model: ShaderModel,
     /// ... up to this one (`--max-shader-model`).
     pub max_model: ShaderModel,
+    /// `--shader-model` was not given: a file whose `[header]` lists an SM1–3 model also runs
+    /// the SM1–3 pass (the default range 4.0–5.1 would leave it out).
+    pub header_selects_d3d9: bool,
 }
 
 struct Ctx<'a> {
@@ -99,6 +116,11 @@ pub(crate) struct FileState {
     pub descriptors: Vec<parse::DescriptorMap>,
     /// The last `[stream output]` section's declaration.
     pub stream_output: Option<translator::StreamOutput>,
+    /// The models of this pass (SM2.0–3.0 or SM4.0–5.1, within the run's range).
+    pub pass: (ShaderModel, ShaderModel),
+    /// D3D9 fixed-function state set by `alpha test`, `fog`, ...: directive word → (line,
+    /// whether it is D3D9's initial state).
+    pub fixed_function: std::collections::BTreeMap<String, (u32, bool)>,
 }
 
 impl<'a> Runner<'a> {
@@ -130,6 +152,42 @@ impl<'a> Runner<'a> {
                 message: msg.clone(),
             });
         }
+        let header: Vec<ShaderModel> = file
+            .sections
+            .iter()
+            .find_map(|s| match &s.kind {
+                SectionKind::Header(m) => Some(m.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let min_model = if self.header_selects_d3d9 && header.iter().any(|m| is_d3d9(*m)) {
+            MODELS[0]
+        } else {
+            self.min_model
+        };
+        for (lo, hi) in PASSES {
+            let pass = (lo.max(min_model), hi.min(self.max_model));
+            let listed = |m: &ShaderModel| MODELS.contains(m);
+            // A `[header]` listing models we compile for names the passes to run.
+            let unlisted = header.iter().any(listed)
+                && !header
+                    .iter()
+                    .any(|m| listed(m) && *m >= pass.0 && *m <= pass.1);
+            if pass.0 <= pass.1 && !unlisted {
+                self.run_pass(path, &file, pass, report);
+            }
+        }
+    }
+
+    /// Runs one pass of a parsed file.
+    fn run_pass(
+        &self,
+        path: &Path,
+        file: &parse::TestFile,
+        pass: (ShaderModel, ShaderModel),
+        report: &mut Report,
+    ) {
+        let name = path.display().to_string();
         let mut st = FileState {
             name: name.clone(),
             require: Require::default(),
@@ -152,6 +210,8 @@ impl<'a> Runner<'a> {
             test_models: Vec::new(),
             descriptors: Vec::new(),
             stream_output: None,
+            pass,
+            fixed_function: Default::default(),
         };
         for section in &file.sections {
             match &section.kind {
@@ -261,15 +321,15 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Why a block cannot run at all, or the model it runs at: the lowest one in 4.0–5.1
-    /// that its `[require]` and the run's range admit — or, when the file's `[header]` lists
-    /// SM4–5 models (`test-shader-models`), the lowest of those admitted (vkd3d's runner then
-    /// tests the listed models instead of the lowest).
+    /// Why a block cannot run at all, or the model it runs at: the lowest one of the pass
+    /// (2.0–3.0 or 4.0–5.1, within the run's range) that its `[require]` admits — or, when
+    /// the file's `[header]` lists models (`test-shader-models`), the lowest of those admitted
+    /// (vkd3d's runner then tests the listed models instead of the lowest).
     fn block_model(&self, st: &FileState) -> Result<ShaderModel, String> {
         let r = &st.require;
-        let admitted = |m: &ShaderModel| {
-            *m >= r.min_model && *m <= r.max_model && *m >= self.min_model && *m <= self.max_model
-        };
+        let (lo, hi) = st.pass;
+        let admitted =
+            |m: &ShaderModel| *m >= r.min_model && *m <= r.max_model && *m >= lo && *m <= hi;
         let listed: Vec<ShaderModel> = MODELS
             .iter()
             .copied()
@@ -282,11 +342,12 @@ impl<'a> Runner<'a> {
         };
         let Some(model) = candidates.iter().copied().find(admitted) else {
             return Err(format!(
-                "requires shader model {}..{}; the runner compiles DXBC for {}..{}{}",
+                "requires shader model {}..{}; this pass compiles {} for {}..{}{}",
                 r.min_model,
                 r.max_model,
-                self.min_model,
-                self.max_model.min(MODELS[3]),
+                if is_d3d9(lo) { "D3D9 bytecode" } else { "DXBC" },
+                lo,
+                hi,
                 if listed.is_empty() {
                     String::new()
                 } else {
@@ -359,6 +420,9 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
+                    "clip-planes" | "fog" | "point-size" if is_d3d9(model) => {
+                        "fixed-function D3D9 state, which the translator cannot compile in yet"
+                    }
                     "clip-planes" | "fog" | "point-size" => {
                         "fixed-function D3D9 state, which the runner does not emulate for D3D10+ shaders"
                     }
@@ -376,7 +440,7 @@ impl<'a> Runner<'a> {
         let model = self.block_model(st);
         let eval_model = *model
             .as_ref()
-            .unwrap_or(&st.require.min_model.clamp(MODELS[0], MODELS[3]));
+            .unwrap_or(&st.require.min_model.clamp(st.pass.0, st.pass.1));
         let mut skip_reason = match &model {
             Err(e) => Some(e.clone()),
             Ok(m) => self.caps_problem(st, *m),
@@ -456,8 +520,13 @@ impl<'a> Runner<'a> {
                     st.viewports[i] = *rect;
                     continue;
                 }
-                // D3D9 fixed-function state: no meaning for the SM4-5 shaders run here.
                 Directive::NoMeaning(_) => continue,
+                // D3D9 fixed-function state: no meaning for SM4-5 shaders; judged at SM1-3
+                // draws.
+                Directive::FixedFunction { what, default } => {
+                    st.fixed_function.insert(what.clone(), (tl.line, *default));
+                    continue;
+                }
                 Directive::Unsupported(what) => {
                     st.taint.get_or_insert_with(|| {
                         format!(
@@ -488,6 +557,11 @@ impl<'a> Runner<'a> {
                 }
                 Directive::Dispatch(groups) => {
                     exec::dispatch(gpu, st, &translator, model, &ctx, *groups)
+                }
+                Directive::DrawQuad | Directive::Draw { .. }
+                    if let Some(why) = fixed_function_problem(st, model) =>
+                {
+                    Err(RunError::Skip(why))
                 }
                 Directive::DrawQuad => exec::draw(gpu, st, &translator, model, &ctx, None),
                 Directive::Copy { src, dst } => exec::copy(gpu, st, *src, *dst),
@@ -526,6 +600,7 @@ impl<'a> Runner<'a> {
                 | Directive::DepthBounds(..)
                 | Directive::Viewport { .. }
                 | Directive::NoMeaning(_)
+                | Directive::FixedFunction { .. }
                 | Directive::Unsupported(_) => {
                     unreachable!("handled above")
                 }
@@ -562,4 +637,25 @@ impl FileState {
     pub(crate) fn shader(&self, stage: Stage) -> Option<&(u32, ShaderSection)> {
         self.shaders.get(&stage)
     }
+}
+
+/// Why an SM1–3 draw cannot honour the D3D9 fixed-function state set before it: the
+/// translator has no way yet to compile alpha test, fog, clip planes, point size or sprites,
+/// flat shading, bump matrices or projected sampling into a module (issue 12's state items).
+fn fixed_function_problem(st: &FileState, model: ShaderModel) -> Option<String> {
+    if !is_d3d9(model) {
+        return None;
+    }
+    let set: Vec<String> = st
+        .fixed_function
+        .iter()
+        .filter(|(_, (_, default))| !default)
+        .map(|(what, (line, _))| format!("`{what}` (line {line})"))
+        .collect();
+    (!set.is_empty()).then(|| {
+        format!(
+            "D3D9 fixed-function state {}: the translator cannot compile it in yet",
+            set.join(", ")
+        )
+    })
 }

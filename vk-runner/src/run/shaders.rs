@@ -99,6 +99,14 @@ fn translate(
     stream_output: Option<&translator::StreamOutput>,
 ) -> Result<Translation, RunError> {
     let dxbc = match &section.source {
+        ShaderSource::Hlsl(_)
+            if super::is_d3d9(model) && !matches!(section.stage, Stage::Vertex | Stage::Pixel) =>
+        {
+            return Err(RunError::Skip(format!(
+                "shader model {model} has no {} shaders",
+                section.stage.name()
+            )));
+        }
         ShaderSource::Hlsl(src) => {
             let Some(hlsl) = t.hlsl else {
                 return Err(RunError::Fail(format!(

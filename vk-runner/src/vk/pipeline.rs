@@ -180,6 +180,10 @@ pub struct DrawState<'a> {
     pub viewports: Vec<[f32; 4]>,
     /// Depth bounds test range (`depth-bounds MIN MAX`), used with a depth attachment.
     pub depth_bounds: Option<(f32, f32)>,
+    /// D3D9's rasterisation: pixel centres at integer window coordinates, so every viewport
+    /// moves by half a pixel right and down (what D3D9 samples at (x, y) Vulkan samples at
+    /// (x + 0.5, y + 0.5)).
+    pub d3d9_pixel_centres: bool,
     /// Benchmarking: draw this many times between the timer's two timestamps (None: once,
     /// untimed).
     pub timed: Option<(u32, &'a Timer)>,
@@ -546,7 +550,13 @@ pub fn draw(
                 .load_op(vk::AttachmentLoadOp::LOAD)
                 .store_op(vk::AttachmentStoreOp::STORE)
         });
-        let (viewports, scissors) = viewports_and_scissors(&st.viewports, area);
+        let (mut viewports, scissors) = viewports_and_scissors(&st.viewports, area);
+        if st.d3d9_pixel_centres {
+            for v in &mut viewports {
+                v.x += 0.5;
+                v.y += 0.5;
+            }
+        }
         gpu.submit(|cmd| {
             // SAFETY: cmd is recording; every handle is valid for the submission.
             unsafe {

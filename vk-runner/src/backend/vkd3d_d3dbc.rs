@@ -1,0 +1,156 @@
+//! The `vkd3d` backend for D3D9 bytecode (SM1–3): `vkd3d-compiler -x d3dbc -b
+//! spirv-binary`, with a [`Reflection`] built from that SPIR-V and vkd3d's `d3d-asm` listing.
+//!
+//! A D3D9 program has no signatures, so interface variables are named from the listing's
+//! `dcl_<usage><index> v#`/`o#` lines (vkd3d names each SPIR-V variable after its register,
+//! `v0`, `o1`, and gives it that register's location, except ps_2_x colour inputs, which it
+//! places at 8 and up, as our translator does). Its descriptors are named like its SM4 ones
+//! (`cb0_0` for the float constants, `t0` + `s0` per sampler), each its own register.
+
+use super::spirv_info::{IoVar, SpirvInfo};
+use super::vkd3d::features_for;
+use super::vkd3d_asm;
+use translator::reflect::*;
+
+/// The `(usage, index)` a `dcl_<usage><index> REG` line of the listing gives register `reg`
+/// (`v0`, `o1`), if any.
+fn declared_semantic(asm: &str, reg: &str) -> Option<(String, u32)> {
+    asm.lines().find_map(|l| {
+        let mut t = l.split_whitespace();
+        let usage = t.next()?.strip_prefix("dcl_")?;
+        let r = t.next()?;
+        if r.split('.').next()? != reg {
+            return None;
+        }
+        let digits = usage.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let name = &usage[..usage.len() - digits.len()];
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        Some((name.to_ascii_uppercase(), digits.parse().unwrap_or(0)))
+    })
+}
+
+fn interface(vars: &[IoVar], asm: &str, stage: ShaderStage, output: bool) -> Vec<InterfaceVar> {
+    vars.iter()
+        .map(|v| {
+            let name = v.name.clone().unwrap_or_default();
+            let register = name
+                .trim_start_matches(|c: char| !c.is_ascii_digit())
+                .parse::<u32>()
+                .ok();
+            let (semantic_name, semantic_index) = match (&v.builtin, declared_semantic(asm, &name))
+            {
+                (Some(b), _) => (b.to_ascii_uppercase(), 0),
+                (None, Some(s)) => s,
+                // Pixel shader outputs are colours; other undeclared registers are named by
+                // their location.
+                (None, None) if stage == ShaderStage::Pixel && output => {
+                    ("COLOR".into(), register.unwrap_or(0))
+                }
+                (None, None) => ("TEXCOORD".into(), v.location.unwrap_or(0)),
+            };
+            let placement = match (&v.builtin, v.location) {
+                (Some(b), _) => InterfacePlacement::BuiltIn { builtin: b.clone() },
+                (None, Some(location)) => InterfacePlacement::Location {
+                    location,
+                    component: v.component,
+                },
+                (None, None) => InterfacePlacement::Unused,
+            };
+            InterfaceVar {
+                semantic_name,
+                semantic_index,
+                register: if v.builtin.is_some() { None } else { register },
+                mask: ((1u32 << v.vec_size.min(4)) - 1) as u8,
+                component_type: v.scalar.unwrap_or(ComponentType::Float),
+                placement,
+            }
+        })
+        .collect()
+}
+
+/// Builds the reflection of vkd3d's SPIR-V for a D3D9 program.
+pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
+    let mut descriptors = Vec::new();
+    for d in &info.descriptors {
+        let name = d
+            .name
+            .as_deref()
+            .ok_or("vkd3d descriptor variable without a name")?;
+        let (class, id) = vkd3d_asm::parse_var_name(name)
+            .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
+        let shape = match class {
+            RegisterClass::B => ResourceShape::ConstantBuffer {
+                size_bytes: d.block_size.unwrap_or(0),
+            },
+            RegisterClass::S => ResourceShape::Sampler { comparison: false },
+            _ => {
+                let img = d.image.ok_or_else(|| format!("{name} is not an image"))?;
+                ResourceShape::Image {
+                    dim: img.dim,
+                    return_type: img.sampled_type,
+                    multisampled: img.multisampled,
+                }
+            }
+        };
+        descriptors.push(Descriptor {
+            set: d.set,
+            binding: d.binding,
+            descriptor_type: d.descriptor_type,
+            count: d.count,
+            array_offset: 0,
+            origin: D3dOrigin {
+                class,
+                space: 0,
+                lower: id,
+                upper: Some(id),
+                range_id: id,
+                uav_counter: false,
+            },
+            shape,
+            writable: false,
+        });
+    }
+    let version = asm
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default()
+        .to_string();
+    Ok(Reflection {
+        stage: info.stage,
+        entry_point: info.entry_point.clone(),
+        inputs: interface(&info.inputs, asm, info.stage, false),
+        outputs: interface(&info.outputs, asm, info.stage, true),
+        patch_constants: Vec::new(),
+        vulkan_features: features_for(info, &descriptors),
+        descriptors,
+        push_constants: Vec::new(),
+        workgroup_size: None,
+        capabilities: info.capabilities.clone(),
+        extensions: info.extensions.clone(),
+        spec_constants: Vec::new(),
+        class_linkage: None,
+        xfb: None,
+        d3d9: Some(D3d9Info {
+            version,
+            ..Default::default()
+        }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::declared_semantic;
+
+    #[test]
+    fn semantics_from_the_listing() {
+        let asm = "vs_3_0\ndcl_position0 v0\ndcl_texcoord1 v1\ndcl_texcoord0 o1.xy\n";
+        assert_eq!(declared_semantic(asm, "v0"), Some(("POSITION".into(), 0)));
+        assert_eq!(declared_semantic(asm, "v1"), Some(("TEXCOORD".into(), 1)));
+        assert_eq!(declared_semantic(asm, "o1"), Some(("TEXCOORD".into(), 0)));
+        assert_eq!(declared_semantic(asm, "o0"), None);
+        assert_eq!(declared_semantic("ps_2_0\ndcl t0\n", "t0"), None);
+    }
+}
