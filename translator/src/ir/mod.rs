@@ -411,6 +411,31 @@ impl Module {
         });
     }
 
+    /// A `Block` struct whose one member, at offset 0, is `member`: the type of a buffer
+    /// block holding a single array.
+    pub fn block_of(&mut self, member: TypeId) -> TypeId {
+        let st = self.types.new_struct(vec![member]);
+        self.decorate(DecorationTarget::Type(st), spirv::Decoration::Block, &[]);
+        self.decorate(
+            DecorationTarget::Member(st, 0),
+            spirv::Decoration::Offset,
+            &[0],
+        );
+        st
+    }
+
+    /// A [`Self::block_of`] an array of `rows` 16-byte rows of `elem` (a four-component
+    /// vector): the type of a constant buffer's uniform block.
+    pub fn row_block(&mut self, elem: TypeId, rows: u32) -> TypeId {
+        let len = self.consts.u32(rows);
+        let arr = self.types.intern(Type::Array {
+            elem,
+            len,
+            stride: Some(16),
+        });
+        self.block_of(arr)
+    }
+
     /// Which globals the placed instructions of any function reference.
     pub fn used_globals(&self) -> Vec<bool> {
         let mut used = vec![false; self.globals.len()];

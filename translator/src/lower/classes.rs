@@ -15,13 +15,13 @@
 //! instance's texture or sampler) is lowered once per declared register in a switch.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use spirv::{Decoration, Op, StorageClass};
+use spirv::{Op, StorageClass};
 
 use super::regs::Idx;
 use super::resources::Range;
 use super::{Lowerer, R};
 use crate::binding::Placement;
-use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Terminator, Type, TypeId, TypeTable};
+use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Terminator, TypeId, TypeTable};
 use crate::reflect::{
     CLASS_INSTANCE_REGISTER, CLASS_SLOT_STRIDE, ClassLinkage, DescriptorType, FunctionTable,
     InterfaceDecl, RegisterClass, ResourceShape,
@@ -210,19 +210,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             )));
         }
         let rows = self.classes.slot_count * ROWS_PER_SLOT;
-        let len = self.b.m.consts.u32(rows);
-        let arr = self.b.m.types.intern(Type::Array {
-            elem: TypeId::UVEC4,
-            len,
-            stride: Some(16),
-        });
-        let st = self.b.m.types.new_struct(vec![arr]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
+        let st = self.b.m.row_block(TypeId::UVEC4, rows);
         let mut range = Range {
             space: 0,
             lower: reg,

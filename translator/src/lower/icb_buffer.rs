@@ -5,13 +5,13 @@
 //! the binding layout like constant buffer `b{register}` of `space` (the plan requests it,
 //! `plan.rs`), and the reflection's descriptor carries the words the caller uploads.
 
-use spirv::{Decoration, Op, StorageClass};
+use spirv::{Op, StorageClass};
 
 use super::regs::Idx;
 use super::resources::Range;
 use super::{Lowerer, R};
 use crate::binding::Placement;
-use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Type, TypeId, TypeTable};
+use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, TypeId, TypeTable};
 use crate::reflect::{DescriptorType, RegisterClass, ResourceShape};
 
 impl Lowerer<'_, '_> {
@@ -40,19 +40,7 @@ impl Lowerer<'_, '_> {
             )));
         }
         let n = rows.len() as u32;
-        let len = self.b.m.consts.u32(n);
-        let arr = self.b.m.types.intern(Type::Array {
-            elem: TypeId::UVEC4,
-            len,
-            stride: Some(16),
-        });
-        let st = self.b.m.types.new_struct(vec![arr]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
+        let st = self.b.m.row_block(TypeId::UVEC4, n);
         let mut range = Range {
             space,
             lower: register,

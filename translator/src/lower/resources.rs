@@ -381,14 +381,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 stride: Some(4),
             })
         };
-        let st = self.b.m.types.new_struct(vec![arr]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        self.b
-            .m
-            .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
-        st
+        self.b.m.block_of(arr)
     }
 
     /// Declarations of resources and memory; false when `inst` is none of them.
@@ -466,19 +459,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 } else {
                     rows
                 };
-                let len = self.b.m.consts.u32(spirv_rows);
-                let arr = self.b.m.types.intern(Type::Array {
-                    elem: TypeId::VEC4,
-                    len,
-                    stride: Some(16),
-                });
-                let st = self.b.m.types.new_struct(vec![arr]);
-                self.b
-                    .m
-                    .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-                self.b
-                    .m
-                    .decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
+                let st = self.b.m.row_block(TypeId::VEC4, spirv_rows);
                 let g = self.declare_descriptor(
                     RegisterClass::B,
                     &mut range,

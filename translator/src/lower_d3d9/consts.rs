@@ -15,7 +15,7 @@ use spirv::{Decoration, Op, StorageClass};
 use super::decls::{SetUse, float_count};
 use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
-use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, Type, TypeId, TypeTable};
+use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, TypeId, TypeTable};
 use crate::lower::LowerError;
 use crate::reflect::{
     D3d9ConstantKind, D3d9ConstantSet, D3d9Def, D3d9Info, D3dOrigin, Descriptor, DescriptorType,
@@ -197,16 +197,8 @@ impl<'p, 'm> D9<'p, 'm> {
                 "Direct3D 9 constants in push constants (place the b0–b2 buffers in descriptors)",
             ));
         };
-        let len = self.b.m.consts.u32(count);
-        let arr = self.b.m.types.intern(Type::Array {
-            elem,
-            len,
-            stride: Some(16),
-        });
-        let st = self.b.m.types.new_struct(vec![arr]);
+        let st = self.b.m.row_block(elem, count);
         let m = &mut self.b.m;
-        m.decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        m.decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
         let g = m.add_global(st, StorageClass::Uniform, None);
         let t = DecorationTarget::Global(g);
         m.decorate(t, Decoration::DescriptorSet, &[set]);

@@ -16,7 +16,7 @@ use spirv::{Decoration, GlslStd450Op as G, Op, StorageClass};
 use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::d3dbc::{Instruction, Opcode as O, RegisterType as RT, TextureType};
-use crate::ir::{DecorationTarget, GlobalId, Operand, Type, TypeId};
+use crate::ir::{DecorationTarget, GlobalId, Operand, TypeId};
 use crate::reflect::{
     D3d9BumpEnv, D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceShape,
 };
@@ -364,16 +364,8 @@ impl<'p, 'm> D9<'p, 'm> {
             ));
         };
         let count = 2 * BUMP_ENV_STAGES;
-        let len = self.b.m.consts.u32(count);
-        let arr = self.b.m.types.intern(Type::Array {
-            elem: TypeId::VEC4,
-            len,
-            stride: Some(16),
-        });
-        let st = self.b.m.types.new_struct(vec![arr]);
+        let st = self.b.m.row_block(TypeId::VEC4, count);
         let m = &mut self.b.m;
-        m.decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        m.decorate(DecorationTarget::Member(st, 0), Decoration::Offset, &[0]);
         let g = m.add_global(st, StorageClass::Uniform, None);
         let t = DecorationTarget::Global(g);
         m.decorate(t, Decoration::DescriptorSet, &[set]);
