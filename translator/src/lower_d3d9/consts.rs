@@ -187,29 +187,54 @@ impl<'p, 'm> D9<'p, 'm> {
             D3d9ConstantKind::Int => (TypeTable::vec(Scalar::I32, 4), 16),
             D3d9ConstantKind::Bool => (TypeId::UVEC4, 4),
         };
+        let name = match kind {
+            D3d9ConstantKind::Float => "c",
+            D3d9ConstantKind::Int => "i",
+            D3d9ConstantKind::Bool => "b",
+        };
+        let g = self.declare_row_buffer(
+            set_register(kind),
+            elem,
+            count,
+            name,
+            place,
+            "Direct3D 9 constants in push constants (place the b0–b2 buffers in descriptors)",
+        )?;
+        match kind {
+            D3d9ConstantKind::Float => self.consts.float = Some((g, count)),
+            D3d9ConstantKind::Int => self.consts.int = Some(g),
+            D3d9ConstantKind::Bool => self.consts.bool = Some(g),
+        }
+        Ok(())
+    }
+
+    /// Declares the uniform buffer `b{reg}` (space 0) of `rows` 16-byte `elem` rows where it
+    /// was placed, named `name`, and lists it in the reflection; a buffer placed in push
+    /// constants is refused as `push_refusal`.
+    pub(super) fn declare_row_buffer(
+        &mut self,
+        reg: u32,
+        elem: TypeId,
+        rows: u32,
+        name: &str,
+        place: Placement,
+        push_refusal: &str,
+    ) -> R<GlobalId> {
         let Placement::Descriptor {
             set,
             binding,
             array_offset,
         } = place
         else {
-            return Err(self.unsupported(
-                "Direct3D 9 constants in push constants (place the b0–b2 buffers in descriptors)",
-            ));
+            return Err(self.unsupported(push_refusal));
         };
-        let st = self.b.m.row_block(elem, count);
+        let st = self.b.m.row_block(elem, rows);
         let m = &mut self.b.m;
         let g = m.add_global(st, StorageClass::Uniform, None);
         let t = DecorationTarget::Global(g);
         m.decorate(t, Decoration::DescriptorSet, &[set]);
         m.decorate(t, Decoration::Binding, &[binding]);
-        let name = match kind {
-            D3d9ConstantKind::Float => "c",
-            D3d9ConstantKind::Int => "i",
-            D3d9ConstantKind::Bool => "b",
-        };
         m.name(t, format_args!("{name}"));
-        let reg = set_register(kind);
         self.refl.descriptors.push(Descriptor {
             set,
             binding,
@@ -225,17 +250,12 @@ impl<'p, 'm> D9<'p, 'm> {
                 uav_counter: false,
             },
             shape: ResourceShape::ConstantBuffer {
-                size_bytes: 16 * count,
+                size_bytes: 16 * rows,
             },
             writable: false,
         });
         self.refl_globals.descriptors.push(g);
-        match kind {
-            D3d9ConstantKind::Float => self.consts.float = Some((g, count)),
-            D3d9ConstantKind::Int => self.consts.int = Some(g),
-            D3d9ConstantKind::Bool => self.consts.bool = Some(g),
-        }
-        Ok(())
+        Ok(g)
     }
 
     /// Row `row` (a u32 or i32 operand) of buffer `g` of `elem` rows.

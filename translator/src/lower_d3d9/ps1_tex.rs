@@ -11,15 +11,13 @@
 //! `texdepth`/`texm3x2depth` write (the `oDepth` output). Semantics and choices:
 //! `docs/d3d9.md`, "ps_1_x texture addressing".
 
-use spirv::{Decoration, GlslStd450Op as G, Op, StorageClass};
+use spirv::{GlslStd450Op as G, Op, StorageClass};
 
 use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::d3dbc::{Instruction, Opcode as O, RegisterType as RT, TextureType};
-use crate::ir::{DecorationTarget, GlobalId, Operand, TypeId};
-use crate::reflect::{
-    D3d9BumpEnv, D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceShape,
-};
+use crate::ir::{GlobalId, Operand, TypeId};
+use crate::reflect::{D3d9BumpEnv, DescriptorType, RegisterClass};
 
 /// The `b#` register (space 0) of the bump-environment buffer for the binding policy.
 pub(crate) const BUMP_ENV_REGISTER: u32 = 3;
@@ -353,44 +351,14 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Declares the bump-environment buffer where it was placed: per stage s (0–7), row 2s
     /// = (BUMPENVMAT00, 01, 10, 11) and row 2s + 1 = (BUMPENVLSCALE, BUMPENVLOFFSET, 0, 0).
     pub(super) fn declare_bump_env(&mut self, place: Placement) -> R<()> {
-        let Placement::Descriptor {
-            set,
-            binding,
-            array_offset,
-        } = place
-        else {
-            return Err(self.unsupported(
-                "the ps_1_x bump-environment buffer in push constants (place b3 in a descriptor)",
-            ));
-        };
-        let count = 2 * BUMP_ENV_STAGES;
-        let st = self.b.m.row_block(TypeId::VEC4, count);
-        let m = &mut self.b.m;
-        let g = m.add_global(st, StorageClass::Uniform, None);
-        let t = DecorationTarget::Global(g);
-        m.decorate(t, Decoration::DescriptorSet, &[set]);
-        m.decorate(t, Decoration::Binding, &[binding]);
-        m.name(t, format_args!("bump_env"));
-        self.refl.descriptors.push(Descriptor {
-            set,
-            binding,
-            descriptor_type: DescriptorType::UniformBuffer,
-            count: Some(1),
-            array_offset,
-            origin: D3dOrigin {
-                class: RegisterClass::B,
-                space: 0,
-                lower: BUMP_ENV_REGISTER,
-                upper: Some(BUMP_ENV_REGISTER),
-                range_id: BUMP_ENV_REGISTER,
-                uav_counter: false,
-            },
-            shape: ResourceShape::ConstantBuffer {
-                size_bytes: 16 * count,
-            },
-            writable: false,
-        });
-        self.refl_globals.descriptors.push(g);
+        let g = self.declare_row_buffer(
+            BUMP_ENV_REGISTER,
+            TypeId::VEC4,
+            2 * BUMP_ENV_STAGES,
+            "bump_env",
+            place,
+            "the ps_1_x bump-environment buffer in push constants (place b3 in a descriptor)",
+        )?;
         self.ps1_state.bump_env = Some(g);
         Ok(())
     }
