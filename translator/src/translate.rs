@@ -80,6 +80,14 @@ impl Error {
             _ => None,
         }
     }
+
+    /// The name of the shader-model rule the program breaks, when one was found.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            Error::Lower(e) => e.rule(),
+            _ => None,
+        }
+    }
 }
 
 /// A translated module.

@@ -71,6 +71,15 @@ impl LowerError {
         self
     }
 
+    /// The error with the name of the rule the program breaks (invalid errors; others are
+    /// returned as they are).
+    pub fn with_rule(mut self, name: &'static str) -> Self {
+        if let LowerError::Invalid { rule, .. } = &mut self {
+            *rule = Some(name);
+        }
+        self
+    }
+
     /// What kind of failure this is.
     pub fn kind(&self) -> crate::ErrorKind {
         use crate::ErrorKind as K;

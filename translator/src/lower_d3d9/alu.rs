@@ -346,7 +346,7 @@ impl<'p, 'm> D9<'p, 'm> {
             && self.stage == crate::reflect::ShaderStage::Vertex
             && self.ver.major >= 2
         {
-            return Err(self.invalid("mov to a0 from vs_2_0 on (rule mova)"));
+            return Err(self.invalid("mov to a0 from vs_2_0 on").with_rule("mova"));
         }
         self.write(inst, v)
     }

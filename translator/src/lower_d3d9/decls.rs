@@ -180,11 +180,13 @@ impl<'p, 'm> D9<'p, 'm> {
                 // ps_1_x writes its colour as r0 and its depth only through `texdepth` /
                 // `texm3x2depth`; oC#/oDepth registers are 2.0+.
                 if self.ps1() && matches!(dst.reg.ty, RT::ColorOut | RT::DepthOut) {
-                    return Err(self.invalid(format!(
-                        "{} is written in {} (rule register-writable)",
-                        self.reg_name(dst.reg),
-                        self.ver
-                    )));
+                    return Err(self
+                        .invalid(format!(
+                            "{} is written in {}",
+                            self.reg_name(dst.reg),
+                            self.ver
+                        ))
+                        .with_rule("register-writable"));
                 }
                 self.decl.written.insert((dst.reg.ty, dst.reg.num));
             }
@@ -244,10 +246,12 @@ impl<'p, 'm> D9<'p, 'm> {
             RT::Const | RT::Const2 | RT::Const3 | RT::Const4 => {
                 let n = crate::d3dbc::register_number(s.reg);
                 if !relative && n >= nfloat {
-                    return Err(self.invalid(format!(
-                        "c{n} is past the {nfloat} float constants of {} (rule constant-register-range)",
-                        self.ver
-                    )));
+                    return Err(self
+                        .invalid(format!(
+                            "c{n} is past the {nfloat} float constants of {}",
+                            self.ver
+                        ))
+                        .with_rule("constant-register-range"));
                 }
                 self.decl.floats.add(n.min(nfloat - 1));
                 self.decl.floats.relative |= relative;
@@ -289,11 +293,13 @@ impl<'p, 'm> D9<'p, 'm> {
             _ => return Err(self.invalid("a def names no constant register")),
         };
         if n >= limit {
-            return Err(self.invalid(format!(
-                "{}{n} is past the {limit} {what} of {} (rule constant-register-range)",
-                self.reg_letter(reg),
-                self.ver
-            )));
+            return Err(self
+                .invalid(format!(
+                    "{}{n} is past the {limit} {what} of {}",
+                    self.reg_letter(reg),
+                    self.ver
+                ))
+                .with_rule("constant-register-range"));
         }
         Ok(())
     }

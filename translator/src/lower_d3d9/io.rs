@@ -237,9 +237,9 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             _ => {
                 if sems.is_empty() {
-                    return Err(self.invalid(format!(
-                        "input v{num} is read but not declared (rule input-declared)"
-                    )));
+                    return Err(self
+                        .invalid(format!("input v{num} is read but not declared"))
+                        .with_rule("input-declared"));
                 }
                 if sems.len() == 1 {
                     let s = sems[0];
@@ -385,8 +385,9 @@ impl<'p, 'm> D9<'p, 'm> {
             {
                 return Err(crate::lower::LowerError::invalid(
                     self.first_write_offset(RT::Output, n),
-                    format!("output o{n} is written but not declared (rule output-declared)"),
-                ));
+                    format!("output o{n} is written but not declared"),
+                )
+                .with_rule("output-declared"));
             }
             return Ok(());
         }

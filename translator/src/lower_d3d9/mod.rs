@@ -151,7 +151,7 @@ impl<'p, 'm> D9<'p, 'm> {
 pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = stage_of(prog.version);
     prog.check_opcodes().map_err(|e| {
-        LowerError::invalid(e.offset, format!("{} (rule opcode-in-version)", e.kind))
+        LowerError::invalid(e.offset, format!("{}", e.kind)).with_rule("opcode-in-version")
     })?;
     let mut module = Module::new(stage);
     module.keep_names = opts.debug_names;

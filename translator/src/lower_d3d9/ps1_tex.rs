@@ -54,10 +54,9 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Lowers one ps_1_x texture-addressing instruction.
     pub(super) fn ps1_tex(&mut self, inst: &Instruction) -> R<()> {
         if !self.ps1() {
-            return Err(self.invalid(format!(
-                "{} outside ps_1_x (rule opcode-in-version)",
-                inst.opcode.name(self.ver)
-            )));
+            return Err(self
+                .invalid(format!("{} outside ps_1_x", inst.opcode.name(self.ver)))
+                .with_rule("opcode-in-version"));
         }
         let dst = inst
             .dst
@@ -67,11 +66,13 @@ impl<'p, 'm> D9<'p, 'm> {
         // Every form but ps_1_4's names a t# destination; ps_1_4's name r#.
         let want = if ps14 { RT::Temp } else { RT::AddrOrTexture };
         if dst.reg.ty != want {
-            return Err(self.invalid(format!(
-                "{} writes {} (rule texture-destination)",
-                inst.opcode.name(self.ver),
-                self.reg_name(dst.reg)
-            )));
+            return Err(self
+                .invalid(format!(
+                    "{} writes {}",
+                    inst.opcode.name(self.ver),
+                    self.reg_name(dst.reg)
+                ))
+                .with_rule("texture-destination"));
         }
         match inst.opcode {
             O::Tex if ps14 => {
@@ -127,7 +128,9 @@ impl<'p, 'm> D9<'p, 'm> {
             O::Bem => {
                 // bem r(m).xy, s0, s1: s0.xy + BUMPENVMAT(m) · s1.xy.
                 if dst.mask != 0x3 {
-                    return Err(self.invalid("bem writes other than .xy (rule bem-mask)"));
+                    return Err(self
+                        .invalid("bem writes other than .xy")
+                        .with_rule("bem-mask"));
                 }
                 let a = self.read_src(inst, 0)?;
                 let s = self.read_src(inst, 1)?;
@@ -154,10 +157,12 @@ impl<'p, 'm> D9<'p, 'm> {
             O::TexM3x2Pad | O::TexM3x3Pad => {
                 let full = if inst.opcode == O::TexM3x2Pad { 1 } else { 2 };
                 if self.ps1_state.pads.len() >= full {
-                    return Err(self.invalid(format!(
-                        "{} after the rows its matrix has (rule texm-sequence)",
-                        inst.opcode.name(self.ver)
-                    )));
+                    return Err(self
+                        .invalid(format!(
+                            "{} after the rows its matrix has",
+                            inst.opcode.name(self.ver)
+                        ))
+                        .with_rule("texm-sequence"));
                 }
                 let d = self.texm_row(inst, m)?;
                 self.ps1_state.pads.push((m, d));
@@ -249,13 +254,15 @@ impl<'p, 'm> D9<'p, 'm> {
     /// its own; the pad state is cleared.
     fn texm_rows(&mut self, inst: &Instruction, m: u16, n: usize) -> R<Vec<(u16, Operand)>> {
         if self.ps1_state.pads.len() != n - 1 {
-            return Err(self.invalid(format!(
-                "{} after {} texm{}pad (it needs {}) (rule texm-sequence)",
-                inst.opcode.name(self.ver),
-                self.ps1_state.pads.len(),
-                if n == 2 { "3x2" } else { "3x3" },
-                n - 1
-            )));
+            return Err(self
+                .invalid(format!(
+                    "{} after {} texm{}pad (it needs {})",
+                    inst.opcode.name(self.ver),
+                    self.ps1_state.pads.len(),
+                    if n == 2 { "3x2" } else { "3x3" },
+                    n - 1
+                ))
+                .with_rule("texm-sequence"));
         }
         let d = self.texm_row(inst, m)?;
         let mut rows = std::mem::take(&mut self.ps1_state.pads);

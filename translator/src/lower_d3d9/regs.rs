@@ -63,11 +63,9 @@ impl<'p, 'm> D9<'p, 'm> {
                         .map_or(0, |i| i.offset);
                     return Err(crate::lower::LowerError::invalid(
                         offset,
-                        format!(
-                            "{} is written (rule register-writable)",
-                            self.reg_name(Register { ty, num })
-                        ),
-                    ));
+                        format!("{} is written", self.reg_name(Register { ty, num })),
+                    )
+                    .with_rule("register-writable"));
                 }
                 _ => {}
             }
@@ -201,19 +199,17 @@ impl<'p, 'm> D9<'p, 'm> {
             {
                 self.register_vec4(key)
             }
-            _ => Err(self.invalid(format!(
-                "{} read as a value (rule register-readable)",
-                self.reg_name(reg)
-            ))),
+            _ => Err(self
+                .invalid(format!("{} read as a value", self.reg_name(reg)))
+                .with_rule("register-readable")),
         }
     }
 
     fn no_relative(&self, reg: Register, rel: Option<&Relative>) -> R<()> {
         if rel.is_some() {
-            return Err(self.invalid(format!(
-                "{} indexed relatively (rule relative-addressing)",
-                self.reg_name(reg)
-            )));
+            return Err(self
+                .invalid(format!("{} indexed relatively", self.reg_name(reg)))
+                .with_rule("relative-addressing"));
         }
         Ok(())
     }
@@ -288,9 +284,9 @@ impl<'p, 'm> D9<'p, 'm> {
                 if m == SM::AbsNeg { neg(self, x) } else { x }
             }
             SM::Not => {
-                return Err(
-                    self.invalid("the not modifier on a float operand (rule source-modifier)")
-                );
+                return Err(self
+                    .invalid("the not modifier on a float operand")
+                    .with_rule("source-modifier"));
             }
         })
     }
@@ -383,12 +379,18 @@ impl<'p, 'm> D9<'p, 'm> {
         let mut v = value;
         if dst.shift != 0 {
             if !self.ps1() {
-                return Err(self.invalid("a result shift outside ps_1_x (rule result-shift)"));
+                return Err(self
+                    .invalid("a result shift outside ps_1_x")
+                    .with_rule("result-shift"));
             }
             let f = match dst.shift {
                 1..=3 => (1u32 << dst.shift) as f32,
                 -3..=-1 => 1.0 / (1u32 << -dst.shift) as f32,
-                s => return Err(self.invalid(format!("result shift {s} (rule result-shift)"))),
+                s => {
+                    return Err(self
+                        .invalid(format!("result shift {s}"))
+                        .with_rule("result-shift"));
+                }
             };
             let k = self.b.splat(Scalar::F32, 4, f.to_bits() as u64);
             v = self.b.op(Op::FMul, TypeId::VEC4, &[v, k]);
