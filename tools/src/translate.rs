@@ -147,6 +147,15 @@ pub struct TranslateOptions {
     /// sampled image (t#) and a sampler (s#).
     #[arg(long)]
     pub d3d9_combined_samplers: bool,
+    /// Direct3D 9 vertex shaders for a software vertex-processing device: 8192 float, 2048
+    /// integer and 2048 boolean constants.
+    #[arg(long)]
+    pub d3d9_software_vertex_processing: bool,
+    /// Direct3D 9 programs past the runtime's register limits are translated instead of
+    /// refused (constants past the range read from their buffer; ps_2_0/vs_2_0 may use the
+    /// 2_x instructions and constants).
+    #[arg(long)]
+    pub d3d9_relaxed_limits: bool,
     /// A stream-output (transform feedback) declaration entry, repeatable, in declaration
     /// order: `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]` (`SV_Position.xyzw`, `1:TEXCOORD1.yz@1`,
     /// `$SKIP.xy` for a gap; docs/cli.md). For vertex, domain and geometry shaders.
@@ -189,6 +198,8 @@ impl TranslateOptions {
             d3d9: translator::D3d9Options {
                 ieee_multiply: self.d3d9_ieee_multiply,
                 combined_samplers: self.d3d9_combined_samplers,
+                software_vertex_processing: self.d3d9_software_vertex_processing,
+                relaxed_limits: self.d3d9_relaxed_limits,
                 ..Default::default()
             },
             stream_output: (!self.so.is_empty()).then(|| translator::StreamOutput {

@@ -131,6 +131,16 @@ pub struct D3d9Options {
     /// The caller's locations for varyings by semantic; pairs not listed take the default
     /// table (`docs/d3d9.md`).
     pub varying_locations: Vec<VaryingLocation>,
+    /// The device does software vertex processing (`D3DCREATE_SOFTWARE_VERTEXPROCESSING`, or a
+    /// mixed device with `SetSoftwareVertexProcessing(TRUE)`): vertex shaders of every version
+    /// have the software limits, 8192 float, 2048 integer and 2048 boolean constants, and
+    /// their constant buffers are sized so (`docs/d3d9.md`). Pixel shaders are unchanged.
+    pub software_vertex_processing: bool,
+    /// Translate programs that break the D3D9 runtime's register limits instead of refusing
+    /// them, as several D3D9 layers do: a constant past the version's range is read from its
+    /// buffer like any other (the set grows to hold it), and a ps_2_0/vs_2_0 program may use
+    /// the 2_x instructions and constants (`defb`, `defi`, `if`, `rep`…). Other rules stay.
+    pub relaxed_limits: bool,
 }
 
 /// Varying (`usage`, `index`) lives at `location` in both stages.

@@ -462,10 +462,13 @@ impl Program {
     /// `texbem` in ps_2_0, `mova` in vs_1_1…), as an error naming its offset. Decoding does
     /// not apply this rule, so that such streams can still be shown; lowering does.
     pub fn check_opcodes(&self) -> Result<(), DecodeError> {
-        match self
-            .instructions()
-            .find(|i| !i.opcode.valid_in(self.version))
-        {
+        self.check_opcodes_as(self.version)
+    }
+
+    /// [`Self::check_opcodes`] against the opcodes of `checked` (relaxed limits check a 2_0
+    /// program against 2_x); errors name the program's own version.
+    pub fn check_opcodes_as(&self, checked: Version) -> Result<(), DecodeError> {
+        match self.instructions().find(|i| !i.opcode.valid_in(checked)) {
             None => Ok(()),
             Some(i) => Err(DecodeError::new(
                 i.offset,

@@ -4,7 +4,8 @@
 //!
 //! Each set the program reads from the API is one buffer laid out as the D3D9 runtime's
 //! `Set*ShaderConstant{F,I,B}` upload it: `vec4 c[N]` (N = the version's register count),
-//! `ivec4 i[16]`, and sixteen `u32` bools packed four to a 16-byte row. The buffers are the
+//! `ivec4 i[16]`, and sixteen `u32` bools packed four to a 16-byte row (software vertex
+//! processing: 8192, 2048 and 2048 registers; relaxed limits: as many as the program names). The buffers are the
 //! constant-buffer registers `b0`, `b1` and `b2` of space 0 for the binding policy. Direct
 //! reads of `def`'d registers are the immediates; relative reads of the float set see the
 //! `def`'d values too and read 0 outside the set (D3D9 hardware; the index is clamped before
@@ -12,7 +13,7 @@
 
 use spirv::{Decoration, Op, StorageClass};
 
-use super::decls::{SetUse, float_count};
+use super::decls::SetUse;
 use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::ir::{DecorationTarget, GlobalId, Operand, Scalar, TypeId, TypeTable};
@@ -132,7 +133,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             value: v,
                         })
                         .collect::<Vec<_>>(),
-                    float_count(self.stage, self.ver.major, self.ver.minor),
+                    self.limits.floats,
                 ),
                 D3d9ConstantKind::Int => (
                     self.decl.ints,
@@ -144,7 +145,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             value: v.map(|x| x as u32),
                         })
                         .collect(),
-                    16,
+                    self.limits.ints,
                 ),
                 D3d9ConstantKind::Bool => (
                     self.decl.bools,
@@ -156,7 +157,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             value: [v.into(), 0, 0, 0],
                         })
                         .collect(),
-                    16,
+                    self.limits.bools,
                 ),
             };
             if used.range.is_none() && defs.is_empty() {
@@ -180,12 +181,9 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Declares one set's uniform buffer where it was placed.
     fn declare_set(&mut self, kind: D3d9ConstantKind, place: Placement) -> R<()> {
         let (elem, count) = match kind {
-            D3d9ConstantKind::Float => (
-                TypeId::VEC4,
-                float_count(self.stage, self.ver.major, self.ver.minor),
-            ),
-            D3d9ConstantKind::Int => (TypeTable::vec(Scalar::I32, 4), 16),
-            D3d9ConstantKind::Bool => (TypeId::UVEC4, 4),
+            D3d9ConstantKind::Float => (TypeId::VEC4, self.limits.floats),
+            D3d9ConstantKind::Int => (TypeTable::vec(Scalar::I32, 4), self.limits.ints),
+            D3d9ConstantKind::Bool => (TypeId::UVEC4, self.limits.bools.div_ceil(4)),
         };
         let name = match kind {
             D3d9ConstantKind::Float => "c",

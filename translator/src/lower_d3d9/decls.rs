@@ -74,11 +74,55 @@ pub(crate) struct Decls {
 /// The float constant registers a version has (the D3D9 runtime rejects higher ones).
 pub(crate) fn float_count(stage: ShaderStage, major: u8, minor: u8) -> u32 {
     match (stage, major) {
-        (ShaderStage::Vertex, _) if minor == 0xFF => 8192,
+        (ShaderStage::Vertex, _) if minor == 0xFF => SOFTWARE_FLOATS,
         (ShaderStage::Vertex, _) => 256,
         (_, 1) => 8,
         (_, 2) => 32,
         _ => 224,
+    }
+}
+
+/// Float constants of a vertex shader under software vertex processing (`vs_*_sw` and every
+/// vertex shader on a software vertex-processing device).
+const SOFTWARE_FLOATS: u32 = 8192;
+/// Integer and boolean constants of a vertex shader under software vertex processing.
+const SOFTWARE_OTHERS: u32 = 2048;
+
+/// The sizes of the three constant sets: the D3D9 runtime's limits for the version and device
+/// mode; with relaxed limits, grown after the scan to hold every register the program names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub floats: u32,
+    pub ints: u32,
+    pub bools: u32,
+    /// Registers past the limits grow the sets instead of being refused.
+    pub relaxed: bool,
+}
+
+impl Limits {
+    /// The limits of `ver` in `stage` under the caller's D3D9 options.
+    pub fn of(stage: ShaderStage, ver: crate::d3dbc::Version, o: &crate::D3d9Options) -> Limits {
+        let vertex = stage == ShaderStage::Vertex;
+        let software = vertex && (ver.minor == 0xFF || o.software_vertex_processing);
+        // ps_1_x has no integer or boolean constants; ps_2_0 neither (ps_2_x does), unless
+        // relaxed, where ps_2_0 has the ps_2_x sets.
+        let others = if software {
+            SOFTWARE_OTHERS
+        } else if !vertex && (ver.major < 2 || (ver.ver() == 0x200 && !o.relaxed_limits)) {
+            0
+        } else {
+            16
+        };
+        Limits {
+            floats: if software {
+                SOFTWARE_FLOATS
+            } else {
+                float_count(stage, ver.major, ver.minor)
+            },
+            ints: others,
+            bools: others,
+            relaxed: o.relaxed_limits,
+        }
     }
 }
 
@@ -110,15 +154,14 @@ impl<'p, 'm> D9<'p, 'm> {
     pub(super) fn scan(&mut self) -> R<()> {
         let insts = self.insts.clone();
         self.decl.main_end = insts.len();
-        let nfloat = float_count(self.stage, self.ver.major, self.ver.minor);
         for (i, inst) in insts.iter().enumerate() {
             self.offset = inst.offset;
-            self.scan_instruction(i, inst, nfloat)?;
+            self.scan_instruction(i, inst)?;
         }
         Ok(())
     }
 
-    fn scan_instruction(&mut self, i: usize, inst: &Instruction, nfloat: u32) -> R<()> {
+    fn scan_instruction(&mut self, i: usize, inst: &Instruction) -> R<()> {
         match (inst.opcode, inst.extra, inst.dst) {
             (Opcode::Dcl, Extra::Dcl(d), Some(dst)) => {
                 match d {
@@ -139,17 +182,17 @@ impl<'p, 'm> D9<'p, 'm> {
                 return Ok(());
             }
             (Opcode::Def, Extra::Def(v), Some(dst)) => {
-                self.check_const(dst.reg, nfloat)?;
+                self.check_const(dst.reg)?;
                 self.decl.defs.insert(dst.reg.num, v);
                 return Ok(());
             }
             (Opcode::DefI, Extra::DefI(v), Some(dst)) => {
-                self.check_const(dst.reg, nfloat)?;
+                self.check_const(dst.reg)?;
                 self.decl.defis.insert(dst.reg.num, v);
                 return Ok(());
             }
             (Opcode::DefB, Extra::DefB(v), Some(dst)) => {
-                self.check_const(dst.reg, nfloat)?;
+                self.check_const(dst.reg)?;
                 self.decl.defbs.insert(dst.reg.num, v != 0);
                 return Ok(());
             }
@@ -198,7 +241,7 @@ impl<'p, 'm> D9<'p, 'm> {
             self.decl.read.insert((p.reg.ty, p.reg.num));
         }
         for s in &inst.src {
-            self.scan_source(s, nfloat)?;
+            self.scan_source(s)?;
         }
         if ps1_writes_depth(inst.opcode) {
             self.decl.written.insert((RT::DepthOut, 0));
@@ -236,7 +279,7 @@ impl<'p, 'm> D9<'p, 'm> {
         }
     }
 
-    fn scan_source(&mut self, s: &Source, nfloat: u32) -> R<()> {
+    fn scan_source(&mut self, s: &Source) -> R<()> {
         self.decl.read.insert((s.reg.ty, s.reg.num));
         if let Some(rel) = &s.relative {
             self.scan_relative(rel);
@@ -245,23 +288,18 @@ impl<'p, 'm> D9<'p, 'm> {
         match s.reg.ty {
             RT::Const | RT::Const2 | RT::Const3 | RT::Const4 => {
                 let n = crate::d3dbc::register_number(s.reg);
-                if !relative && n >= nfloat {
-                    return Err(self
-                        .invalid(format!(
-                            "c{n} is past the {nfloat} float constants of {}",
-                            self.ver
-                        ))
-                        .with_rule("constant-register-range"));
+                if !relative {
+                    self.check_const(s.reg)?;
                 }
-                self.decl.floats.add(n.min(nfloat - 1));
+                self.decl.floats.add(n.min(self.limits.floats - 1));
                 self.decl.floats.relative |= relative;
             }
             RT::ConstInt => {
-                self.check_const(s.reg, nfloat)?;
+                self.check_const(s.reg)?;
                 self.decl.ints.add(s.reg.num.into());
             }
             RT::ConstBool => {
-                self.check_const(s.reg, nfloat)?;
+                self.check_const(s.reg)?;
                 self.decl.bools.add(s.reg.num.into());
             }
             _ => {}
@@ -269,29 +307,25 @@ impl<'p, 'm> D9<'p, 'm> {
         Ok(())
     }
 
-    /// The runtime's limits on constant register numbers.
-    fn check_const(&self, reg: Register, nfloat: u32) -> R<()> {
+    /// The runtime's limits on constant register numbers; with relaxed limits the set grows
+    /// to hold the register instead.
+    fn check_const(&mut self, reg: Register) -> R<()> {
+        let lim = &mut self.limits;
         let (n, limit, what) = match reg.ty {
             RT::Const | RT::Const2 | RT::Const3 | RT::Const4 => (
                 crate::d3dbc::register_number(reg),
-                nfloat,
+                &mut lim.floats,
                 "float constants",
             ),
-            RT::ConstInt | RT::ConstBool => {
-                let has =
-                    !(self.ps1() || (self.stage == ShaderStage::Pixel && self.ver.ver() == 0x200));
-                (
-                    u32::from(reg.num),
-                    if has { 16 } else { 0 },
-                    if reg.ty == RT::ConstInt {
-                        "integer constants"
-                    } else {
-                        "boolean constants"
-                    },
-                )
-            }
+            RT::ConstInt => (u32::from(reg.num), &mut lim.ints, "integer constants"),
+            RT::ConstBool => (u32::from(reg.num), &mut lim.bools, "boolean constants"),
             _ => return Err(self.invalid("a def names no constant register")),
         };
+        if n >= *limit && lim.relaxed {
+            *limit = n + 1;
+            return Ok(());
+        }
+        let limit = *limit;
         if n >= limit {
             return Err(self
                 .invalid(format!(

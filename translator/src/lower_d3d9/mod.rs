@@ -59,6 +59,8 @@ pub(crate) struct D9<'p, 'm> {
     /// Variables of the registers the code writes, by (type, number).
     pub regs: HashMap<(RegisterType, u16), [VarId; 4]>,
     pub decl: decls::Decls,
+    /// The constant sets' sizes (the runtime's limits, or grown when relaxed).
+    pub limits: decls::Limits,
     pub io: io::IoState,
     pub consts: consts::ConstState,
     pub tex: texture::TexState,
@@ -150,7 +152,12 @@ impl<'p, 'm> D9<'p, 'm> {
 /// Lowers a decoded D3D9 program to an IR module and its reflection.
 pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = stage_of(prog.version);
-    prog.check_opcodes().map_err(|e| {
+    // Relaxed limits: a 2_0 program may use the 2_x instructions.
+    let mut checked = prog.version;
+    if opts.d3d9.relaxed_limits && checked.major == 2 && checked.minor == 0 {
+        checked.minor = 1;
+    }
+    prog.check_opcodes_as(checked).map_err(|e| {
         LowerError::invalid(e.offset, format!("{}", e.kind)).with_rule("opcode-in-version")
     })?;
     let mut module = Module::new(stage);
@@ -168,6 +175,7 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
         refl_globals: ReflectionGlobals::default(),
         regs: HashMap::default(),
         decl: decls::Decls::default(),
+        limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
         io: io::IoState::default(),
         consts: consts::ConstState::default(),
         tex: texture::TexState::default(),
