@@ -650,6 +650,108 @@ fn runtime_limits_are_rules() {
     assert_eq!(e.rule(), Some("opcode-in-version"), "{e}");
 }
 
+/// The sizes (register count, buffer bytes) of each constant set the program reads.
+fn set_sizes(r: &Reflection) -> Vec<(u32, Option<u32>)> {
+    let d = r.d3d9.as_ref().unwrap();
+    d.constants
+        .iter()
+        .map(|c| {
+            let bytes = c.buffer_register.and_then(|reg| {
+                r.descriptors
+                    .iter()
+                    .find(|d| d.origin.class == crate::reflect::RegisterClass::B && d.origin.lower == reg)
+                    .and_then(|d| match d.shape {
+                        crate::reflect::ResourceShape::ConstantBuffer { size_bytes } => {
+                            Some(size_bytes)
+                        }
+                        _ => None,
+                    })
+            });
+            (c.count, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn software_vertex_processing_has_the_software_limits() {
+    let mut swvp = Options::default();
+    swvp.d3d9.software_vertex_processing = true;
+    // c300 in vs_2_0 (Wine's test_mvp_software_vertex_shaders), i16 and b2047 in vs_3_0.
+    let src = "vs_3_0\ndcl_position o0\nmov r0, c8191\nrep i16\nadd r0, r0, c300\nendrep\nif b2047\nmov r0, c0\nendif\nmov o0, r0\n";
+    assert_eq!(lower_err(src).rule(), Some("constant-register-range"));
+    let (_, r, _) = lowered(src, &swvp);
+    // 8192 vec4 floats, 2048 ivec4 integers, 2048 u32 bools four to a row.
+    assert_eq!(
+        set_sizes(&r),
+        [
+            (8192, Some(8192 * 16)),
+            (2048, Some(2048 * 16)),
+            (2048, Some(512 * 16))
+        ]
+    );
+    // vs_1_1 too, and relative reads reach the whole software set.
+    let src = "vs_1_1\ndef c0, 1, 1, 0, 0\nmov a0.x, c0.x\nmov oPos, c[a0.x + 299]\nmov oT0, c[a0.x + 8191]\n";
+    let rows = [(0, [5.0; 4]), (300, [1.0, 2.0, 3.0, 4.0])];
+    assert_eq!(
+        eval_with(src, &swvp, &rows, "POSITION", 0),
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    assert_eq!(eval_with(src, &swvp, &rows, "TEXCOORD", 0), [0.0; 4]);
+    assert_eq!(
+        eval_with(src, &Options::default(), &rows, "POSITION", 0),
+        [0.0; 4],
+        "c300 is past a hardware device's 256 constants"
+    );
+    // Pixel shaders keep their limits.
+    let bytes = d3dbc::asm::assemble("ps_2_0\nmov oC0, c32\n").unwrap();
+    let e = super::lower(&d3dbc::decode(&bytes).unwrap(), &swvp).unwrap_err();
+    assert_eq!(e.rule(), Some("constant-register-range"));
+}
+
+#[test]
+fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
+    let mut relaxed = Options::default();
+    relaxed.d3d9.relaxed_limits = true;
+    // c32 in ps_2_0 reads the buffer's row 32 (the set grows to 33 rows).
+    let rows = [(32, [1.0, 2.0, 3.0, 4.0])];
+    let src = "ps_2_0\nmov oC0, c32\n";
+    assert_eq!(
+        eval_with(src, &relaxed, &rows, "COLOR", 0),
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    let (_, r, _) = lowered(src, &relaxed);
+    assert_eq!(set_sizes(&r), [(33, Some(33 * 16))]);
+    // A def past the range is an immediate as any other; ps_1_x still clamps it.
+    assert_eq!(
+        eval_with(
+            "ps_1_1\ndef c8, 0.5, 2, -3, 0.25\nmov r0, c8\n",
+            &relaxed,
+            &[],
+            "COLOR",
+            0
+        ),
+        [0.5, 1.0, -1.0, 0.25]
+    );
+    // ps_2_0 with defb/defi/rep/if behaves as ps_2_x (Wine's ps_2_0_boolint).
+    let src = "ps_2_0\ndefb b0, true\ndefi i0, 1, 1, 1, 1\nrep i0\nif b0\nadd r0, r0, v0\nendif\nendrep\nmov oC0, r0\n";
+    assert_eq!(lower_err(src).rule(), Some("opcode-in-version"));
+    let t = spirv_text(src, &relaxed);
+    assert!(t.contains("OpLoopMerge") && t.contains("OpSelectionMerge"), "{t}");
+    // i16/b16 in vs_3_0 grow their sets to 17.
+    let (_, r, _) = lowered(
+        "vs_3_0\ndcl_position o0\nrep i16\nendrep\nif b16\nendif\nmov o0, c0\n",
+        &relaxed,
+    );
+    assert_eq!(
+        set_sizes(&r),
+        [(256, Some(256 * 16)), (17, Some(17 * 16)), (17, Some(5 * 16))]
+    );
+    // Other rules stay.
+    let bytes = d3dbc::asm::assemble("ps_2_0\ntexbem t1, t0\n").unwrap();
+    let e = super::lower(&d3dbc::decode(&bytes).unwrap(), &relaxed).unwrap_err();
+    assert_eq!(e.rule(), Some("opcode-in-version"), "{e}");
+}
+
 #[test]
 fn bvec4_type_id_is_the_predefined_one() {
     let t = crate::ir::TypeTable::new();
