@@ -120,6 +120,16 @@
 // only when the device reports `shaderDenormFlushToZeroFloat32`.
 #define DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32 (1 << 1)
 
+// Direct3D 9 vertex shaders for a software vertex-processing device
+// (`D3DCREATE_SOFTWARE_VERTEXPROCESSING`, or mixed with `SetSoftwareVertexProcessing(TRUE)`):
+// 8192 float, 2048 integer and 2048 boolean constants (`docs/d3d9.md`).
+#define DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING (1 << 2)
+
+// Direct3D 9 programs past the runtime's register limits are translated instead of refused:
+// constants past the range read from their buffer (the set grows), and ps_2_0/vs_2_0 may use
+// the 2_x instructions and constants (`docs/d3d9.md`).
+#define DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS (1 << 3)
+
 // A checked copy of one shader's bytecode. Opaque to C.
 typedef struct dxbc_spirv_shader dxbc_spirv_shader;
 

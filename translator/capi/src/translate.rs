@@ -38,6 +38,14 @@ pub const DXBC_SPIRV_TRANSLATE_DEBUG_NAMES: u32 = 1 << 0;
 /// Flush 32-bit float denormals (`DenormFlushToZero`, as D3D requires of fp32 math); set it
 /// only when the device reports `shaderDenormFlushToZeroFloat32`.
 pub const DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32: u32 = 1 << 1;
+/// Direct3D 9 vertex shaders for a software vertex-processing device
+/// (`D3DCREATE_SOFTWARE_VERTEXPROCESSING`, or mixed with `SetSoftwareVertexProcessing(TRUE)`):
+/// 8192 float, 2048 integer and 2048 boolean constants (`docs/d3d9.md`).
+pub const DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING: u32 = 1 << 2;
+/// Direct3D 9 programs past the runtime's register limits are translated instead of refused:
+/// constants past the range read from their buffer (the set grows), and ps_2_0/vs_2_0 may use
+/// the 2_x instructions and constants (`docs/d3d9.md`).
+pub const DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS: u32 = 1 << 3;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -459,7 +467,10 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
             )));
         }
     };
-    let known = DXBC_SPIRV_TRANSLATE_DEBUG_NAMES | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32;
+    let known = DXBC_SPIRV_TRANSLATE_DEBUG_NAMES
+        | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32
+        | DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING
+        | DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
             "flags {:#x} has bits no DXBC_SPIRV_TRANSLATE_* defines",
@@ -470,6 +481,13 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         target_env,
         debug_names: info.flags & DXBC_SPIRV_TRANSLATE_DEBUG_NAMES != 0,
         denorm_flush_f32: info.flags & DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32 != 0,
+        d3d9: translator::D3d9Options {
+            software_vertex_processing: info.flags
+                & DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING
+                != 0,
+            relaxed_limits: info.flags & DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS != 0,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let mut binding: Option<Binding> = None;

@@ -194,6 +194,27 @@ fn bad_input_is_an_error_never_a_crash() {
         assert_eq!(s, DXBC_SPIRV_ERROR_UNSUPPORTED);
         assert!(take_message(msg).contains("Direct3D 9"));
         dxbc_spirv_shader_destroy(shader);
+        // c256 in vs_2_0: refused on a hardware vertex-processing device naming the rule;
+        // translated with the software vertex-processing or relaxed-limits flag.
+        let d3d9 = translator::d3dbc::asm::assemble("vs_2_0\nmov oPos, c256\n").unwrap();
+        let mut info = create_info(&d3d9);
+        info.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
+        let mut shader = null_mut();
+        let s = dxbc_spirv_shader_create(&info, &mut shader, null_mut());
+        assert_eq!(s, DXBC_SPIRV_OK);
+        let (s, m) = translate_words(shader, None).unwrap_err();
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_SHADER);
+        assert!(m.contains("rule constant-register-range"), "{m}");
+        for flag in [
+            DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING,
+            DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS,
+        ] {
+            let mut t = translate_info(null());
+            t.flags = flag;
+            let words = translate_words(shader, Some(&t)).unwrap();
+            assert_eq!(words[0], 0x0723_0203);
+        }
+        dxbc_spirv_shader_destroy(shader);
 
         // Null and garbage handles.
         let mut code = dxbc_spirv_code {
