@@ -7,6 +7,12 @@
 //! iterations in a variable of its own, so a zero step or a count past 255 (both outside
 //! D3D9's ranges; the count is clamped to 255) cannot make it endless; `aL` is the innermost
 //! loop's counter and the outer one's comes back after `endloop`.
+//!
+//! A `ret` inside an `if`/`loop`/`rep` of a subroutine cannot branch straight to the code
+//! after the call (that would leave a structured construct sideways). It sets the call's
+//! *returned* flag and leaves the innermost loop of the subroutine (a `break`), or, with no
+//! loop open, skips the rest of its branch; from then on the code after each construct the
+//! subroutine closes runs only while the flag is clear (a guard: `if !returned`).
 
 use spirv::Op;
 
@@ -29,6 +35,8 @@ pub(crate) enum Frame {
         /// `loop`: the step added to `aL`, and the outer loop's `aL` to restore.
         al: Option<(Operand, VarId)>,
     },
+    /// `if !returned` around the rest of a subroutine's construct after a nested `ret`.
+    Guard { join: BlockId },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +45,10 @@ pub(crate) struct CallCtx {
     pub after: BlockId,
     /// Frames open when the call started (deeper ones belong to the subroutine).
     pub frame_base: usize,
+    /// Set by a `ret` inside the subroutine's flow control (false at the call).
+    pub returned: VarId,
+    /// Whether such a `ret` has been lowered (the code after each construct is guarded).
+    pub guarded: bool,
 }
 
 #[derive(Debug, Default)]
@@ -71,10 +83,25 @@ impl<'p, 'm> D9<'p, 'm> {
     fn emit_return(&mut self) -> R<()> {
         self.flush_pending();
         if let Some(call) = self.flow.calls.last().copied() {
-            if self.flow.frames.len() != call.frame_base {
-                return Err(self.unsupported("ret inside flow control of a subroutine"));
+            if self.flow.frames.len() == call.frame_base {
+                self.b.terminate(Terminator::Branch(call.after));
+                return Ok(());
             }
-            self.b.terminate(Terminator::Branch(call.after));
+            // Inside the subroutine's flow control: set the flag, then leave the innermost
+            // loop, or skip the rest of this branch.
+            let t = self.b.boolc(true);
+            self.b.store_var(call.returned, t);
+            self.flow.calls.last_mut().expect("checked above").guarded = true;
+            let in_loop = self.flow.frames[call.frame_base..]
+                .iter()
+                .any(|f| matches!(f, Frame::Loop { .. }));
+            if in_loop {
+                let exit = self.innermost_loop_exit()?;
+                self.b.terminate(Terminator::Branch(exit));
+                self.begin_dead();
+            } else {
+                self.open_guard(call.returned);
+            }
             return Ok(());
         }
         if self.b.is_open() {
@@ -82,6 +109,41 @@ impl<'p, 'm> D9<'p, 'm> {
             self.b.terminate(Terminator::Return);
         }
         Ok(())
+    }
+
+    /// Opens `if !returned` (a [`Frame::Guard`]).
+    fn open_guard(&mut self, returned: VarId) {
+        let r = self.b.load_var(returned);
+        let go = self.b.op(Op::LogicalNot, TypeId::BOOL, &[r]);
+        let header = self.b.current();
+        let body = self.b.new_block();
+        let join = self.b.new_block();
+        self.b.terminate(Terminator::CondBranch {
+            cond: go,
+            on_true: body,
+            on_false: join,
+        });
+        self.b.f.block_mut(header).join = Some(join);
+        self.b.begin(body);
+        self.flow.frames.push(Frame::Guard { join });
+    }
+
+    /// Closes the guards on top of the frames (before the construct they sit in closes).
+    fn close_guards(&mut self) {
+        while let Some(&Frame::Guard { join, .. }) = self.flow.frames.last() {
+            self.flow.frames.pop();
+            self.b.branch_and_begin(join);
+        }
+    }
+
+    /// After a subroutine's construct closes: guard the rest if a nested `ret` was lowered.
+    fn guard_rest(&mut self) {
+        if let Some(call) = self.flow.calls.last().copied()
+            && call.guarded
+            && self.flow.frames.len() >= call.frame_base
+        {
+            self.open_guard(call.returned);
+        }
     }
 
     fn begin_dead(&mut self) {
@@ -126,7 +188,7 @@ impl<'p, 'm> D9<'p, 'm> {
             .rev()
             .find_map(|f| match f {
                 Frame::Loop { exit, .. } => Some(*exit),
-                Frame::If { .. } => None,
+                Frame::If { .. } | Frame::Guard { .. } => None,
             })
             .ok_or_else(|| self.invalid("break outside a loop or rep"))
     }
@@ -204,6 +266,7 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     fn close_loop(&mut self, what: &str) -> R<()> {
+        self.close_guards();
         let base = self.flow.calls.last().map_or(0, |c| c.frame_base);
         if self.flow.frames.len() <= base {
             return Err(self.invalid(format!("{what} without its loop")));
@@ -238,6 +301,7 @@ impl<'p, 'm> D9<'p, 'm> {
             let x = self.b.load_var(saved);
             self.b.store_var(v, x);
         }
+        self.guard_rest();
         Ok(())
     }
 
@@ -269,11 +333,17 @@ impl<'p, 'm> D9<'p, 'm> {
         let offset = self.offset;
         self.flush_pending();
         let after = self.b.new_block();
+        let returned = self.b.f.new_var(TypeId::BOOL);
+        let f = self.b.boolc(false);
+        self.b.store_var(returned, f);
         self.flow.calls.push(CallCtx {
             after,
             frame_base: self.flow.frames.len(),
+            returned,
+            guarded: false,
         });
         self.lower_range(start + 1..end)?;
+        self.close_guards();
         let base = self.flow.calls.last().map_or(0, |c| c.frame_base);
         if self.flow.frames.len() != base {
             return Err(self.invalid("a subroutine ends inside an if, loop or rep"));
@@ -308,6 +378,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 self.open_if(c);
             }
             Opcode::Else => {
+                self.close_guards();
                 let base = self.flow.calls.last().map_or(0, |c| c.frame_base);
                 let Some(Frame::If {
                     header,
@@ -332,6 +403,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 };
             }
             Opcode::EndIf => {
+                self.close_guards();
                 let base = self.flow.calls.last().map_or(0, |c| c.frame_base);
                 if self.flow.frames.len() <= base {
                     return Err(self.invalid("endif without its if"));
@@ -347,6 +419,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 let join = end.unwrap_or(else_block);
                 self.b.f.block_mut(header).join = Some(join);
                 self.b.branch_and_begin(join);
+                self.guard_rest();
             }
             Opcode::Loop => self.open_loop(inst, true)?,
             Opcode::Rep => self.open_loop(inst, false)?,
@@ -398,7 +471,9 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             Opcode::Ret => {
                 self.emit_return()?;
-                self.begin_dead();
+                if !self.b.is_open() {
+                    self.begin_dead();
+                }
             }
             Opcode::Label => return Err(self.invalid("label inside the code it ends")),
             _ => return Err(self.invalid("not a flow-control instruction")),
