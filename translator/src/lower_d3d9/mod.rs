@@ -190,6 +190,7 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
     l.scan()?;
     l.declare()?;
     l.lower_main()?;
+    l.texm_complete()?;
     l.finish_reflection();
     let func = std::mem::take(&mut l.b.f);
     let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));

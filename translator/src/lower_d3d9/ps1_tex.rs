@@ -17,6 +17,7 @@ use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::d3dbc::{Instruction, Opcode as O, RegisterType as RT, TextureType};
 use crate::ir::{GlobalId, Operand, TypeId};
+use crate::lower::LowerError;
 use crate::reflect::{D3d9BumpEnv, DescriptorType, RegisterClass};
 
 /// The `b#` register (space 0) of the bump-environment buffer for the binding policy.
@@ -30,6 +31,8 @@ pub(crate) struct Ps1State {
     /// The rows the `texm3x2pad`/`texm3x3pad` since the last completing instruction computed:
     /// (destination register number, row · source). Values of the one block-free program.
     pads: Vec<(u16, Operand)>,
+    /// Which pad (`texm3x2pad`/`texm3x3pad`) the pads are, and the offset of the first.
+    pad_kind: Option<(O, usize)>,
     /// The bump-environment buffer, once declared.
     bump_env: Option<GlobalId>,
 }
@@ -164,8 +167,21 @@ impl<'p, 'm> D9<'p, 'm> {
                         ))
                         .with_rule("texm-sequence"));
                 }
+                if let Some((kind, _)) = self.ps1_state.pad_kind.filter(|&(k, _)| k != inst.opcode)
+                {
+                    return Err(self
+                        .invalid(format!(
+                            "{} after {}",
+                            inst.opcode.name(self.ver),
+                            kind.name(self.ver)
+                        ))
+                        .with_rule("texm-sequence"));
+                }
                 let d = self.texm_row(inst, m)?;
                 self.ps1_state.pads.push((m, d));
+                self.ps1_state
+                    .pad_kind
+                    .get_or_insert((inst.opcode, self.offset));
                 Ok(())
             }
             O::TexM3x2Tex | O::TexM3x2Depth => {
@@ -253,7 +269,10 @@ impl<'p, 'm> D9<'p, 'm> {
     /// The rows of a completed `texm3x2*`/`texm3x3*` (`n` of them): the pads before it and
     /// its own; the pad state is cleared.
     fn texm_rows(&mut self, inst: &Instruction, m: u16, n: usize) -> R<Vec<(u16, Operand)>> {
-        if self.ps1_state.pads.len() != n - 1 {
+        let pad = if n == 2 { O::TexM3x2Pad } else { O::TexM3x3Pad };
+        if self.ps1_state.pads.len() != n - 1
+            || self.ps1_state.pad_kind.is_some_and(|(k, _)| k != pad)
+        {
             return Err(self
                 .invalid(format!(
                     "{} after {} texm{}pad (it needs {})",
@@ -266,8 +285,25 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         let d = self.texm_row(inst, m)?;
         let mut rows = std::mem::take(&mut self.ps1_state.pads);
+        self.ps1_state.pad_kind = None;
         rows.push((m, d));
         Ok(rows)
+    }
+
+    /// At the end of the program: a `texm3x2pad`/`texm3x3pad` sequence no `texm3x2*` /
+    /// `texm3x3*` completed is an invalid program (rule texm-sequence).
+    pub(super) fn texm_complete(&self) -> R<()> {
+        match self.ps1_state.pad_kind {
+            None => Ok(()),
+            Some((kind, offset)) => Err(LowerError::invalid(
+                offset,
+                format!(
+                    "{} without the instruction completing its matrix before the program ends",
+                    kind.name(self.ver)
+                ),
+            )
+            .with_rule("texm-sequence")),
+        }
     }
 
     /// `2·N·(N·E)/(N·N) − E` (vec4s; xyz used, w of the result 1).

@@ -603,6 +603,12 @@ fn broken_texm_sequences_are_rejected_naming_the_rule() {
         "ps_1_1\ntex t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
         "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
         "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2pad t2, t0\nmov r0, t0\n",
+        // Uncompleted: the program ends after the pads.
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\nmov r0, t0\n",
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\nmov r0, t0\n",
+        // Mixed kinds: a 3x3 pad completed as a 3x2 matrix, a 3x2 pad followed by a 3x3 one.
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n",
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
     ] {
         let bytes = d3dbc::asm::assemble(src).unwrap();
         let e = crate::translate(&bytes, &Options::default()).unwrap_err();

@@ -664,7 +664,9 @@ fn set_sizes(r: &Reflection) -> Vec<(u32, Option<u32>)> {
             let bytes = c.buffer_register.and_then(|reg| {
                 r.descriptors
                     .iter()
-                    .find(|d| d.origin.class == crate::reflect::RegisterClass::B && d.origin.lower == reg)
+                    .find(|d| {
+                        d.origin.class == crate::reflect::RegisterClass::B && d.origin.lower == reg
+                    })
                     .and_then(|d| match d.shape {
                         crate::reflect::ResourceShape::ConstantBuffer { size_bytes } => {
                             Some(size_bytes)
@@ -741,7 +743,10 @@ fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
     let src = "ps_2_0\ndefb b0, true\ndefi i0, 1, 1, 1, 1\nrep i0\nif b0\nadd r0, r0, v0\nendif\nendrep\nmov oC0, r0\n";
     assert_eq!(lower_err(src).rule(), Some("opcode-in-version"));
     let t = spirv_text(src, &relaxed);
-    assert!(t.contains("OpLoopMerge") && t.contains("OpSelectionMerge"), "{t}");
+    assert!(
+        t.contains("OpLoopMerge") && t.contains("OpSelectionMerge"),
+        "{t}"
+    );
     // i16/b16 in vs_3_0 grow their sets to 17.
     let (_, r, _) = lowered(
         "vs_3_0\ndcl_position o0\nrep i16\nendrep\nif b16\nendif\nmov o0, c0\n",
@@ -749,7 +754,11 @@ fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
     );
     assert_eq!(
         set_sizes(&r),
-        [(256, Some(256 * 16)), (17, Some(17 * 16)), (17, Some(5 * 16))]
+        [
+            (256, Some(256 * 16)),
+            (17, Some(17 * 16)),
+            (17, Some(5 * 16))
+        ]
     );
     // Other rules stay.
     let bytes = d3dbc::asm::assemble("ps_2_0\ntexbem t1, t0\n").unwrap();
