@@ -10,8 +10,9 @@
 //! its CTAB comments must parse or fail cleanly. Every stream that decodes is also translated
 //! to SPIR-V: translation returns a module or a one-line error (naming an offset within the
 //! data when it names one), and the first distinct modules (up to [`VALIDATE`]) must pass
-//! `spirv-val` for Vulkan 1.3 (when installed). The whole sweep must stay within a time
-//! limit (it takes a few seconds in release).
+//! `spirv-val` for Vulkan 1.3 (when installed). Cases take turns translating with the default
+//! D3D9 options, software vertex processing and relaxed limits ([`MODES`]). The whole sweep
+//! must stay within a time limit (it takes a few seconds in release).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
@@ -25,6 +26,26 @@ const CASES: usize = 120_000;
 const VALIDATE: usize = 400;
 /// The sweep fails if it takes longer (a hang or quadratic blow-up).
 const LIMIT: Duration = Duration::from_secs(120);
+
+/// The D3D9 option sets the cases take turns with: (name, software vertex processing,
+/// relaxed limits).
+const MODES: [(&str, bool, bool); 3] = [
+    ("default", false, false),
+    ("software vertex processing", true, false),
+    ("relaxed limits", false, true),
+];
+
+fn mode_options(mode: usize) -> translator::Options {
+    let (_, software_vertex_processing, relaxed_limits) = MODES[mode];
+    translator::Options {
+        d3d9: translator::D3d9Options {
+            software_vertex_processing,
+            relaxed_limits,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
 
 struct Rng(u64);
 
@@ -145,7 +166,11 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 
 /// Whether the stream decoded and whether it translated (its module then in `module`), or
 /// what went wrong.
-fn check(d: &[u8], module: &mut Option<Vec<u32>>) -> Result<(bool, bool), String> {
+fn check(
+    d: &[u8],
+    opts: &translator::Options,
+    module: &mut Option<Vec<u32>>,
+) -> Result<(bool, bool), String> {
     match d3dbc::decode(d) {
         Err(e) => {
             let text = e.to_string();
@@ -175,7 +200,7 @@ fn check(d: &[u8], module: &mut Option<Vec<u32>>) -> Result<(bool, bool), String
             if bytes != d {
                 return Err("reassembled bytes differ".into());
             }
-            match translator::translate(d, &Default::default()) {
+            match translator::translate(d, opts) {
                 Ok(t) => {
                     *module = Some(t.spirv);
                     Ok((true, true))
@@ -198,7 +223,8 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
     assert!(!seeds.is_empty());
     let mut rng = Rng(0x0D3D_9D3D_9D3D_9D3D);
     let start = Instant::now();
-    let (mut decoded, mut translated, mut failures) = (0usize, 0usize, Vec::new());
+    let (mut decoded, mut failures) = (0usize, Vec::new());
+    let mut translated = [0usize; MODES.len()];
     let mut modules: Vec<Vec<u32>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
@@ -207,12 +233,14 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
         let other = &seeds[rng.below(seeds.len())];
         let d = mutate(&mut rng, seed, other);
         let mut module = None;
-        match catch_unwind(AssertUnwindSafe(|| check(&d, &mut module))) {
+        let mode = case % MODES.len();
+        let opts = mode_options(mode);
+        match catch_unwind(AssertUnwindSafe(|| check(&d, &opts, &mut module))) {
             Err(_) => failures.push(format!("case {case}: panicked")),
             Ok(Err(what)) => failures.push(format!("case {case}: {what}")),
             Ok(Ok((true, t))) => {
                 decoded += 1;
-                translated += usize::from(t);
+                translated[mode] += usize::from(t);
                 if let Some(m) = module.filter(|_| modules.len() < VALIDATE)
                     && seen.insert(m.clone())
                 {
@@ -238,10 +266,17 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
         );
     }
     failures.retain(|f| !f.is_empty());
+    let per_mode: Vec<String> = MODES
+        .iter()
+        .zip(translated)
+        .map(|((name, ..), n)| format!("{n} {name}"))
+        .collect();
     eprintln!(
-        "{CASES} cases from {} seeds in {:.2?}: {decoded} decode (and reassemble byte for byte), {translated} translate, {} errors {kinds:?}",
+        "{CASES} cases from {} seeds in {:.2?}: {decoded} decode (and reassemble byte for byte), {} translate ({}), {} errors {kinds:?}",
         seeds.len(),
         start.elapsed(),
+        translated.iter().sum::<usize>(),
+        per_mode.join(", "),
         CASES - decoded - failures.len()
     );
     let dir = std::env::temp_dir().join(format!("d3dbc_mutations_{}", std::process::id()));
