@@ -87,15 +87,18 @@ impl<'p, 'm> D9<'p, 'm> {
                 self.b.terminate(Terminator::Branch(call.after));
                 return Ok(());
             }
-            // Inside the subroutine's flow control: set the flag, then leave the innermost
-            // loop, or skip the rest of this branch.
+            // Inside the subroutine's flow control: set the flag, then leave the guard this
+            // code is in, or the innermost loop, or skip the rest of this branch.
             let t = self.b.boolc(true);
             self.b.store_var(call.returned, t);
             self.flow.calls.last_mut().expect("checked above").guarded = true;
             let in_loop = self.flow.frames[call.frame_base..]
                 .iter()
                 .any(|f| matches!(f, Frame::Loop { .. }));
-            if in_loop {
+            if let Some(&Frame::Guard { join }) = self.flow.frames.last() {
+                self.b.terminate(Terminator::Branch(join));
+                self.begin_dead();
+            } else if in_loop {
                 let exit = self.innermost_loop_exit()?;
                 self.b.terminate(Terminator::Branch(exit));
                 self.begin_dead();
@@ -136,11 +139,13 @@ impl<'p, 'm> D9<'p, 'm> {
         }
     }
 
-    /// After a subroutine's construct closes: guard the rest if a nested `ret` was lowered.
+    /// After a subroutine's construct closes: guard the rest if a nested `ret` was lowered
+    /// (and no guard already holds this code, so guards never nest deeper than the
+    /// constructs).
     fn guard_rest(&mut self) {
         if let Some(call) = self.flow.calls.last().copied()
             && call.guarded
-            && self.flow.frames.len() >= call.frame_base
+            && !matches!(self.flow.frames.last(), Some(Frame::Guard { .. }))
         {
             self.open_guard(call.returned);
         }

@@ -628,6 +628,11 @@ fn loops_count_separately_and_subroutines_inline() {
     let src = "vs_3_0\ndcl_position o0\ndefi i0, 3, 1, 0, 0\nmov r0, c0\nrep i0\ncall l1\nendrep\ncall l2\nmov o0, r0\nret\nlabel l1\nloop aL, i0\nif b1\nret\nendif\nadd r0, r0, c[aL]\nendloop\nadd r0, r0, c1\nret\nlabel l2\nif_gt r0.x, c2.x\nret\nelse\nif b2\nret\nendif\nendif\nmul r0, r0, c3\nret\nadd r0, r0, c4\nret\n";
     let t = spirv_text(src, &Options::default());
     assert_eq!(t.matches("OpFunction ").count(), 1);
+    // Guards do not nest per `ret` or per construct after one (a long subroutine of them
+    // stays shallow).
+    let body = "if b0\nret\nendif\nadd r0, r0, c1\nret\n".repeat(300);
+    let src = format!("vs_2_0\nmov r0, c0\ncall l0\nmov oPos, r0\nret\nlabel l0\n{body}");
+    spirv_text(&src, &Options::default());
     // Recursion is refused.
     let e = lower_err("vs_2_0\ncall l0\nret\nlabel l0\ncall l0\nret\n");
     assert!(e.to_string().contains("nested deeper"), "{e}");
