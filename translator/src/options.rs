@@ -131,6 +131,10 @@ pub struct D3d9Options {
     /// The caller's locations for varyings by semantic; pairs not listed take the default
     /// table (`docs/d3d9.md`).
     pub varying_locations: Vec<VaryingLocation>,
+    /// How each piece of render state the translator compiles in (alpha test, fog, point
+    /// size and sprites, clip planes, flat shading, per-sampler state) is delivered
+    /// (`crate::d3d9_state`, `docs/d3d9.md`).
+    pub state: crate::d3d9_state::StateOptions,
 }
 
 /// Varying (`usage`, `index`) lives at `location` in both stages.

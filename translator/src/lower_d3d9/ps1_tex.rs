@@ -83,6 +83,7 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             O::Tex => {
                 let c = self.texcoord_input(m);
+                let c = self.project_by_state(m, c);
                 let v = self.sample(m, c, super::texture::Lod::Implicit, false)?;
                 self.write(inst, v)
             }
