@@ -230,6 +230,25 @@ pub fn default_delivery(item: StateItem) -> StateDelivery {
 }
 
 impl StateOptions {
+    /// Every item baked to D3D9's initial state: the module compiles no fixed-function state
+    /// in (no alpha test, fog, point size, clip planes, sprites, …).
+    pub fn none() -> Self {
+        StateOptions {
+            items: StateItem::all()
+                .into_iter()
+                .map(|i| {
+                    (
+                        i,
+                        StateDelivery::Baked {
+                            words: i.default_words(),
+                        },
+                    )
+                })
+                .collect(),
+            spec_id_base: 0,
+        }
+    }
+
     /// The delivery chosen for `item`.
     pub fn delivery(&self, item: StateItem) -> StateDelivery {
         self.items
