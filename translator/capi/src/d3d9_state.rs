@@ -151,9 +151,9 @@ pub(crate) fn read(info: &dxbc_spirv_d3d9_state_info) -> ApiResult<StateOptions>
             DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT => StateDelivery::Spec {
                 first_id: (c.location != DXBC_SPIRV_D3D9_STATE_TABLE_ID).then_some(c.location),
             },
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT => StateDelivery::Push {
-                offset: c.location,
-            },
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT => {
+                StateDelivery::Push { offset: c.location }
+            }
             DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED => {
                 if c.word_count > 64 {
                     return Err(ApiError::invalid_argument(format!(
