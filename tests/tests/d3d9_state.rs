@@ -20,6 +20,7 @@ fn program(item: StateItem) -> &'static str {
         PointSize | ClipPlaneMask | ClipPlanes => "vs_2_0\ndcl_position v0\nmov oPos, v0\n",
         Projected(_) | SamplerType(_) => "ps_1_1\ntex t0\nmov r0, t0\n",
         Unbound(_) => "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        BumpEnv(_) => "ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1\n",
         _ => "ps_2_0\ndcl t0\ndcl v0\nadd r0, t0, v0\nmov oC0, r0\n",
     }
 }
@@ -42,6 +43,7 @@ fn items() -> Vec<StateItem> {
         SamplerType(0),
         Projected(0),
         Unbound(0),
+        BumpEnv(1),
     ]
 }
 
@@ -87,6 +89,9 @@ fn options(item: StateItem, d: StateDelivery, env: TargetEnv) -> Options {
 
 fn deliveries(item: StateItem) -> Vec<StateDelivery> {
     let mut v = vec![StateDelivery::Baked { words: baked(item) }];
+    if matches!(item, StateItem::BumpEnv(_)) {
+        v.push(StateDelivery::Buffer);
+    }
     if !item.bake_only() {
         v.push(StateDelivery::Spec { first_id: None });
         v.push(StateDelivery::Spec { first_id: Some(7) });
@@ -143,7 +148,14 @@ fn every_item_in_every_delivery_translates_reflects_and_validates() {
                         assert!(text.contains("PushConstant"), "{what}");
                         assert!(text.contains(&format!("Offset {offset}\n")), "{what}");
                     }
+                    (StateDelivery::Buffer, StateDelivery::Buffer) => {
+                        let be = info.bump_env.as_ref().expect("the buffer's reflection");
+                        assert_eq!(be.stages, [1], "{what}");
+                    }
                     (a, b) => panic!("{what}: asked {a:?}, reflected {b:?}"),
+                }
+                if !matches!(d, StateDelivery::Buffer) {
+                    assert!(info.bump_env.is_none(), "{what}: no buffer");
                 }
                 if !matches!(d, StateDelivery::Spec { .. }) {
                     assert_eq!(spec_ids(100 + item.spec_slot()), 0, "{what}");
@@ -232,6 +244,7 @@ fn declaration_items_and_bad_choices_are_refused() {
             StateDelivery::Baked { words: vec![0] },
         ),
         (StateItem::AlphaRef, StateDelivery::Push { offset: 2 }),
+        (StateItem::FogMode, StateDelivery::Buffer),
     ] {
         let e = with(item, d.clone()).expect_err(&format!("{item} {d:?}"));
         assert!(e.to_string().contains(&item.name()), "{e}");

@@ -58,7 +58,15 @@ pub enum StateItem {
     Projected(u8),
     /// Nothing is bound to sampler n: sampling returns (0, 0, 0, 1); u32 0/1, default 0.
     Unbound(u8),
+    /// The bump-environment state of texture stage n (0–7) that ps_1_x `texbem`, `texbeml`
+    /// and `bem` read: (BUMPENVMAT00, 01, 10, 11, BUMPENVLSCALE, BUMPENVLOFFSET); 6 × f32,
+    /// default 0. Delivered by default in the bump-environment buffer
+    /// ([`StateDelivery::Buffer`]).
+    BumpEnv(u8),
 }
+
+/// Texture stages of the bump-environment state.
+pub const BUMP_ENV_STAGES: u8 = 8;
 
 /// The type of one word of an item's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +95,7 @@ impl StateItem {
         for n in 0..STATE_SAMPLERS {
             v.extend([SamplerType(n), DepthCompare(n), Projected(n), Unbound(n)]);
         }
+        v.extend((0..BUMP_ENV_STAGES).map(BumpEnv));
         v
     }
 
@@ -94,7 +103,7 @@ impl StateItem {
     pub fn word_type(self) -> WordType {
         use StateItem::*;
         match self {
-            AlphaRef | FogColour | FogParams | PointSize | ClipPlanes => WordType::F32,
+            AlphaRef | FogColour | FogParams | PointSize | ClipPlanes | BumpEnv(_) => WordType::F32,
             _ => WordType::U32,
         }
     }
@@ -109,6 +118,7 @@ impl StateItem {
             PointSize => vec![1f32.to_bits(), 1f32.to_bits(), 64f32.to_bits()],
             ClipPlanes => vec![0; 24],
             AlphaRef => vec![0],
+            BumpEnv(_) => vec![0; 6],
             _ => vec![0],
         }
     }
@@ -138,6 +148,7 @@ impl StateItem {
             DepthCompare(n) => 49 + 4 * u32::from(n),
             Projected(n) => 50 + 4 * u32::from(n),
             Unbound(n) => 51 + 4 * u32::from(n),
+            BumpEnv(n) => 112 + 6 * u32::from(n),
         }
     }
 
@@ -168,6 +179,7 @@ impl StateItem {
             DepthCompare(n) => format!("depth-compare-{n}"),
             Projected(n) => format!("projected-{n}"),
             Unbound(n) => format!("unbound-{n}"),
+            BumpEnv(n) => format!("bump-env-{n}"),
         }
     }
 }
@@ -200,6 +212,9 @@ pub enum StateDelivery {
     Push { offset: u32 },
     /// Constants baked at translation: the raw words (as many as the item has).
     Baked { words: Vec<u32> },
+    /// The bump-environment uniform buffer (`b3`, `docs/d3d9.md`): bump-environment items
+    /// only, and their default.
+    Buffer,
 }
 
 /// The caller's choices of delivery, per item.
@@ -209,7 +224,7 @@ pub struct StateOptions {
     #[serde(default)]
     pub items: Vec<(StateItem, StateDelivery)>,
     /// Added to every table-derived specialization constant ID (default 0; the table uses
-    /// IDs 0–111, so pick a base that keeps them clear of the caller's own IDs, such as
+    /// IDs 0–159, so pick a base that keeps them clear of the caller's own IDs, such as
     /// `Options::rasterizer_sample_count_spec_id`).
     #[serde(default)]
     pub spec_id_base: u32,
@@ -220,7 +235,9 @@ pub struct StateOptions {
 /// (the pipeline sets the values; a driver folds what the state turns off); D3D9's initial
 /// state baked for the items that decide a declaration.
 pub fn default_delivery(item: StateItem) -> StateDelivery {
-    if item.bake_only() {
+    if matches!(item, StateItem::BumpEnv(_)) {
+        StateDelivery::Buffer
+    } else if item.bake_only() {
         StateDelivery::Baked {
             words: item.default_words(),
         }
@@ -231,11 +248,13 @@ pub fn default_delivery(item: StateItem) -> StateDelivery {
 
 impl StateOptions {
     /// Every item baked to D3D9's initial state: the module compiles no fixed-function state
-    /// in (no alpha test, fog, point size, clip planes, sprites, …).
+    /// in (no alpha test, fog, point size, clip planes, sprites, …). The bump-environment
+    /// state, which the program itself reads, stays in its buffer.
     pub fn none() -> Self {
         StateOptions {
             items: StateItem::all()
                 .into_iter()
+                .filter(|i| !matches!(i, StateItem::BumpEnv(_)))
                 .map(|i| {
                     (
                         i,
@@ -302,13 +321,20 @@ impl StateOptions {
                     pushed.push((*offset, end, *item));
                 }
                 StateDelivery::Spec { .. } => {}
+                StateDelivery::Buffer if matches!(item, StateItem::BumpEnv(_)) => {}
+                StateDelivery::Buffer => {
+                    return Err(format!(
+                        "D3D9 state {item}: only the bump-environment state has a buffer"
+                    ));
+                }
             }
         }
         Ok(())
     }
 }
 
-/// Parses `ITEM=spec[:ID]`, `ITEM=push:OFFSET` or `ITEM=baked:V[,V…]` (values as floats for
+/// Parses `ITEM=spec[:ID]`, `ITEM=push:OFFSET`, `ITEM=buffer` (bump-environment items) or
+/// `ITEM=baked:V[,V…]` (values as floats for
 /// float items, integers otherwise), as `dxbc translate --d3d9-state` takes them.
 pub fn parse_choice(s: &str) -> Result<(StateItem, StateDelivery), String> {
     let (item, how) = s
@@ -327,6 +353,7 @@ pub fn parse_choice(s: &str) -> Result<(StateItem, StateDelivery), String> {
             first_id: Some(num(arg)?),
         },
         "push" => StateDelivery::Push { offset: num(arg)? },
+        "buffer" => StateDelivery::Buffer,
         "baked" => {
             let words = arg
                 .split(',')

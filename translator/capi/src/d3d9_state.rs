@@ -46,6 +46,9 @@ pub const DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE: dxbc_spirv_d3d9_state_item = 17;
 pub const DXBC_SPIRV_D3D9_STATE_PROJECTED: dxbc_spirv_d3d9_state_item = 18;
 /// Nothing bound to sampler `sampler` (sampling returns (0, 0, 0, 1)), uint32.
 pub const DXBC_SPIRV_D3D9_STATE_UNBOUND: dxbc_spirv_d3d9_state_item = 19;
+/// Texture stage `sampler`'s (0–7) bump-environment state (BUMPENVMAT00, 01, 10, 11,
+/// BUMPENVLSCALE, BUMPENVLOFFSET), 6 float32; by default in the bump-environment buffer.
+pub const DXBC_SPIRV_D3D9_STATE_BUMP_ENV: dxbc_spirv_d3d9_state_item = 20;
 
 /// How an item's value reaches the module.
 pub type dxbc_spirv_d3d9_state_delivery = u32;
@@ -56,6 +59,8 @@ pub const DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT: dxbc_spirv_d3d9_state_de
 pub const DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT: dxbc_spirv_d3d9_state_delivery = 2;
 /// Baked: the `word_count` words at `words`.
 pub const DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED: dxbc_spirv_d3d9_state_delivery = 3;
+/// The bump-environment uniform buffer (`b3`; `DXBC_SPIRV_D3D9_STATE_BUMP_ENV` only).
+pub const DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER: dxbc_spirv_d3d9_state_delivery = 4;
 
 /// `location` of a specialization-constant choice: take the IDs from the fixed table.
 pub const DXBC_SPIRV_D3D9_STATE_TABLE_ID: u32 = 0xffff_ffff;
@@ -117,6 +122,15 @@ fn item_of(c: &dxbc_spirv_d3d9_state_choice, what: &str) -> ApiResult<StateItem>
         DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE => per(StateItem::DepthCompare)?,
         DXBC_SPIRV_D3D9_STATE_PROJECTED => per(StateItem::Projected)?,
         DXBC_SPIRV_D3D9_STATE_UNBOUND => per(StateItem::Unbound)?,
+        DXBC_SPIRV_D3D9_STATE_BUMP_ENV => match u8::try_from(c.sampler) {
+            Ok(n) if n < translator::d3d9_state::BUMP_ENV_STAGES => StateItem::BumpEnv(n),
+            _ => {
+                return Err(ApiError::invalid_argument(format!(
+                    "{what}: texture stage {} is past the 8 stages",
+                    c.sampler
+                )));
+            }
+        },
         i => {
             return Err(ApiError::invalid_argument(format!(
                 "{what}: item {i} is not a DXBC_SPIRV_D3D9_STATE_*"
@@ -154,6 +168,7 @@ pub(crate) fn read(info: &dxbc_spirv_d3d9_state_info) -> ApiResult<StateOptions>
             DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT => {
                 StateDelivery::Push { offset: c.location }
             }
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER => StateDelivery::Buffer,
             DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED => {
                 if c.word_count > 64 {
                     return Err(ApiError::invalid_argument(format!(

@@ -627,3 +627,28 @@ fn ps1_output_registers_are_not_writable() {
         assert_eq!(e.rule(), Some("register-writable"), "{e}");
     }
 }
+
+/// The bump-environment state baked into the module (state items `bump-env-N`) gives what
+/// the same values read from the buffer give.
+#[test]
+fn baked_bump_environment_matches_the_buffer() {
+    use crate::d3d9_state::{StateDelivery, StateItem};
+    let src = "ps_1_1\ntex t0\ntexbem t1, t0\ntexbeml t2, t0\nadd r0, t1, t2\n";
+    let rows = bump_rows();
+    let from_buffer = run(&translate(src).spirv, &TC, &rows).color;
+    let mut opts = no_state();
+    for stage in [1u8, 2] {
+        let (m, l) = (rows[2 * stage as usize], rows[2 * stage as usize + 1]);
+        let words = [m[0], m[1], m[2], m[3], l[0], l[1]]
+            .map(f32::to_bits)
+            .to_vec();
+        opts.d3d9
+            .state
+            .set(StateItem::BumpEnv(stage), StateDelivery::Baked { words });
+    }
+    let bytes = d3dbc::asm::assemble(src).unwrap();
+    let t = crate::translate(&bytes, &opts).unwrap();
+    assert!(t.reflection.d3d9.as_ref().unwrap().bump_env.is_none());
+    // No buffer: the rows given to the evaluator are never read.
+    assert_near(&run(&t.spirv, &TC, &[]).color, &from_buffer);
+}

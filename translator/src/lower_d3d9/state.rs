@@ -70,15 +70,19 @@ impl<'p, 'm> D9<'p, 'm> {
         Ok(())
     }
 
-    /// The words of `item` (f32 or u32 operands by its word type), as delivered.
+    /// Records that the module reads `item` (the reflection's list).
+    pub fn state_read(&mut self, item: StateItem) {
+        if !self.state.read.iter().any(|e| e.item == item) {
+            let delivery = self.state_delivery(item);
+            self.state.read.push(D3d9StateEntry { item, delivery });
+        }
+    }
+
+    /// The words of `item` (f32 or u32 operands by its word type), as delivered (never
+    /// `Buffer`: the bump-environment buffer is read by `ps1_tex`).
     pub fn state_words(&mut self, item: StateItem) -> Vec<Operand> {
         let d = self.state_delivery(item);
-        if !self.state.read.iter().any(|e| e.item == item) {
-            self.state.read.push(D3d9StateEntry {
-                item,
-                delivery: d.clone(),
-            });
-        }
+        self.state_read(item);
         let ty = match item.word_type() {
             WordType::F32 => TypeId::F32,
             WordType::U32 => TypeId::U32,
@@ -131,6 +135,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     })
                     .collect()
             }
+            StateDelivery::Buffer => unreachable!("bump-environment buffer reads go to ps1_tex"),
         }
     }
 
