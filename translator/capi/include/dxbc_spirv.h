@@ -659,6 +659,10 @@ typedef struct dxbc_spirv_parameter_info {
 // Nothing bound to sampler `sampler` (sampling returns (0, 0, 0, 1)), uint32.
 #define DXBC_SPIRV_D3D9_STATE_UNBOUND 19
 
+// Texture stage `sampler`'s (0–7) bump-environment state (BUMPENVMAT00, 01, 10, 11,
+// BUMPENVLSCALE, BUMPENVLOFFSET), 6 float32; by default in the bump-environment buffer.
+#define DXBC_SPIRV_D3D9_STATE_BUMP_ENV 20
+
 // Specialization constants, one per word, from ID `location` on
 // (`DXBC_SPIRV_D3D9_STATE_TABLE_ID`: the fixed table plus `spec_id_base`).
 #define DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT 1
@@ -668,6 +672,9 @@ typedef struct dxbc_spirv_parameter_info {
 
 // Baked: the `word_count` words at `words`.
 #define DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED 3
+
+// The bump-environment uniform buffer (`b3`; `DXBC_SPIRV_D3D9_STATE_BUMP_ENV` only).
+#define DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER 4
 
 #define DXBC_SPIRV_STAGE_VERTEX 0
 
