@@ -15,13 +15,17 @@ use translator::reflect::ShaderStage;
 pub const QUAD_VS: &str =
     "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
 
+/// A cached translation: (section line, model, translated with the stream-output declaration,
+/// D3D9 flat shading).
+type CacheKey = (u32, ShaderModel, bool, bool);
+
 /// Caches translations per (section line, model) for one file.
 #[derive(Default)]
 pub struct ShaderCache {
     /// By (section line, model, translated with the stream-output declaration).
     /// By (section line, model, translated with the stream-output declaration, D3D9 flat
     /// shading).
-    map: HashMap<(u32, ShaderModel, bool, bool), Result<Rc<Translation>, RunError>>,
+    map: HashMap<CacheKey, Result<Rc<Translation>, RunError>>,
     /// The D3D9 state deliveries of SM1–3 translations (set from the file's state before each
     /// draw).
     pub d3d9_state: translator::d3d9_state::StateOptions,
