@@ -156,6 +156,18 @@ pub struct TranslateOptions {
     /// 2_x instructions and constants).
     #[arg(long)]
     pub d3d9_relaxed_limits: bool,
+    /// Direct3D 9 programs: how one render-state item reaches the module, repeatable:
+    /// `ITEM=spec[:ID]`, `ITEM=push:OFFSET` or `ITEM=baked:V[,V...]` (`alpha-func=spec`,
+    /// `fog-colour=baked:1,0,0,1`, `clip-planes=push:16`; items and defaults in docs/d3d9.md).
+    #[arg(long = "d3d9-state", value_name = "ITEM=HOW", value_parser = translator::d3d9_state::parse_choice)]
+    pub d3d9_state: Vec<(
+        translator::d3d9_state::StateItem,
+        translator::d3d9_state::StateDelivery,
+    )>,
+    /// Direct3D 9 programs: the base added to the table's specialization constant IDs of the
+    /// render-state items.
+    #[arg(long, value_name = "ID", default_value_t = 0)]
+    pub d3d9_state_spec_base: u32,
     /// A stream-output (transform feedback) declaration entry, repeatable, in declaration
     /// order: `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]` (`SV_Position.xyzw`, `1:TEXCOORD1.yz@1`,
     /// `$SKIP.xy` for a gap; docs/cli.md). For vertex, domain and geometry shaders.
@@ -200,6 +212,17 @@ impl TranslateOptions {
                 combined_samplers: self.d3d9_combined_samplers,
                 software_vertex_processing: self.d3d9_software_vertex_processing,
                 relaxed_limits: self.d3d9_relaxed_limits,
+                state: {
+                    let mut st = translator::d3d9_state::StateOptions {
+                        spec_id_base: self.d3d9_state_spec_base,
+                        ..Default::default()
+                    };
+                    for (item, how) in &self.d3d9_state {
+                        st.set(*item, how.clone());
+                    }
+                    st.check().map_err(CliError)?;
+                    st
+                },
                 ..Default::default()
             },
             stream_output: (!self.so.is_empty()).then(|| translator::StreamOutput {

@@ -22,6 +22,7 @@
 pub mod asm;
 pub mod binding;
 pub mod container;
+pub mod d3d9_state;
 pub mod d3dbc;
 pub mod debug;
 pub mod dispositions;

@@ -74,6 +74,19 @@ pub struct D3d9Info {
     /// does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bump_env: Option<D3d9BumpEnv>,
+    /// The render-state items the module reads and where each is delivered (spec IDs, push
+    /// offset or the baked words), by item.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<D3d9StateEntry>,
+}
+
+/// One render-state item a Direct3D 9 module reads (`crate::d3d9_state`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct D3d9StateEntry {
+    pub item: crate::d3d9_state::StateItem,
+    /// Where it is: specialization constants `first_id`, `first_id + 1`, … (one per word),
+    /// push-constant bytes from `offset` (4 per word), or the words baked in.
+    pub delivery: crate::d3d9_state::StateDelivery,
 }
 
 /// The bump-environment buffer of a ps_1_x program: per texture stage s (0–7), row 2s holds

@@ -23,6 +23,9 @@
 // Marks an unbounded register range (`t10..`, SM5.1) and a runtime-sized descriptor array.
 #define DXBC_SPIRV_UNBOUNDED 4294967295
 
+// `location` of a specialization-constant choice: take the IDs from the fixed table.
+#define DXBC_SPIRV_D3D9_STATE_TABLE_ID 4294967295
+
 // Uses 64-bit floats (any double-precision instruction): `shaderFloat64`.
 #define DXBC_SPIRV_FEATURE_FLOAT64 (1 << 0)
 
@@ -438,6 +441,12 @@ typedef struct dxbc_spirv_code {
   size_t word_count;
 } dxbc_spirv_code;
 
+// Which state item a choice is about (`sampler` picks the sampler of per-sampler items).
+typedef uint32_t dxbc_spirv_d3d9_state_item;
+
+// How an item's value reaches the module.
+typedef uint32_t dxbc_spirv_d3d9_state_delivery;
+
 // A built-in binding policy (`docs/bindings.md`).
 typedef uint32_t dxbc_spirv_binding_policy;
 
@@ -610,6 +619,72 @@ typedef struct dxbc_spirv_parameter_info {
 
 // `dxbc_spirv_stream_output_info`.
 #define DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO 7
+
+// `dxbc_spirv_d3d9_state_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO 8
+
+// D3DRS_ALPHAFUNC (a D3DCMPFUNC), uint32.
+#define DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC 1
+
+// D3DRS_ALPHAREF / 255, float32.
+#define DXBC_SPIRV_D3D9_STATE_ALPHA_REF 2
+
+// 0 off, else 1 + D3DRS_FOGTABLEMODE (1 vertex fog, 2 exp, 3 exp2, 4 linear), uint32.
+#define DXBC_SPIRV_D3D9_STATE_FOG_MODE 3
+
+// Table fog depth: 0 z, 1 w, uint32.
+#define DXBC_SPIRV_D3D9_STATE_FOG_SOURCE 4
+
+// D3DRS_FOGCOLOR as 4 float32 (r, g, b, a).
+#define DXBC_SPIRV_D3D9_STATE_FOG_COLOUR 5
+
+// (D3DRS_FOGSTART, D3DRS_FOGEND, D3DRS_FOGDENSITY), 3 float32.
+#define DXBC_SPIRV_D3D9_STATE_FOG_PARAMS 6
+
+// (D3DRS_POINTSIZE, _MIN, _MAX), 3 float32.
+#define DXBC_SPIRV_D3D9_STATE_POINT_SIZE 7
+
+// D3DRS_POINTSPRITEENABLE, uint32.
+#define DXBC_SPIRV_D3D9_STATE_POINT_SPRITE 8
+
+// D3DRS_CLIPPLANEENABLE, uint32.
+#define DXBC_SPIRV_D3D9_STATE_CLIP_PLANE_MASK 9
+
+// The six clip planes in clip space, 24 float32.
+#define DXBC_SPIRV_D3D9_STATE_CLIP_PLANES 10
+
+// D3DRS_SHADEMODE flat, uint32; baked only.
+#define DXBC_SPIRV_D3D9_STATE_FLAT_SHADING 11
+
+// Sampler `sampler`'s texture type where undeclared (0 default, 1 2D, 2 cube, 3 volume),
+// uint32; baked only.
+#define DXBC_SPIRV_D3D9_STATE_SAMPLER_TYPE 16
+
+// Sampler `sampler` compares depth (shadow), uint32; only 0 (baked) is supported.
+#define DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE 17
+
+// D3DTTFF_PROJECTED on stage `sampler` (ps_1_1–1_3 `tex`), uint32.
+#define DXBC_SPIRV_D3D9_STATE_PROJECTED 18
+
+// Nothing bound to sampler `sampler` (sampling returns (0, 0, 0, 1)), uint32.
+#define DXBC_SPIRV_D3D9_STATE_UNBOUND 19
+
+// Texture stage `sampler`'s (0–7) bump-environment state (BUMPENVMAT00, 01, 10, 11,
+// BUMPENVLSCALE, BUMPENVLOFFSET), 6 float32; by default in the bump-environment buffer.
+#define DXBC_SPIRV_D3D9_STATE_BUMP_ENV 20
+
+// Specialization constants, one per word, from ID `location` on
+// (`DXBC_SPIRV_D3D9_STATE_TABLE_ID`: the fixed table plus `spec_id_base`).
+#define DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT 1
+
+// Push constants: the words at byte `location` on (a multiple of 4).
+#define DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT 2
+
+// Baked: the `word_count` words at `words`.
+#define DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED 3
+
+// The bump-environment uniform buffer (`b3`; `DXBC_SPIRV_D3D9_STATE_BUMP_ENV` only).
+#define DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER 4
 
 #define DXBC_SPIRV_STAGE_VERTEX 0
 

@@ -28,6 +28,8 @@ pub const DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO: dxbc_spirv_structure_
 pub const DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO: dxbc_spirv_structure_type = 6;
 /// `dxbc_spirv_stream_output_info`.
 pub const DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO: dxbc_spirv_structure_type = 7;
+/// `dxbc_spirv_d3d9_state_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO: dxbc_spirv_structure_type = 8;
 
 /// The two members every chained struct starts with.
 #[repr(C)]
@@ -47,6 +49,7 @@ pub fn type_name(t: dxbc_spirv_structure_type) -> Option<&'static str> {
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO => "dxbc_spirv_binding_callback_info",
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO => "dxbc_spirv_parameter_info",
         DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO => "dxbc_spirv_stream_output_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO => "dxbc_spirv_d3d9_state_info",
         _ => return None,
     })
 }

@@ -24,6 +24,7 @@
 #![allow(non_camel_case_types)]
 
 pub mod chain;
+pub mod d3d9_state;
 pub mod enums;
 pub mod reflection;
 pub mod scan;

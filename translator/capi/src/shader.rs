@@ -135,8 +135,7 @@ pub unsafe extern "C" fn dxbc_spirv_shader_create(
         let d3d9 = match info.source_type {
             DXBC_SPIRV_SOURCE_TYPE_DXBC => false,
             // Direct3D 9: `dxbc_spirv_translate` detects the token stream itself; `scan::scan`
-            // refuses it (the D3D9 state parameters would join `translate.rs`'s
-            // `DXBC_SPIRV_PARAMETER_NAME_*`).
+            // refuses it (its render state is chained as `dxbc_spirv_d3d9_state_info`).
             DXBC_SPIRV_SOURCE_TYPE_D3DBC => true,
             t => {
                 return Err(ApiError::invalid_argument(format!(

@@ -505,6 +505,7 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO,
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO,
         DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO,
+        crate::chain::DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO,
     ];
     // SAFETY: caller's promise; each struct is read as the type its s_type names.
     unsafe {
@@ -553,6 +554,12 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                     let s: &crate::stream_output::dxbc_spirv_stream_output_info =
                         in_ref(p.cast(), "stream output info")?;
                     opts.stream_output = Some(crate::stream_output::read(s)?);
+                    Ok(())
+                }
+                crate::chain::DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO => {
+                    let s: &crate::d3d9_state::dxbc_spirv_d3d9_state_info =
+                        in_ref(p.cast(), "d3d9 state info")?;
+                    opts.d3d9.state = crate::d3d9_state::read(s)?;
                     Ok(())
                 }
                 _ => Ok(()),

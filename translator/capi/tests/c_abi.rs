@@ -1177,3 +1177,93 @@ fn stream_output_declaration() {
     );
     unsafe { dxbc_spirv_shader_destroy(shader) };
 }
+
+#[test]
+fn d3d9_state_deliveries() {
+    use dxbc_spirv::d3d9_state::*;
+    let bytes = translator::d3dbc::asm::assemble("ps_2_0\ndcl t0\nmov oC0, t0\n").unwrap();
+    let mut ci = create_info(&bytes);
+    ci.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
+    let mut shader = null_mut();
+    let mut msg = null_mut();
+    assert_eq!(
+        unsafe { dxbc_spirv_shader_create(&ci, &mut shader, &mut msg) },
+        DXBC_SPIRV_OK
+    );
+    let reference = [0.5f32.to_bits()];
+    let choice = |item, delivery, location, words: &[u32]| dxbc_spirv_d3d9_state_choice {
+        item,
+        sampler: 0,
+        delivery,
+        location,
+        word_count: words.len() as u32,
+        words: words.as_ptr(),
+    };
+    let run = |choices: &[dxbc_spirv_d3d9_state_choice]| {
+        let s = dxbc_spirv_d3d9_state_info {
+            s_type: DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO,
+            next: null(),
+            spec_id_base: 200,
+            choice_count: choices.len() as u32,
+            choices: choices.as_ptr(),
+        };
+        let info = translate_info((&s as *const dxbc_spirv_d3d9_state_info).cast());
+        translate_words(shader, Some(&info))
+    };
+    // Alpha function from the table (200 + 0), reference baked, fog as spec constant 40,
+    // flat shading baked off: the alpha function's and fog's IDs appear.
+    let words = run(&[
+        choice(
+            DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+            DXBC_SPIRV_D3D9_STATE_TABLE_ID,
+            &[],
+        ),
+        choice(
+            DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
+            0,
+            &reference,
+        ),
+        choice(
+            DXBC_SPIRV_D3D9_STATE_FOG_MODE,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+            40,
+            &[],
+        ),
+    ])
+    .unwrap();
+    let ids = spec_ids(&words);
+    assert!(ids.contains(&200) && ids.contains(&40), "{ids:?}");
+    assert!(!ids.contains(&201), "the reference is baked: {ids:?}");
+    // Refused, naming the item: flat shading as a push constant, a bad item, a short bake.
+    for (choices, needle) in [
+        (
+            vec![choice(
+                DXBC_SPIRV_D3D9_STATE_FLAT_SHADING,
+                DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+                0,
+                &[],
+            )],
+            "flat-shading",
+        ),
+        (
+            vec![choice(99, DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED, 0, &[])],
+            "item 99",
+        ),
+        (
+            vec![choice(
+                DXBC_SPIRV_D3D9_STATE_FOG_COLOUR,
+                DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
+                0,
+                &reference,
+            )],
+            "fog-colour",
+        ),
+    ] {
+        let (s, m) = run(&choices).unwrap_err();
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "{m}");
+        assert!(m.contains(needle), "{m}");
+    }
+    unsafe { dxbc_spirv_shader_destroy(shader) };
+}

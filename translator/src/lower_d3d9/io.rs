@@ -46,8 +46,13 @@ pub fn usage_name(u: Usage) -> String {
 pub(crate) enum OutKind {
     /// The four components, clamped to [0, 1] when `saturate`.
     Vec4 { saturate: bool },
-    /// Component x only (oFog, oPts, oDepth), clamped to [0, 1] when `saturate`.
+    /// Component x only (oFog, oDepth), clamped to [0, 1] when `saturate`.
     Scalar { saturate: bool },
+    /// `PointSize`: oPts when the program writes it, else the state's size, clamped to the
+    /// state's [min, max].
+    PointSize,
+    /// `Position`, which the user clip planes also read.
+    Position,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -160,11 +165,34 @@ impl<'p, 'm> D9<'p, 'm> {
                     Ok(loc),
                     centroid,
                 );
+                if usage == Usage::Color && self.stage == ShaderStage::Pixel {
+                    self.flat_shading(g);
+                }
                 self.io.inputs.insert(key, g);
                 g
             }
         };
-        self.load_input(g, TypeId::VEC4)
+        let v = self.load_input(g, TypeId::VEC4);
+        if usage == Usage::TexCoord {
+            self.point_sprite(v)
+        } else {
+            v
+        }
+    }
+
+    /// D3DRS_SHADEMODE flat (baked only): a colour input gets `Flat`.
+    fn flat_shading(&mut self, g: GlobalId) {
+        use crate::d3d9_state::StateItem;
+        let flat = self.state_words(StateItem::FlatShading);
+        if self
+            .state_baked(StateItem::FlatShading)
+            .is_some_and(|w| w.first().is_some_and(|&x| x != 0))
+        {
+            self.b
+                .m
+                .decorate(DecorationTarget::Global(g), Decoration::Flat, &[]);
+        }
+        let _ = flat;
     }
 
     fn load_input(&mut self, g: GlobalId, ty: TypeId) -> Operand {
@@ -336,16 +364,10 @@ impl<'p, 'm> D9<'p, 'm> {
             for s in &sems {
                 let reg = (RT::Output, s.reg.num);
                 let (place, kind, ty) = match (s.usage, s.index) {
-                    (Usage::Position, 0) => (
-                        Err(BuiltIn::Position),
-                        OutKind::Vec4 { saturate: false },
-                        TypeId::VEC4,
-                    ),
-                    (Usage::PSize, 0) => (
-                        Err(BuiltIn::PointSize),
-                        OutKind::Scalar { saturate: false },
-                        TypeId::F32,
-                    ),
+                    (Usage::Position, 0) => {
+                        (Err(BuiltIn::Position), OutKind::Position, TypeId::VEC4)
+                    }
+                    (Usage::PSize, 0) => (Err(BuiltIn::PointSize), OutKind::PointSize, TypeId::F32),
                     (u, i) => (
                         Ok(self.varying_location(u, i)),
                         OutKind::Vec4 { saturate: false },
@@ -379,6 +401,9 @@ impl<'p, 'm> D9<'p, 'm> {
                 });
                 self.io.declared_outputs.push(reg);
             }
+            if !sems.iter().any(|s| s.usage == Usage::PSize && s.index == 0) {
+                self.state_point_size_output(RT::Output, u16::MAX);
+            }
             if let Some(&(_, n)) = written
                 .iter()
                 .find(|r| r.0 == RT::Output && !self.io.declared_outputs.contains(r))
@@ -398,7 +423,7 @@ impl<'p, 'm> D9<'p, 'm> {
                         "POSITION",
                         0,
                         Err(BuiltIn::Position),
-                        OutKind::Vec4 { saturate: false },
+                        OutKind::Position,
                         TypeId::VEC4,
                     )),
                     1 => Some((
@@ -412,7 +437,7 @@ impl<'p, 'm> D9<'p, 'm> {
                         "PSIZE",
                         0,
                         Err(BuiltIn::PointSize),
-                        OutKind::Scalar { saturate: false },
+                        OutKind::PointSize,
                         TypeId::F32,
                     )),
                     _ => None,
@@ -472,6 +497,31 @@ impl<'p, 'm> D9<'p, 'm> {
                 kind,
             });
         }
+        if vs {
+            use crate::d3d9_state::StateItem;
+            // The state may need FOG (vertex fog of the pixel shader) and PointSize although
+            // the program writes neither: they take their defaults (FOG 1) or the state.
+            if !written.contains(&(RT::RastOut, 1)) && !self.state_off(StateItem::FogMode) {
+                let g = self.interface_global(
+                    true,
+                    TypeId::F32,
+                    "FOG".into(),
+                    0,
+                    Some(1),
+                    1,
+                    Ok(self.varying_location(Usage::Fog, 0)),
+                    false,
+                );
+                self.io.outputs.push(OutSlot {
+                    reg: (RT::RastOut, 1),
+                    global: g,
+                    kind: OutKind::Scalar { saturate: true },
+                });
+            }
+            if !written.contains(&(RT::RastOut, 2)) {
+                self.state_point_size_output(RT::RastOut, 2);
+            }
+        }
         if self.ps1() {
             // ps_1_x: the colour is r0 when the program ends.
             let g = self.interface_global(
@@ -491,6 +541,28 @@ impl<'p, 'm> D9<'p, 'm> {
             });
         }
         Ok(())
+    }
+
+    /// A `PointSize` output the program does not write, when the state asks for one.
+    fn state_point_size_output(&mut self, ty: RT, num: u16) {
+        if !self.wants_point_size() {
+            return;
+        }
+        let g = self.interface_global(
+            true,
+            TypeId::F32,
+            "PSIZE".into(),
+            0,
+            None,
+            1,
+            Err(BuiltIn::PointSize),
+            false,
+        );
+        self.io.outputs.push(OutSlot {
+            reg: (ty, num),
+            global: g,
+            kind: OutKind::PointSize,
+        });
     }
 
     fn first_write_offset(&self, ty: RT, num: u16) -> usize {
@@ -530,20 +602,63 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Stores every output register to its global (at a return).
     pub fn store_outputs(&mut self) -> R<()> {
         let outs = self.io.outputs.clone();
+        let colour0 = if self.ps1() {
+            (RT::Temp, 0)
+        } else {
+            (RT::ColorOut, 0)
+        };
+        let mut alpha = None;
+        let mut position = None;
         for o in outs {
             let key = o.reg;
+            if o.kind == OutKind::PointSize {
+                let written = if self.decl.written.contains(&key) {
+                    let v = self.register_vec4(key)?;
+                    Some(self.b.extract(v, 0))
+                } else {
+                    None
+                };
+                let x = self.point_size(written);
+                self.b.op_void(Op::Store, &[Operand::Global(o.global), x]);
+                continue;
+            }
             let v = self.register_vec4(key)?;
             match o.kind {
                 OutKind::Vec4 { saturate } => {
-                    let v = if saturate { self.saturate(v) } else { v };
+                    let mut v = if saturate { self.saturate(v) } else { v };
+                    if self.stage == ShaderStage::Pixel && key == colour0 {
+                        v = self.apply_fog(v)?;
+                        alpha = Some(v);
+                    }
                     self.b.op_void(Op::Store, &[Operand::Global(o.global), v]);
                 }
+                OutKind::Position => {
+                    position = Some(v);
+                    self.b.op_void(Op::Store, &[Operand::Global(o.global), v]);
+                }
+                OutKind::PointSize => {}
                 OutKind::Scalar { saturate } => {
-                    let x = self.b.extract(v, 0);
+                    let mut x = self.b.extract(v, 0);
+                    // vs < 3.0 that writes no oFog: the fog factor is the specular colour's
+                    // alpha, where fixed-function vertex fog puts it.
+                    if key == (RT::RastOut, 1)
+                        && self.stage == ShaderStage::Vertex
+                        && !self.decl.written.contains(&key)
+                        && self.decl.written.contains(&(RT::AttrOut, 1))
+                    {
+                        let spec = self.register_vec4((RT::AttrOut, 1))?;
+                        x = self.b.extract(spec, 3);
+                    }
                     let x = if saturate { self.saturate(x) } else { x };
                     self.b.op_void(Op::Store, &[Operand::Global(o.global), x]);
                 }
             }
+        }
+        if let Some(pos) = position {
+            self.clip_planes(pos)?;
+        }
+        if let Some(c) = alpha {
+            self.alpha_test(c)?;
         }
         Ok(())
     }

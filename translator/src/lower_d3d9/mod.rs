@@ -19,6 +19,7 @@ mod io;
 mod ps1_tex;
 mod regs;
 mod route;
+mod state;
 #[cfg(test)]
 mod tests;
 mod texture;
@@ -67,6 +68,8 @@ pub(crate) struct D9<'p, 'm> {
     pub flow: flow::FlowState,
     /// The ps_1_x texture-addressing state (`texm*pad` rows, bump-environment buffer).
     pub ps1_state: ps1_tex::Ps1State,
+    /// The render state compiled in (`crate::d3d9_state`).
+    pub state: state::StateLowering,
     /// Stores held back while a co-issued pair is lowered (both read the registers as they
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
@@ -181,12 +184,14 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
         tex: texture::TexState::default(),
         flow: flow::FlowState::default(),
         ps1_state: ps1_tex::Ps1State::default(),
+        state: state::StateLowering::default(),
         pending: None,
     };
     if stage == ShaderStage::Pixel {
         l.b.m
             .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
     }
+    l.check_state()?;
     l.scan()?;
     l.declare()?;
     l.lower_main()?;
@@ -213,5 +218,9 @@ impl<'p, 'm> D9<'p, 'm> {
         refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
         refl.vulkan_features.sort();
         refl.vulkan_features.dedup();
+        if let Some(info) = refl.d3d9.as_mut() {
+            info.state = std::mem::take(&mut self.state.read);
+            info.state.sort_by_key(|e| e.item);
+        }
     }
 }

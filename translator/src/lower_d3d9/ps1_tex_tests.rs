@@ -351,9 +351,17 @@ fn concat(parts: &[V]) -> V {
     }
 }
 
+/// Options that compile no D3D9 render state in (the state items have their own tests in
+/// `state_tests`), so the modules stay straight-line code without specialization constants.
+fn no_state() -> Options {
+    let mut o = Options::default();
+    o.d3d9.state = crate::d3d9_state::StateOptions::none();
+    o
+}
+
 fn translate(src: &str) -> crate::Translation {
     let bytes = d3dbc::asm::assemble(src).unwrap();
-    crate::translate(&bytes, &Options::default()).unwrap()
+    crate::translate(&bytes, &no_state()).unwrap()
 }
 
 fn assert_near(got: &[f32], want: &[f32]) {
@@ -627,7 +635,7 @@ fn broken_texm_sequences_are_rejected_naming_the_rule() {
         "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
     ] {
         let bytes = d3dbc::asm::assemble(src).unwrap();
-        let e = crate::translate(&bytes, &Options::default()).unwrap_err();
+        let e = crate::translate(&bytes, &no_state()).unwrap_err();
         assert_eq!(e.rule(), Some("texm-sequence"), "{e}");
     }
 }
@@ -637,7 +645,32 @@ fn ps1_output_registers_are_not_writable() {
     // ps_1_x has no oC#/oDepth: its colour is r0, its depth comes from texdepth/texm3x2depth.
     for src in ["ps_1_1\nmov oC0, v0\n", "ps_1_4\nmov oDepth, c0\n"] {
         let bytes = d3dbc::asm::assemble(src).unwrap();
-        let e = crate::translate(&bytes, &Options::default()).unwrap_err();
+        let e = crate::translate(&bytes, &no_state()).unwrap_err();
         assert_eq!(e.rule(), Some("register-writable"), "{e}");
     }
+}
+
+/// The bump-environment state baked into the module (state items `bump-env-N`) gives what
+/// the same values read from the buffer give.
+#[test]
+fn baked_bump_environment_matches_the_buffer() {
+    use crate::d3d9_state::{StateDelivery, StateItem};
+    let src = "ps_1_1\ntex t0\ntexbem t1, t0\ntexbeml t2, t0\nadd r0, t1, t2\n";
+    let rows = bump_rows();
+    let from_buffer = run(&translate(src).spirv, &TC, &rows).color;
+    let mut opts = no_state();
+    for stage in [1u8, 2] {
+        let (m, l) = (rows[2 * stage as usize], rows[2 * stage as usize + 1]);
+        let words = [m[0], m[1], m[2], m[3], l[0], l[1]]
+            .map(f32::to_bits)
+            .to_vec();
+        opts.d3d9
+            .state
+            .set(StateItem::BumpEnv(stage), StateDelivery::Baked { words });
+    }
+    let bytes = d3dbc::asm::assemble(src).unwrap();
+    let t = crate::translate(&bytes, &opts).unwrap();
+    assert!(t.reflection.d3d9.as_ref().unwrap().bump_env.is_none());
+    // No buffer: the rows given to the evaluator are never read.
+    assert_near(&run(&t.spirv, &TC, &[]).color, &from_buffer);
 }

@@ -15,6 +15,14 @@ use crate::lower::ReflectionGlobals;
 use crate::options::Options;
 use crate::reflect::{InterfacePlacement, Reflection};
 
+/// Options that compile no D3D9 render state in (the state items have their own tests in
+/// `state_tests`), so the modules stay straight-line code without specialization constants.
+fn no_state() -> Options {
+    let mut o = Options::default();
+    o.d3d9.state = crate::d3d9_state::StateOptions::none();
+    o
+}
+
 fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals) {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
@@ -26,7 +34,7 @@ fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals)
 fn lower_err(src: &str) -> crate::lower::LowerError {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
-    match super::lower(&prog, &Options::default()) {
+    match super::lower(&prog, &no_state()) {
         Err(e) => e,
         Ok(_) => panic!("lowering succeeded"),
     }
@@ -274,7 +282,7 @@ fn eval_with(src: &str, opts: &Options, c: &[(u32, [f32; 4])], name: &str, index
 }
 
 fn eval(src: &str, name: &str, index: u32) -> Vec<f32> {
-    eval_with(src, &Options::default(), &[], name, index)
+    eval_with(src, &no_state(), &[], name, index)
 }
 
 fn spirv_text(src: &str, opts: &Options) -> String {
@@ -289,7 +297,7 @@ fn zero_times_anything_is_zero_unless_ieee() {
     // c1 comes from the API: (inf, NaN, 5, -inf); c0 = (0, 0, 2, 0).
     let src = "vs_2_0\ndef c0, 0, 0, 2, 0\nmul r0, c0, c1\nmad r1, c0, c1, c0\ndp4 r2.x, c0, c1\nmov oPos, r0\nmov oT0, r1\nmov oT1, r2.x\n";
     let c1 = [(1, [f32::INFINITY, f32::NAN, 5.0, f32::NEG_INFINITY])];
-    let o = Options::default();
+    let o = no_state();
     assert_eq!(
         eval_with(src, &o, &c1, "POSITION", 0),
         [0.0, 0.0, 10.0, 0.0]
@@ -299,7 +307,7 @@ fn zero_times_anything_is_zero_unless_ieee() {
         [0.0, 0.0, 12.0, 0.0]
     );
     assert_eq!(eval_with(src, &o, &c1, "TEXCOORD", 1), [10.0; 4]);
-    let mut ieee = Options::default();
+    let mut ieee = no_state();
     ieee.d3d9.ieee_multiply = true;
     let p = eval_with(src, &ieee, &c1, "POSITION", 0);
     assert!(
@@ -316,7 +324,7 @@ fn scalar_ops_read_w_and_have_d3d9_special_values() {
     let src_vs1 = src
         .replace("pow r2, c1.x, c1.x\n", "")
         .replace("mov oT2, r2\n", "");
-    let (m, r, g) = lowered(&src_vs1, &Options::default());
+    let (m, r, g) = lowered(&src_vs1, &no_state());
     let pos = g.inputs[0];
     let mut inputs = HashMap::default();
     inputs.insert(pos, vec![0; 4]);
@@ -326,7 +334,7 @@ fn scalar_ops_read_w_and_have_d3d9_special_values() {
     assert_eq!(out[&output(&r, &g, "TEXCOORD", 0)], [0.5; 4]);
     assert_eq!(out[&output(&r, &g, "TEXCOORD", 1)], [-f32::MAX; 4]);
     let src2 = src.replace("vs_1_1", "vs_2_0");
-    let (m, r, g) = lowered(&src2, &Options::default());
+    let (m, r, g) = lowered(&src2, &no_state());
     let mut inputs = HashMap::default();
     inputs.insert(g.inputs[0], vec![0; 4]);
     let out = run(&m, &inputs, &HashMap::default());
@@ -340,20 +348,11 @@ fn address_register_floors_for_mov_and_rounds_for_mova() {
     // c[a0.x + 3] then reads c0 (floor) or c1 (round); rows come from the buffer.
     let rows = [(0, [10.0, 0.0, 0.0, 0.0]), (1, [11.0, 0.0, 0.0, 0.0])];
     let vs1 = "vs_1_1\ndef c10, -2.4, -1.6, 0, 0\nmov a0.x, c10.x\nmov oPos, c[a0.x + 3]\n";
-    assert_eq!(
-        eval_with(vs1, &Options::default(), &rows, "POSITION", 0)[0],
-        10.0
-    );
+    assert_eq!(eval_with(vs1, &no_state(), &rows, "POSITION", 0)[0], 10.0);
     let vs2 = "vs_2_0\ndef c10, -2.4, -1.6, 0, 0\nmova a0.x, c10.x\nmov oPos, c[a0.x + 3]\n";
-    assert_eq!(
-        eval_with(vs2, &Options::default(), &rows, "POSITION", 0)[0],
-        11.0
-    );
+    assert_eq!(eval_with(vs2, &no_state(), &rows, "POSITION", 0)[0], 11.0);
     let vs2b = "vs_2_0\ndef c10, -2.4, -1.6, 0, 0\nmova a0.x, c10.y\nmov oPos, c[a0.x + 3]\n";
-    assert_eq!(
-        eval_with(vs2b, &Options::default(), &rows, "POSITION", 0)[0],
-        11.0
-    );
+    assert_eq!(eval_with(vs2b, &no_state(), &rows, "POSITION", 0)[0], 11.0);
 }
 
 #[test]
@@ -362,17 +361,11 @@ fn relative_reads_see_defs_and_read_zero_past_the_set() {
     let rows = [(0, [5.0; 4]), (5, [1.0, 2.0, 3.0, 4.0]), (6, [9.0; 4])];
     // a0.x = 1: c[a0.x + 5] is c6, which the program defines: its def wins over the API row.
     let src = "vs_2_0\ndef c6, 7, 7, 7, 7\ndef c10, 1, 300, 0, 0\nmova a0.xy, c10\nmov oPos, c[a0.x + 5]\nmov oT0, c[a0.y + 5]\nmov oT1, c[a0.x + 4]\n";
-    assert_eq!(
-        eval_with(src, &Options::default(), &rows, "POSITION", 0),
-        [7.0; 4]
-    );
+    assert_eq!(eval_with(src, &no_state(), &rows, "POSITION", 0), [7.0; 4]);
     // c305 is past the 256 float constants of vs_2_0: 0.
+    assert_eq!(eval_with(src, &no_state(), &rows, "TEXCOORD", 0), [0.0; 4]);
     assert_eq!(
-        eval_with(src, &Options::default(), &rows, "TEXCOORD", 0),
-        [0.0; 4]
-    );
-    assert_eq!(
-        eval_with(src, &Options::default(), &rows, "TEXCOORD", 1),
+        eval_with(src, &no_state(), &rows, "TEXCOORD", 1),
         [1.0, 2.0, 3.0, 4.0]
     );
 }
@@ -430,7 +423,7 @@ fn cnd_compares_r0_alpha_before_1_4_and_per_component_in_1_4() {
 fn depth_output_is_clamped_and_replaces_depth() {
     let src = "ps_2_0\ndef c0, 1.5, 0, 0, 0\nmov oC0, c0\nmov oDepth, c0.x\n";
     assert_eq!(eval(src, "DEPTH", 0), [1.0]);
-    assert!(spirv_text(src, &Options::default()).contains("DepthReplacing"));
+    assert!(spirv_text(src, &no_state()).contains("DepthReplacing"));
 }
 
 #[test]
@@ -464,7 +457,7 @@ fn nrm_of_zero_is_zero_and_sincos_writes_cos_sin() {
 #[test]
 fn vpos_is_integral_and_vface_is_plus_minus_one() {
     let src = "ps_3_0\ndcl vPos.xy\ndcl vFace\nmov r0.xy, vPos\nmov r0.zw, vFace\nmov oC0, r0\n";
-    let (m, r, g) = lowered(src, &Options::default());
+    let (m, r, g) = lowered(src, &no_state());
     let mut inputs = HashMap::default();
     for (i, v) in r.inputs.iter().enumerate() {
         match &v.placement {
@@ -486,7 +479,7 @@ fn vpos_is_integral_and_vface_is_plus_minus_one() {
 
 #[test]
 fn d3d8_inputs_without_dcl_take_their_register_as_location() {
-    let (_, r, _) = lowered("vs_1_1\nmov oPos, v3\nmov oD0, v5\n", &Options::default());
+    let (_, r, _) = lowered("vs_1_1\nmov oPos, v3\nmov oD0, v5\n", &no_state());
     let locs: Vec<_> = r
         .inputs
         .iter()
@@ -512,17 +505,17 @@ fn d3d8_inputs_without_dcl_take_their_register_as_location() {
 fn varyings_link_by_semantic() {
     let vs = lowered(
         "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oT3, v0\nmov oD1, v0\n",
-        &Options::default(),
+        &no_state(),
     )
     .1;
     let ps = lowered(
         "ps_2_0\ndcl t3\ndcl v1\nadd r0, t3, v1\nmov oC0, r0\n",
-        &Options::default(),
+        &no_state(),
     )
     .1;
     let ps3 = lowered(
         "ps_3_0\ndcl_texcoord3 v0\ndcl_color1 v7\nadd r0, v0, v7\nmov oC0, r0\n",
-        &Options::default(),
+        &no_state(),
     )
     .1;
     let loc = |r: &Reflection, name: &str, i: u32, out: bool| {
@@ -538,7 +531,7 @@ fn varyings_link_by_semantic() {
         assert_eq!(o, loc(&ps3, n, i, false), "{n}{i}");
     }
     // The caller's map moves a pair in both stages.
-    let mut opts = Options::default();
+    let mut opts = no_state();
     opts.d3d9
         .varying_locations
         .push(crate::options::VaryingLocation {
@@ -560,7 +553,7 @@ fn varyings_link_by_semantic() {
 fn constant_sets_and_samplers_are_reflected() {
     let (_, r, _) = lowered(
         "ps_3_0\ndcl_2d s1\ndcl_texcoord0 v0\ndef c3, 1, 1, 1, 1\ndefi i0, 2, 0, 1, 0\nloop aL, i0\nadd r0, c[aL + 4], c3\nendloop\ntexld r1, v0, s1\ntexld r2, v0, s2\nif b3\nmov r0, r1\nendif\nmad oC0, r0, r1, r2\n",
-        &Options::default(),
+        &no_state(),
     );
     let d = r.d3d9.unwrap();
     let float = &d.constants[0];
@@ -583,7 +576,7 @@ fn constant_sets_and_samplers_are_reflected() {
 
 #[test]
 fn combined_samplers_by_option() {
-    let mut opts = Options::default();
+    let mut opts = no_state();
     opts.d3d9.combined_samplers = true;
     let text = spirv_text(
         "ps_2_0\ndcl t0\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
@@ -598,13 +591,10 @@ fn combined_samplers_by_option() {
 
 #[test]
 fn texkill_demotes_testing_xyz_in_ps_1_x() {
-    let t = spirv_text(
-        "ps_2_0\ndcl t0\ntexkill t0\nmov oC0, t0\n",
-        &Options::default(),
-    );
+    let t = spirv_text("ps_2_0\ndcl t0\ntexkill t0\nmov oC0, t0\n", &no_state());
     assert!(t.contains("OpDemoteToHelperInvocation"));
     assert_eq!(t.matches("OpFOrdLessThan").count(), 4);
-    let t = spirv_text("ps_1_1\ntexkill t0\nmov r0, v0\n", &Options::default());
+    let t = spirv_text("ps_1_1\ntexkill t0\nmov r0, v0\n", &no_state());
     assert!(t.contains("OpDemoteToHelperInvocation"));
     assert_eq!(
         t.matches("OpFOrdLessThan").count(),
@@ -616,7 +606,7 @@ fn texkill_demotes_testing_xyz_in_ps_1_x() {
 #[test]
 fn loops_count_separately_and_subroutines_inline() {
     let src = "vs_3_0\ndcl_position o0\ndefi i0, 3, 1, 0, 0\nmov r0, c0\nloop aL, i0\nadd r0, r0, c[aL]\ncall l1\nendloop\nrep i0\ncallnz l1, b0\nendrep\nmov o0, r0\nret\nlabel l1\nadd r0, r0, c1\nret\n";
-    let t = spirv_text(src, &Options::default());
+    let t = spirv_text(src, &no_state());
     assert!(t.contains("OpLoopMerge"));
     assert_eq!(
         t.matches("OpFunction ").count(),

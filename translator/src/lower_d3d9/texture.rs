@@ -12,6 +12,7 @@ use spirv::{Decoration, Dim, ImageFormat, ImageOperands, Op, StorageClass};
 
 use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
+use crate::d3d9_state::StateItem;
 use crate::d3dbc::{Controls, Instruction, Opcode, RegisterType as RT, TextureType};
 use crate::ir::{DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId};
 use crate::reflect::{
@@ -153,7 +154,12 @@ impl<'p, 'm> D9<'p, 'm> {
         };
         for (i, &s) in samplers.iter().enumerate() {
             let declared = self.decl.sampler_types.get(&s).copied();
-            let dim = dim_of(declared.or(self.decl.implied_types.get(&s).copied()));
+            let dim = dim_of(
+                declared
+                    .filter(|t| !matches!(t, TextureType::Unknown))
+                    .or(self.state_sampler_type(s))
+                    .or(self.decl.implied_types.get(&s).copied()),
+            );
             let image_ty = self.b.m.types.intern(Type::Image(ImageType {
                 sampled_type: Scalar::F32,
                 dim,
@@ -268,7 +274,7 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             l => l,
         };
-        Ok(match lod {
+        let r = match lod {
             Lod::Implicit => self
                 .b
                 .op(Op::ImageSampleImplicitLod, TypeId::VEC4, &[si, c]),
@@ -291,7 +297,59 @@ impl<'p, 'm> D9<'p, 'm> {
                     &[si, c, Operand::Lit(ImageOperands::GRAD.bits()), dx, dy],
                 )
             }
-        })
+        };
+        Ok(self.unbound_sampler(s, r))
+    }
+
+    /// The caller's texture type for sampler `s` (state item `sampler-type-s`, baked), when
+    /// it gives one.
+    fn state_sampler_type(&mut self, s: u16) -> Option<TextureType> {
+        let item = StateItem::SamplerType(u8::try_from(s).ok().filter(|&n| n < 16)?);
+        let w = self.state_baked(item)?;
+        if w == item.default_words() {
+            return None;
+        }
+        self.state_words(item);
+        match w.first() {
+            Some(2) => Some(TextureType::Cube),
+            Some(3) => Some(TextureType::Volume),
+            _ => Some(TextureType::Tex2d),
+        }
+    }
+
+    /// An unbound sampler (state item `unbound-s`) returns (0, 0, 0, 1).
+    fn unbound_sampler(&mut self, s: u16, r: Operand) -> Operand {
+        let Some(n) = u8::try_from(s).ok().filter(|&n| n < 16) else {
+            return r;
+        };
+        let item = StateItem::Unbound(n);
+        if self.state_off(item) {
+            return r;
+        }
+        let on = self.state_flag(item);
+        let zero = self.b.f32c(0.0);
+        let one = self.b.f32c(1.0);
+        let null = self.b.construct(&[zero, zero, zero, one]);
+        let on4 = self.bsplat4(on);
+        self.b.op(Op::Select, TypeId::VEC4, &[on4, null, r])
+    }
+
+    /// `coord` divided by its w where D3DTTFF_PROJECTED is set on stage `s` (state item
+    /// `projected-s`; ps_1_1–1_3 `tex`).
+    pub fn project_by_state(&mut self, s: u16, coord: Operand) -> Operand {
+        let Some(n) = u8::try_from(s).ok().filter(|&n| n < 16) else {
+            return coord;
+        };
+        let item = StateItem::Projected(n);
+        if self.state_off(item) {
+            return coord;
+        }
+        let on = self.state_flag(item);
+        let w = self.b.extract(coord, 3);
+        let w = self.splat4(w);
+        let div = self.b.op(Op::FDiv, TypeId::VEC4, &[coord, w]);
+        let on4 = self.bsplat4(on);
+        self.b.op(Op::Select, TypeId::VEC4, &[on4, div, coord])
     }
 
     /// `texld*` (2.0+, ps_1_4) and `texkill`; ps_1_0–1_3 `tex` goes to `ps1_tex`.

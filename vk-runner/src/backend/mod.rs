@@ -38,6 +38,11 @@ impl Backend {
         Backend::Ours { options }
     }
 
+    /// Whether this is our translator (which compiles D3D9 fixed-function state in).
+    pub fn is_ours(&self) -> bool {
+        matches!(self, Backend::Ours { .. })
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Ours { .. } => "ours",
@@ -55,15 +60,19 @@ impl Backend {
         binding: &translator::binding::Binding,
         icb: translator::IcbMode,
         stream_output: Option<&translator::StreamOutput>,
+        d3d9_state: Option<&translator::d3d9_state::StateOptions>,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
-                let options = Options {
+                let mut options = Options {
                     binding: binding.clone(),
                     icb,
                     stream_output: stream_output.cloned(),
                     ..options.clone()
                 };
+                if let Some(s) = d3d9_state {
+                    options.d3d9.state = s.clone();
+                }
                 let t = translator::translate(dxbc, &options).map_err(|e| e.to_string())?;
                 check::check(&t)
                     .map_err(|e| format!("reflection does not match the SPIR-V: {e}"))?;

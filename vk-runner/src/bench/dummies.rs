@@ -75,6 +75,7 @@ impl Dummies {
             samplers: &self.samplers,
             cbuffers: &self.cbuffers,
             descriptors: &[],
+            d3d9_state: None,
         }
     }
 

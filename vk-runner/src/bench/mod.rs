@@ -77,7 +77,7 @@ pub fn bench_shader(
     let mut mods = Vec::new();
     for (i, b) in backends.iter().enumerate() {
         let mut t = b
-            .translate(dxbc, &Default::default(), Default::default(), None)
+            .translate(dxbc, &Default::default(), Default::default(), None, None)
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
             t.spirv = words.clone();
@@ -291,6 +291,7 @@ fn pixel_run<'a>(
             d3d9_pixel_centres: false,
             timed: Some((repeat, timer)),
             xfb: None,
+            d3d9_state: None,
         };
         pipeline::draw(gpu, &[&vs, ps], &bound, &mut state)?;
         Ok(timer.nanoseconds()?)

@@ -221,7 +221,40 @@ pub enum AddressMode {
     MirrorOnce,
 }
 
-/// Comparison functions (samplers, depth test).
+/// A change of D3D9 fixed-function state a directive makes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StateChange {
+    /// `alpha test FUNC REF`: the D3DCMPFUNC (1 never … 8 always) and the reference.
+    AlphaTest { func: u32, reference: f32 },
+    /// `shade mode flat|gouraud`.
+    ShadeFlat(bool),
+    /// `clip-plane N a b c d` / `clip-plane N disable`.
+    ClipPlane { n: u32, plane: Option<[f32; 4]> },
+    /// `point-size SIZE MIN MAX`.
+    PointSize([f32; 3]),
+    /// `point-sprite on|off`.
+    PointSprite(bool),
+    /// `fog MODE [ortho|non-ortho] PARAMS`: mode `disable`, `none`, `linear` (start, end),
+    /// `exp`/`exp2` (density).
+    Fog {
+        mode: String,
+        ortho: bool,
+        params: Vec<f32>,
+    },
+    /// `fog-colour r g b a`.
+    FogColour([f32; 4]),
+    /// `bump N f32(m00, m01, m10, m11) lscale loffset`.
+    Bump {
+        stage: u32,
+        m: [f32; 4],
+        lscale: f32,
+        loffset: f32,
+    },
+    /// `projected N enable|disable`.
+    Projected { stage: u32, on: bool },
+}
+
+/// Comparison functions (samplers, depth test, alpha test), in D3DCMPFUNC order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CompareFunc {
     Never,
@@ -420,11 +453,12 @@ pub enum Directive {
     NoMeaning(String),
     /// D3D9 fixed-function state (`alpha test`, `shade mode`, `clip-plane`, `point-size`,
     /// `point-sprite`, `fog`, `fog-colour`, `bump`, `projected`), named by its directive
-    /// word: no meaning for SM4–5 shaders; in the SM1–3 pass a draw under non-`default` state
-    /// skips naming it (the translator cannot compile the state in yet).
+    /// word: no meaning for SM4–5 shaders; the SM1–3 pass compiles it into the modules
+    /// (`default`: the line sets D3D9's initial state).
     FixedFunction {
         what: String,
         default: bool,
+        change: Option<StateChange>,
     },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),

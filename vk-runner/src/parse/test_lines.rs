@@ -201,13 +201,14 @@ fn directive(c: &mut Cursor<'_>) -> Result<Directive, String> {
         ("denorm", "the DXIL compiler's denorm mode"),
     ] {
         if c.eat_words(w) {
-            let default = no_meaning_args(w, c)?;
+            let (default, change) = state_args(w, c)?;
             if w == "denorm" {
                 return Ok(Directive::NoMeaning(what.to_string()));
             }
             return Ok(Directive::FixedFunction {
                 what: w.to_string(),
                 default,
+                change,
             });
         }
     }
@@ -225,99 +226,132 @@ fn end_of_line(c: &mut Cursor<'_>) -> Result<(), String> {
     }
 }
 
-/// Checks the arguments of a D3D9 state directive the way vkd3d's runner reads them, so that
-/// a malformed one is still reported although the state has no effect here. Returns whether
-/// the line sets the state D3D9 starts with (alpha test `always`, `shade mode gouraud`, a
-/// clip plane disabled, `point-sprite off`, `fog disable`/`none`, `projected N disable`, any
-/// fog colour), which needs nothing from the translator.
-fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<bool, String> {
+/// Reads the arguments of a D3D9 state directive the way vkd3d's runner reads them. Returns
+/// whether the line sets the state D3D9 starts with (alpha test `always`, `shade mode
+/// gouraud`, a clip plane disabled, `point-sprite off`, `fog disable`/`none`, `projected N
+/// disable`, any fog colour) and the change it makes.
+fn state_args(word: &str, c: &mut Cursor<'_>) -> Result<(bool, Option<StateChange>), String> {
     let mut default = false;
-    let floats = |c: &mut Cursor<'_>, n: usize| -> Result<(), String> {
-        for _ in 0..n {
-            c.f32()?;
-        }
-        Ok(())
+    let floats = |c: &mut Cursor<'_>, n: usize| -> Result<Vec<f32>, String> {
+        (0..n).map(|_| c.f32()).collect()
     };
-    match word {
+    let change = match word {
         "alpha test" => {
             default = c.rest().trim_start().starts_with("always");
-            parse_compare(c)?;
-            floats(c, 1)?;
+            let f = parse_compare(c)?;
+            let reference = c.f32()?;
+            Some(StateChange::AlphaTest {
+                func: f as u32 + 1,
+                reference,
+            })
         }
         "shade mode" | "point-sprite" => {
             let t = c.take_token(&[]);
-            default = if word == "shade mode" {
-                t != "flat"
+            if word == "shade mode" {
+                default = t != "flat";
+                Some(StateChange::ShadeFlat(t == "flat"))
             } else {
-                t == "off"
-            };
+                default = t == "off";
+                Some(StateChange::PointSprite(t == "on"))
+            }
         }
         "clip-plane" => {
-            let i = c.u32()?;
-            if i >= 8 {
-                return Err(format!("clip plane {i} out of range"));
+            let n = c.u32()?;
+            if n >= 8 {
+                return Err(format!("clip plane {n} out of range"));
             }
             default = c.eat_word("disable");
-            if !default {
-                floats(c, 4)?;
-            }
+            let plane = if default {
+                None
+            } else {
+                let v = floats(c, 4)?;
+                Some([v[0], v[1], v[2], v[3]])
+            };
+            Some(StateChange::ClipPlane { n, plane })
         }
-        // `point-size SIZE [MIN [MAX]]`: vkd3d reads three numbers, a missing one as 0.
+        // `point-size SIZE [MIN [MAX]]`: a missing MIN/MAX leaves the size unclamped (1 and
+        // FLT_MAX, as vkd3d's `ffp-point-size.shader_test` expects of `point-size 40.0`).
         "point-size" => {
-            c.f32()?;
-            for _ in 0..2 {
+            let mut v = [c.f32()?, 1.0, f32::MAX];
+            for x in v.iter_mut().skip(1) {
                 if c.rest().trim().is_empty() {
                     break;
                 }
-                c.f32()?;
+                *x = c.f32()?;
             }
+            Some(StateChange::PointSize(v))
         }
         "fog-colour" => {
-            floats(c, 4)?;
+            let v = floats(c, 4)?;
             // The colour only matters while fog is on (and `fog` itself is judged).
             default = true;
+            Some(StateChange::FogColour([v[0], v[1], v[2], v[3]]))
         }
         "fog" => {
-            let mode = c.take_token(&[]);
-            if !matches!(mode, "disable" | "none" | "linear" | "exp" | "exp2") {
+            let mode = c.take_token(&[]).to_string();
+            if !matches!(
+                mode.as_str(),
+                "disable" | "none" | "linear" | "exp" | "exp2"
+            ) {
                 return Err(format!("invalid fog mode '{mode}'"));
             }
-            default = matches!(mode, "disable" | "none");
-            let _ = c.eat_word("ortho") || c.eat_word("non-ortho");
-            match mode {
+            default = mode == "disable";
+            let ortho = if c.eat_word("ortho") {
+                true
+            } else {
+                let _ = c.eat_word("non-ortho");
+                false
+            };
+            let params = match mode.as_str() {
                 "linear" => floats(c, 2)?,
                 "exp" | "exp2" => floats(c, 1)?,
-                _ => {}
-            }
+                _ => Vec::new(),
+            };
+            Some(StateChange::Fog {
+                mode,
+                ortho,
+                params,
+            })
         }
         "bump" => {
-            let i = c.u32()?;
-            if i >= 6 {
-                return Err(format!("bump stage {i} out of range"));
+            let stage = c.u32()?;
+            if stage >= 6 {
+                return Err(format!("bump stage {stage} out of range"));
             }
-            match literal(c)? {
-                Expected::F32(v) if v.len() == 4 => {}
+            let m = match literal(c)? {
+                Expected::F32(v) if v.len() == 4 => [v[0], v[1], v[2], v[3]],
                 _ => return Err("bump needs f32(m00, m01, m10, m11)".into()),
-            }
-            floats(c, 2)?;
+            };
+            let l = floats(c, 2)?;
+            Some(StateChange::Bump {
+                stage,
+                m,
+                lscale: l[0],
+                loffset: l[1],
+            })
         }
         "projected" => {
-            let i = c.u32()?;
-            if i >= 6 {
-                return Err(format!("projected texture {i} out of range"));
+            let stage = c.u32()?;
+            if stage >= 6 {
+                return Err(format!("projected texture {stage} out of range"));
             }
             default = matches!(c.take_token(&[]), "disable" | "off" | "false");
+            Some(StateChange::Projected {
+                stage,
+                on: !default,
+            })
         }
         "denorm" => {
             let mode = c.take_token(&[]);
             if !matches!(mode, "preserve" | "ftz" | "any") {
                 return Err(format!("invalid denorm mode '{mode}'"));
             }
+            None
         }
-        _ => {}
-    }
+        _ => None,
+    };
     end_of_line(c)?;
-    Ok(default)
+    Ok((default, change))
 }
 
 fn draw(c: &mut Cursor<'_>) -> Result<Directive, String> {

@@ -71,6 +71,7 @@ pub fn dispatch(
             samplers: &st.samplers,
             cbuffers: &st.cbuffers,
             descriptors: &st.descriptors,
+            d3d9_state: None,
         };
         bind::bind(gpu, &[&cs.reflection], &mut src)?
     };
@@ -183,6 +184,8 @@ pub fn draw(
         ));
     }
     let quad = explicit.is_none();
+    // SM1–3: the translator's deliveries of the D3D9 state (flat shading is baked).
+    st.cache.d3d9_state = st.d3d9_state.options();
     let so_stage = st.stream_output.is_some().then(|| xfb_stage(st));
     let vs = match module(
         st,
@@ -260,6 +263,15 @@ pub fn draw(
         for reg in 0..3 {
             d3d9_cbuffers.entry((0, reg)).or_insert_with(|| vec![0; 4]);
         }
+        // The bump-environment buffer (b3) holds the `bump` directives' matrices.
+        d3d9_cbuffers.entry((0, 3)).or_insert_with(|| {
+            st.d3d9_state
+                .bump
+                .iter()
+                .flatten()
+                .map(|x| x.to_bits())
+                .collect()
+        });
         &d3d9_cbuffers
     } else {
         &st.cbuffers
@@ -270,6 +282,7 @@ pub fn draw(
             samplers: &st.samplers,
             cbuffers,
             descriptors: &st.descriptors,
+            d3d9_state: d3d9.then_some(&st.d3d9_state),
         };
         bind::bind(gpu, &refls, &mut src)?
     };
@@ -388,6 +401,7 @@ pub fn draw(
             depth_bounds: st.depth_bounds,
             xfb,
             d3d9_pixel_centres: d3d9,
+            d3d9_state: d3d9.then_some(&st.d3d9_state),
             timed: None,
         };
         pipeline::draw(gpu, &mods, &bound, &mut state)

@@ -8,6 +8,7 @@
 //! skipped; `todo` marks a check but does not change how it counts.
 
 pub mod compare;
+pub mod d3d9_state;
 mod exec;
 pub mod shaders;
 
@@ -121,6 +122,8 @@ pub(crate) struct FileState {
     /// D3D9 fixed-function state set by `alpha test`, `fog`, ...: directive word → (line,
     /// whether it is D3D9's initial state).
     pub fixed_function: std::collections::BTreeMap<String, (u32, bool)>,
+    /// The values of that state, which SM1–3 draws compile in.
+    pub d3d9_state: d3d9_state::D3d9State,
 }
 
 impl<'a> Runner<'a> {
@@ -212,6 +215,7 @@ impl<'a> Runner<'a> {
             stream_output: None,
             pass,
             fixed_function: Default::default(),
+            d3d9_state: Default::default(),
         };
         for section in &file.sections {
             match &section.kind {
@@ -373,6 +377,12 @@ impl<'a> Runner<'a> {
         for cap in &st.require.caps {
             let feature = |name: &str| gpu.enabled.get(name) == Some(true);
             let ok = match cap.as_str() {
+                // Our translator compiles the D3D9 state in (`d3d9_state`); user clip planes
+                // need ClipDistance.
+                "fog" | "point-size" if is_d3d9(model) && self.backend.is_ours() => true,
+                "clip-planes" if is_d3d9(model) && self.backend.is_ours() => {
+                    feature("shaderClipDistance")
+                }
                 "float64" => feature("shaderFloat64"),
                 "int64" => feature("shaderInt64"),
                 "cull-distance" => feature("shaderCullDistance"),
@@ -420,8 +430,11 @@ impl<'a> Runner<'a> {
             };
             if !ok {
                 let why = match cap.as_str() {
+                    "clip-planes" if is_d3d9(model) && self.backend.is_ours() => {
+                        "the device lacks shaderClipDistance"
+                    }
                     "clip-planes" | "fog" | "point-size" if is_d3d9(model) => {
-                        "fixed-function D3D9 state, which the translator cannot compile in yet"
+                        "fixed-function D3D9 state, which only our translator compiles in"
                     }
                     "clip-planes" | "fog" | "point-size" => {
                         "fixed-function D3D9 state, which the runner does not emulate for D3D10+ shaders"
@@ -523,8 +536,15 @@ impl<'a> Runner<'a> {
                 Directive::NoMeaning(_) => continue,
                 // D3D9 fixed-function state: no meaning for SM4-5 shaders; judged at SM1-3
                 // draws.
-                Directive::FixedFunction { what, default } => {
+                Directive::FixedFunction {
+                    what,
+                    default,
+                    change,
+                } => {
                     st.fixed_function.insert(what.clone(), (tl.line, *default));
+                    if let Some(c) = change {
+                        st.d3d9_state.apply(c);
+                    }
                     continue;
                 }
                 Directive::Unsupported(what) => {
@@ -559,7 +579,7 @@ impl<'a> Runner<'a> {
                     exec::dispatch(gpu, st, &translator, model, &ctx, *groups)
                 }
                 Directive::DrawQuad | Directive::Draw { .. }
-                    if let Some(why) = fixed_function_problem(st, model) =>
+                    if let Some(why) = fixed_function_problem(st, model, self.backend) =>
                 {
                     Err(RunError::Skip(why))
                 }
@@ -639,11 +659,15 @@ impl FileState {
     }
 }
 
-/// Why an SM1–3 draw cannot honour the D3D9 fixed-function state set before it: the
-/// translator has no way yet to compile alpha test, fog, clip planes, point size or sprites,
-/// flat shading, bump matrices or projected sampling into a module (issue 12's state items).
-fn fixed_function_problem(st: &FileState, model: ShaderModel) -> Option<String> {
-    if !is_d3d9(model) {
+/// Why an SM1–3 draw cannot honour the D3D9 fixed-function state set before it: only our
+/// translator compiles alpha test, fog, clip planes, point size and sprites, flat shading and
+/// projected sampling into a module (`d3d9_state`); the vkd3d backend gets none of it.
+fn fixed_function_problem(
+    st: &FileState,
+    model: ShaderModel,
+    backend: &crate::backend::Backend,
+) -> Option<String> {
+    if !is_d3d9(model) || backend.is_ours() {
         return None;
     }
     let set: Vec<String> = st
@@ -654,8 +678,9 @@ fn fixed_function_problem(st: &FileState, model: ShaderModel) -> Option<String> 
         .collect();
     (!set.is_empty()).then(|| {
         format!(
-            "D3D9 fixed-function state {}: the translator cannot compile it in yet",
-            set.join(", ")
+            "D3D9 fixed-function state {}: the {} backend does not compile it in",
+            set.join(", "),
+            backend.name()
         )
     })
 }

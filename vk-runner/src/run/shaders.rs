@@ -15,11 +15,20 @@ use translator::reflect::ShaderStage;
 pub const QUAD_VS: &str =
     "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
 
+/// A cached translation: (section line, model, translated with the stream-output declaration,
+/// D3D9 flat shading).
+type CacheKey = (u32, ShaderModel, bool, bool);
+
 /// Caches translations per (section line, model) for one file.
 #[derive(Default)]
 pub struct ShaderCache {
     /// By (section line, model, translated with the stream-output declaration).
-    map: HashMap<(u32, ShaderModel, bool), Result<Rc<Translation>, RunError>>,
+    /// By (section line, model, translated with the stream-output declaration, D3D9 flat
+    /// shading).
+    map: HashMap<CacheKey, Result<Rc<Translation>, RunError>>,
+    /// The D3D9 state deliveries of SM1–3 translations (set from the file's state before each
+    /// draw).
+    pub d3d9_state: translator::d3d9_state::StateOptions,
 }
 
 fn reflect_stage(s: Stage) -> ShaderStage {
@@ -70,11 +79,18 @@ impl ShaderCache {
                 section.stage.name()
             )));
         }
-        if let Some(r) = self.map.get(&(line, model, xfb)) {
+        let flat = self
+            .d3d9_state
+            .delivery(translator::d3d9_state::StateItem::FlatShading)
+            != translator::d3d9_state::default_delivery(
+                translator::d3d9_state::StateItem::FlatShading,
+            );
+        if let Some(r) = self.map.get(&(line, model, xfb, flat)) {
             return r.clone();
         }
         let so = if xfb { t.stream_output.as_ref() } else { None };
-        let mut r = translate(t, line, section, model, options, so).map(Rc::new);
+        let state = super::is_d3d9(model).then_some(&self.d3d9_state);
+        let mut r = translate(t, line, section, model, options, so, state).map(Rc::new);
         // `[... shader todo]`: the HLSL compiler is known not to handle it yet; that is no
         // verdict on the translator.
         if let Err(RunError::Fail(m)) = &r
@@ -85,7 +101,7 @@ impl ShaderCache {
                 "{m} (the section is marked todo for the HLSL compiler)"
             )));
         }
-        self.map.insert((line, model, xfb), r.clone());
+        self.map.insert((line, model, xfb, flat), r.clone());
         r
     }
 }
@@ -97,6 +113,7 @@ fn translate(
     model: ShaderModel,
     options: &[String],
     stream_output: Option<&translator::StreamOutput>,
+    d3d9_state: Option<&translator::d3d9_state::StateOptions>,
 ) -> Result<Translation, RunError> {
     let dxbc = match &section.source {
         ShaderSource::Hlsl(_)
@@ -156,7 +173,7 @@ fn translate(
     }
     let tr = t
         .backend
-        .translate(&dxbc, &t.binding, t.icb, stream_output)
+        .translate(&dxbc, &t.binding, t.icb, stream_output, d3d9_state)
         .map_err(|e| {
             RunError::Fail(format!(
                 "{} backend: the {} shader at line {line}: {e}",

@@ -49,6 +49,9 @@ pub struct BindSources<'a> {
     /// `[descriptors]` lines: SRV/UAV registers they cover bind the resource they name
     /// (`t[1:1], space 0, srv 2`: t1 binds `[srv 2]`); others bind their own register.
     pub descriptors: &'a [crate::parse::DescriptorMap],
+    /// D3D9 fixed-function state: the values of the items the modules read from push or
+    /// specialization constants (SM1–3 draws).
+    pub d3d9_state: Option<&'a crate::run::d3d9_state::D3d9State>,
 }
 
 /// The test resource (kind, space, slot) bound to register `reg` of `kind` in `space`.
@@ -506,6 +509,7 @@ pub fn bind(
     let push = match super::push::push_constants(
         stages,
         src.cbuffers,
+        src.d3d9_state,
         gpu.props.limits.max_push_constants_size,
     ) {
         Ok(p) => p,

@@ -189,6 +189,8 @@ pub struct DrawState<'a> {
     pub timed: Option<(u32, &'a Timer)>,
     /// Transform feedback, when the last vertex-processing stage has a stream-output layout.
     pub xfb: Option<XfbDraw<'a>>,
+    /// D3D9 fixed-function state whose items the modules read from specialization constants.
+    pub d3d9_state: Option<&'a crate::run::d3d9_state::D3d9State>,
 }
 
 /// The transform-feedback side of a draw.
@@ -207,20 +209,40 @@ struct Specialization {
 }
 
 impl Specialization {
-    fn new(refl: &translator::reflect::Reflection, samples: vk::SampleCountFlags) -> Self {
+    fn new(
+        refl: &translator::reflect::Reflection,
+        samples: vk::SampleCountFlags,
+        d3d9_state: Option<&crate::run::d3d9_state::D3d9State>,
+    ) -> Self {
+        use translator::d3d9_state::StateDelivery;
         use translator::reflect::SpecConstantMeaning;
         let mut entries = Vec::new();
-        let mut data = Vec::new();
-        for (i, c) in refl.spec_constants.iter().enumerate() {
+        let mut data: Vec<u8> = Vec::new();
+        let mut add = |id: u32, value: u32| {
             entries.push(vk::SpecializationMapEntry {
-                constant_id: c.id,
-                offset: 4 * i as u32,
+                constant_id: id,
+                offset: data.len() as u32,
                 size: 4,
             });
+            data.extend_from_slice(&value.to_ne_bytes());
+        };
+        for c in &refl.spec_constants {
             let value = match c.meaning {
                 SpecConstantMeaning::RasterizerSampleCount => samples.as_raw(),
             };
-            data.extend_from_slice(&value.to_ne_bytes());
+            add(c.id, value);
+        }
+        // D3D9 state items delivered as specialization constants: one per word.
+        for e in refl.d3d9.iter().flat_map(|d| &d.state) {
+            if let StateDelivery::Spec {
+                first_id: Some(first),
+            } = e.delivery
+            {
+                let words = d3d9_state.map_or_else(|| e.item.default_words(), |s| s.words(e.item));
+                for (k, w) in words.into_iter().enumerate() {
+                    add(first + k as u32, w);
+                }
+            }
         }
         Specialization { entries, data }
     }
@@ -270,7 +292,7 @@ pub fn draw(
         .unwrap_or(vk::SampleCountFlags::TYPE_1);
     let specs: Vec<Specialization> = stages
         .iter()
-        .map(|t| Specialization::new(&t.reflection, samples))
+        .map(|t| Specialization::new(&t.reflection, samples, st.d3d9_state))
         .collect();
     let spec_infos: Vec<vk::SpecializationInfo> = specs.iter().map(|s| s.info()).collect();
     let stage_infos: Vec<vk::PipelineShaderStageCreateInfo> = stages

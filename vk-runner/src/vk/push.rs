@@ -20,10 +20,24 @@ pub struct Push {
 pub fn push_constants(
     stages: &[&Reflection],
     cbuffers: &HashMap<(u32, u32), Vec<u32>>,
+    d3d9_state: Option<&crate::run::d3d9_state::D3d9State>,
     limit: u32,
 ) -> Result<Push, RunError> {
     let mut flags = vk::ShaderStageFlags::empty();
     let (mut lo, mut hi) = (u32::MAX, 0u32);
+    // D3D9 state items pushed: (offset, words).
+    let mut state: Vec<(u32, Vec<u32>)> = Vec::new();
+    for r in stages {
+        for e in r.d3d9.iter().flat_map(|d| &d.state) {
+            if let translator::d3d9_state::StateDelivery::Push { offset } = e.delivery {
+                let words = d3d9_state.map_or_else(|| e.item.default_words(), |s| s.words(e.item));
+                flags |= stage_flags(r.stage);
+                lo = lo.min(offset);
+                hi = hi.max(offset + 4 * words.len() as u32);
+                state.push((offset, words));
+            }
+        }
+    }
     for r in stages {
         for pc in &r.push_constants {
             flags |= stage_flags(r.stage);
@@ -75,6 +89,12 @@ pub fn push_constants(
                 }
                 bytes[at] = src.get(i).copied().unwrap_or(0);
             }
+        }
+    }
+    for (offset, words) in state {
+        for (k, w) in words.iter().enumerate() {
+            let at = (offset - lo) as usize + 4 * k;
+            bytes[at..at + 4].copy_from_slice(&w.to_ne_bytes());
         }
     }
     Ok(Push {
