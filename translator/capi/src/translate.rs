@@ -38,6 +38,10 @@ pub const DXBC_SPIRV_TRANSLATE_DEBUG_NAMES: u32 = 1 << 0;
 /// Flush 32-bit float denormals (`DenormFlushToZero`, as D3D requires of fp32 math); set it
 /// only when the device reports `shaderDenormFlushToZeroFloat32`.
 pub const DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32: u32 = 1 << 1;
+/// Compute minimum-precision operands (`min16float`, `min10float`, `min16int`, `min16uint`)
+/// on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
+/// device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
+pub const DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION: u32 = 1 << 2;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -459,7 +463,9 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
             )));
         }
     };
-    let known = DXBC_SPIRV_TRANSLATE_DEBUG_NAMES | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32;
+    let known = DXBC_SPIRV_TRANSLATE_DEBUG_NAMES
+        | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32
+        | DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
             "flags {:#x} has bits no DXBC_SPIRV_TRANSLATE_* defines",
@@ -470,6 +476,11 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         target_env,
         debug_names: info.flags & DXBC_SPIRV_TRANSLATE_DEBUG_NAMES != 0,
         denorm_flush_f32: info.flags & DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32 != 0,
+        min_precision: if info.flags & DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION != 0 {
+            translator::MinPrecisionMode::Native16
+        } else {
+            translator::MinPrecisionMode::Relaxed32
+        },
         ..Options::default()
     };
     let mut binding: Option<Binding> = None;
