@@ -9,15 +9,15 @@
 //! its result converted back to the 32-bit type it had (`FConvert`, sign or zero extension)
 //! under its own value id, so every register, variable, interface and resource access stays
 //! 32-bit and no 16-bit storage capability is needed. A 16-bit result feeding another flagged
-//! instruction is used directly, without the round trip. The pass runs after the pipeline
-//! (`translate.rs`), followed by a dead-code sweep for the round trips it made unused.
+//! instruction is used directly, without the round trip, and a block narrows each value only
+//! once. The pass runs after the pipeline (`translate.rs`), followed by a dead-code sweep for
+//! the round trips it made unused.
 
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::smallvec;
 use spirv::{GlslStd450Op as Glsl, Op};
 
-use crate::ir::{
-    ConstTable, Function, Inst, Operand, Scalar, TypeId, TypeTable, ValueId, flags,
-};
+use crate::ir::{ConstTable, Function, Inst, Operand, Scalar, TypeId, TypeTable, ValueId, flags};
 
 /// Which 16-bit kinds a module's rewritten code uses (each needs its capability and device
 /// feature).
@@ -85,6 +85,8 @@ pub fn narrow(f: &mut Function, types: &TypeTable, consts: &ConstTable) -> Used 
         let b = f.layout[bi];
         let old = std::mem::take(&mut f.block_mut(b).insts);
         let mut out = Vec::with_capacity(old.len());
+        // Narrowing conversions made in this block, reused by later operands.
+        let mut narrowed: HashMap<(Operand, TypeId), ValueId> = HashMap::default();
         for v in old {
             let inst = f.inst(v).clone();
             if inst.flags & flags::HALF == 0 || !can_narrow(&inst) {
@@ -119,13 +121,15 @@ pub fn narrow(f: &mut Function, types: &TypeTable, consts: &ConstTable) -> Used 
             // Every operand (but the GLSL opcode) must be of the result's kind.
             let kind_ok = inst.args.iter().all(|a| match a {
                 Operand::Lit(_) => inst.op == Op::ExtInst,
-                a => type_of(f, a).and_then(|t| types.shape(t)).is_some_and(|(as_, _)| {
-                    if float {
-                        as_ == Scalar::F32
-                    } else {
-                        matches!(as_, Scalar::I32 | Scalar::U32)
-                    }
-                }),
+                a => type_of(f, a)
+                    .and_then(|t| types.shape(t))
+                    .is_some_and(|(as_, _)| {
+                        if float {
+                            as_ == Scalar::F32
+                        } else {
+                            matches!(as_, Scalar::I32 | Scalar::U32)
+                        }
+                    }),
             });
             if !kind_ok {
                 out.push(v);
@@ -146,6 +150,10 @@ pub fn narrow(f: &mut Function, types: &TypeTable, consts: &ConstTable) -> Used 
                     *a = Operand::Value(*h);
                     continue;
                 }
+                if let Some(&c) = narrowed.get(&(*a, want)) {
+                    *a = Operand::Value(c);
+                    continue;
+                }
                 let op = match narrow_s {
                     Scalar::F16 => Op::FConvert,
                     Scalar::I16 => Op::SConvert,
@@ -153,6 +161,7 @@ pub fn narrow(f: &mut Function, types: &TypeTable, consts: &ConstTable) -> Used 
                 };
                 let c = f.add_inst(Inst::new(op, want, smallvec![*a]));
                 out.push(c);
+                narrowed.insert((*a, want), c);
                 *a = Operand::Value(c);
             }
             let mut wide = Inst::new(inst.op, TypeTable::vec(narrow_s, n), args);

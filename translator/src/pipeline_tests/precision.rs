@@ -109,7 +109,11 @@ fn native16_computes_min_precision_arithmetic_on_16_bit_types() {
     let t16 = types_of_width(w, 16);
     assert_eq!(t16.len(), 2, "one 16-bit float and one 16-bit int type");
     let ops = typed_ops(w);
-    let on16 = |op: spirv::Op| ops.iter().filter(|&&(o, ty)| o == op as u32 && t16.contains(&ty)).count();
+    let on16 = |op: spirv::Op| {
+        ops.iter()
+            .filter(|&&(o, ty)| o == op as u32 && t16.contains(&ty))
+            .count()
+    };
     // mul and add (min16f) and iadd (min16i) on 16 bits; the add takes the mul's 16-bit
     // result directly (one FConvert narrows v0.x, one v0.y, one the constant, one the ftoi
     // result is not: ftoi's conversion keeps 32 bits).
@@ -122,7 +126,10 @@ fn native16_computes_min_precision_arithmetic_on_16_bit_types() {
     assert_eq!(on16(spirv::Op::FConvert), 3);
     assert_eq!(on16(spirv::Op::SConvert), 2);
     // The full-precision mul stays 32-bit, and nothing 16-bit is stored or loaded.
-    assert!(ops.iter().any(|&(o, ty)| o == spirv::Op::FMul as u32 && !t16.contains(&ty)));
+    assert!(
+        ops.iter()
+            .any(|&(o, ty)| o == spirv::Op::FMul as u32 && !t16.contains(&ty))
+    );
     assert_eq!(on16(spirv::Op::Load), 0);
     let r = &t.reflection;
     assert!(r.capabilities.iter().any(|c| c == "Float16"));
