@@ -404,6 +404,15 @@ impl<'a> Runner<'a> {
                     }
                     true
                 }
+                // SV_InnerCoverage: conservative rasterization with FullyCoveredEXT.
+                "inner-coverage" => {
+                    if !gpu.fully_covered {
+                        return Some(
+                            "[require] inner-coverage: the device lacks VK_EXT_conservative_rasterization with fullyCoveredFragmentShaderInputVariable".into(),
+                        );
+                    }
+                    true
+                }
                 "tessellation-shader" => feature("tessellationShader"),
                 c if c.starts_with("format ") => {
                     let mut it = c.split_whitespace().skip(1);
