@@ -179,3 +179,65 @@ fn files_translate() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `MinPrecisionMode::Native16` on the minimum-precision programs (the hand-written file and
+/// the runtime case's shader): 16-bit arithmetic that `spirv-val` accepts for every target,
+/// with the capabilities and features the reflection names.
+#[test]
+fn native16_min_precision_validates_for_every_target() {
+    let root = repo_root();
+    let runtime =
+        std::fs::read_to_string(root.join("shaders/runtime/alu/min-precision.shader_test"))
+            .unwrap();
+    // The first `[pixel shader asm]` section, up to the blank line ending it.
+    let body: String = runtime
+        .split("[pixel shader asm]\n")
+        .nth(1)
+        .expect("an asm section")
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .to_string();
+    let programs = [
+        (
+            "min_precision.asm",
+            std::fs::read_to_string(root.join("shaders/asm/min_precision.asm")).unwrap(),
+        ),
+        ("min-precision.shader_test", body),
+    ];
+    let tmp = std::env::temp_dir().join(format!("asm-native16-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for (name, text) in &programs {
+        let blob = asm::assemble(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        for env in [
+            translator::TargetEnv::Vulkan1_1,
+            translator::TargetEnv::Vulkan1_2,
+            translator::TargetEnv::Vulkan1_3,
+        ] {
+            let opts = translator::Options {
+                target_env: env,
+                min_precision: translator::MinPrecisionMode::Native16,
+                ..Default::default()
+            };
+            let t = translator::translate(&blob, &opts).unwrap();
+            let r = &t.reflection;
+            for (cap, feature) in [("Float16", "shaderFloat16"), ("Int16", "shaderInt16")] {
+                assert!(r.capabilities.iter().any(|c| c == cap), "{name}: {cap}");
+                assert!(
+                    r.vulkan_features.iter().any(|f| f == feature),
+                    "{name}: {feature}"
+                );
+            }
+            if !have_spirv_val() {
+                println!("SKIPPED spirv-val: not installed");
+                continue;
+            }
+            let spv = tmp.join(format!("{name}-{}.spv", env.spirv_val_name()));
+            let bytes: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(&spv, bytes).unwrap();
+            spirv_val(&spv, env.spirv_val_name())
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", env.spirv_val_name()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

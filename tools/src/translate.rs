@@ -139,6 +139,10 @@ pub struct TranslateOptions {
         requires = "icb_uniform_buffer"
     )]
     pub icb_space: u32,
+    /// Compute minimum-precision operands (min16float, min10float, min16int, min16uint) on
+    /// 16-bit types (needs shaderFloat16/shaderInt16) instead of 32-bit RelaxedPrecision.
+    #[arg(long)]
+    pub native_16bit: bool,
     /// Direct3D 9 programs: plain IEEE multiplication instead of D3D9's 0 × anything = 0
     /// (and log(0) = −∞ instead of −FLT_MAX).
     #[arg(long)]
@@ -206,6 +210,11 @@ impl TranslateOptions {
                     register,
                 },
                 None => IcbMode::PrivateArray,
+            },
+            min_precision: if self.native_16bit {
+                translator::MinPrecisionMode::Native16
+            } else {
+                translator::MinPrecisionMode::Relaxed32
             },
             d3d9: translator::D3d9Options {
                 ieee_multiply: self.d3d9_ieee_multiply,

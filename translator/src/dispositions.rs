@@ -261,28 +261,28 @@ pub const DISPOSITIONS: &[Disposition] = &[
         field::MIN_PRECISION,
         "Float16",
         H(
-            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`, or with the option `MinPrecisionMode::Native16` runs on 16-bit types (`docs/semantics.md`)",
         ),
     ),
     d(
         field::MIN_PRECISION,
         "Float2_8",
         H(
-            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`, or with the option `MinPrecisionMode::Native16` runs on 16-bit types (`docs/semantics.md`)",
         ),
     ),
     d(
         field::MIN_PRECISION,
         "Sint16",
         H(
-            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`, or with the option `MinPrecisionMode::Native16` runs on 16-bit types (`docs/semantics.md`)",
         ),
     ),
     d(
         field::MIN_PRECISION,
         "Uint16",
         H(
-            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`",
+            "computed at 32 bits (D3D allows more precision than asked); the arithmetic of an instruction whose destination has it is decorated `RelaxedPrecision`, or with the option `MinPrecisionMode::Native16` runs on 16-bit types (`docs/semantics.md`)",
         ),
     ),
     d(field::MODIFIER, "None", H("the value as is")),

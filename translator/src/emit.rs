@@ -161,6 +161,18 @@ impl<'m> Emitter<'m> {
                 ops.extend_from_slice(&[32, 0]);
                 Op::TypeInt
             }
+            Type::Scalar(Scalar::F16) => {
+                ops.push(16);
+                Op::TypeFloat
+            }
+            Type::Scalar(Scalar::I16) => {
+                ops.extend_from_slice(&[16, 1]);
+                Op::TypeInt
+            }
+            Type::Scalar(Scalar::U16) => {
+                ops.extend_from_slice(&[16, 0]);
+                Op::TypeInt
+            }
             Type::Vector(s, n) => {
                 ops.push(self.type_id(crate::ir::TypeTable::vec(*s, 1)));
                 ops.push(*n as u32);

@@ -67,6 +67,9 @@ pub struct Options {
     /// Where the immediate constant buffer (`icb`, `dcl_immediateConstantBuffer`) lives
     /// (default [`IcbMode::PrivateArray`]; see `docs/resources.md`).
     pub icb: IcbMode,
+    /// How minimum-precision operands (`min16float`, `min10float`, `min16int`, `min16uint`)
+    /// are computed (default [`MinPrecisionMode::Relaxed32`]; see `docs/semantics.md`).
+    pub min_precision: MinPrecisionMode,
     /// Direct3D 9 (SM1–3) programs only.
     pub d3d9: D3d9Options,
     /// Transform feedback: D3D's stream-output declaration, for a vertex, domain or geometry
@@ -86,6 +89,23 @@ pub enum IcbMode {
     /// slower as private arrays on some drivers. The reflection lists the descriptor with
     /// the shape `immediate_constant_buffer`, holding the words to upload.
     UniformBuffer { space: u32, register: u32 },
+}
+
+/// How minimum-precision operands are computed. D3D lets a device compute them at any
+/// precision at least the one asked for, so both modes are correct D3D.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MinPrecisionMode {
+    /// 32-bit arithmetic, decorated `RelaxedPrecision` so that a driver may use less. Runs on
+    /// every device.
+    #[default]
+    Relaxed32,
+    /// The arithmetic of an instruction whose destination has a minimum precision runs on
+    /// 16-bit types (`Float16`/`Int16`), its values converted at the instruction's edges:
+    /// registers, inputs, outputs, buffers, constant buffers and resources stay 32-bit, so no
+    /// 16-bit storage capability is needed. The reflection lists the device features
+    /// `shaderFloat16` (Vulkan 1.2, or `VK_KHR_shader_float16_int8` on 1.1) and
+    /// `shaderInt16` when the module uses them. Set it only for devices that have them.
+    Native16,
 }
 
 /// Residency feedback on raw and structured buffers, which storage buffers cannot report.

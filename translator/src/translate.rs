@@ -103,6 +103,20 @@ pub struct Translation {
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
     let (mut module, mut reflection, globals) = lower_container_with_reflection(dxbc, options)?;
     crate::passes::run(&mut module)?;
+    if options.min_precision == crate::MinPrecisionMode::Native16 {
+        let used = crate::passes::run_min16(&mut module)?;
+        for (on, cap, feature) in [
+            (used.float16, spirv::Capability::Float16, "shaderFloat16"),
+            (used.int16, spirv::Capability::Int16, "shaderInt16"),
+        ] {
+            if on {
+                module.capability(cap);
+                reflection.capabilities.push(format!("{cap:?}"));
+                reflection.vulkan_features.push(feature.to_string());
+                reflection.vulkan_features.sort();
+            }
+        }
+    }
     let (spirv, used) = crate::emit::emit_with_usage(
         &module,
         crate::emit::EmitOptions {

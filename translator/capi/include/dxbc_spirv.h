@@ -133,6 +133,11 @@
 // the 2_x instructions and constants (`docs/d3d9.md`).
 #define DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS (1 << 3)
 
+// Compute minimum-precision operands (`min16float`, `min10float`, `min16int`, `min16uint`)
+// on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
+// device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
+#define DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION (1 << 4)
+
 // A checked copy of one shader's bytecode. Opaque to C.
 typedef struct dxbc_spirv_shader dxbc_spirv_shader;
 

@@ -46,6 +46,10 @@ pub const DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING: u32 = 1 << 2;
 /// constants past the range read from their buffer (the set grows), and ps_2_0/vs_2_0 may use
 /// the 2_x instructions and constants (`docs/d3d9.md`).
 pub const DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS: u32 = 1 << 3;
+/// Compute minimum-precision operands (`min16float`, `min10float`, `min16int`, `min16uint`)
+/// on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
+/// device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
+pub const DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION: u32 = 1 << 4;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -470,7 +474,8 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
     let known = DXBC_SPIRV_TRANSLATE_DEBUG_NAMES
         | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32
         | DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING
-        | DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS;
+        | DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS
+        | DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
             "flags {:#x} has bits no DXBC_SPIRV_TRANSLATE_* defines",
@@ -487,6 +492,11 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                 != 0,
             relaxed_limits: info.flags & DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS != 0,
             ..Default::default()
+        },
+        min_precision: if info.flags & DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION != 0 {
+            translator::MinPrecisionMode::Native16
+        } else {
+            translator::MinPrecisionMode::Relaxed32
         },
         ..Options::default()
     };

@@ -105,6 +105,11 @@ pub mod flags {
     pub const NON_UNIFORM: u8 = 2;
     /// `RelaxedPrecision` (D3D minimum precision `min16f`/`min2_8f`/`min16i`/`min16u`).
     pub const RELAXED: u8 = 4;
+    /// Computed on 16-bit types (`MinPrecisionMode::Native16`, `passes::min16`).
+    pub const HALF: u8 = 8;
+    /// With [`HALF`] on an integer result: sign-extended back to 32 bits (`min16int`), not
+    /// zero-extended (`min16uint`).
+    pub const HALF_SIGNED: u8 = 16;
     /// The instruction was deleted by a pass (kept in the arena, dropped from its block).
     pub const DEAD: u8 = 0x80;
 }

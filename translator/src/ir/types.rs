@@ -24,6 +24,11 @@ pub enum Scalar {
     I32,
     U32,
     F64,
+    /// 16-bit types: only the optional native minimum-precision arithmetic
+    /// (`MinPrecisionMode::Native16`) makes them, never a register, variable or interface.
+    F16,
+    I16,
+    U16,
 }
 
 /// A SPIR-V type.
@@ -105,8 +110,17 @@ fn scalar_index(s: Scalar) -> u32 {
         Scalar::I32 => 2,
         Scalar::U32 => 3,
         Scalar::F64 => 4,
+        Scalar::F16 => 5,
+        Scalar::I16 => 6,
+        Scalar::U16 => 7,
     }
 }
+
+/// The 16-bit scalars, whose predefined ids follow the first five scalars' vectors.
+const SCALARS16: [Scalar; 3] = [Scalar::F16, Scalar::I16, Scalar::U16];
+
+/// First id of the 16-bit scalars (after void, five scalars and their 15 vectors).
+const FIRST16: u32 = 21;
 
 /// The module's types.
 #[derive(Debug, Clone)]
@@ -136,6 +150,14 @@ impl TypeTable {
             t.types.push(Type::Scalar(s));
         }
         for s in SCALARS {
+            for n in 2..=4 {
+                t.types.push(Type::Vector(s, n));
+            }
+        }
+        for s in SCALARS16 {
+            t.types.push(Type::Scalar(s));
+        }
+        for s in SCALARS16 {
             for n in 2..=4 {
                 t.types.push(Type::Vector(s, n));
             }
@@ -182,6 +204,14 @@ impl TypeTable {
     /// The scalar or vector type with `n` components of `s` (n = 1 gives the scalar).
     pub fn vec(s: Scalar, n: u8) -> TypeId {
         debug_assert!((1..=4).contains(&n));
+        let i = scalar_index(s);
+        if i >= 5 {
+            return if n == 1 {
+                TypeId(FIRST16 + i - 5)
+            } else {
+                TypeId(FIRST16 + 3 + (i - 5) * 3 + (n as u32 - 2))
+            };
+        }
         if n == 1 {
             TypeId(1 + scalar_index(s))
         } else {
@@ -202,6 +232,13 @@ impl TypeTable {
         }
         if (6..21).contains(&i) {
             return Some((SCALARS[((i - 6) / 3) as usize], ((i - 6) % 3 + 2) as u8));
+        }
+        if (FIRST16..FIRST16 + 3).contains(&i) {
+            return Some((SCALARS16[(i - FIRST16) as usize], 1));
+        }
+        if (FIRST16 + 3..FIRST16 + 12).contains(&i) {
+            let k = i - FIRST16 - 3;
+            return Some((SCALARS16[(k / 3) as usize], (k % 3 + 2) as u8));
         }
         match self.get(id) {
             Type::Scalar(s) => Some((*s, 1)),
@@ -237,7 +274,7 @@ mod tests {
     #[test]
     fn predefined_ids_match_their_types() {
         let t = TypeTable::new();
-        for s in SCALARS {
+        for s in SCALARS.into_iter().chain(SCALARS16) {
             assert_eq!(t.get(TypeTable::vec(s, 1)), &Type::Scalar(s));
             for n in 2..=4 {
                 assert_eq!(t.get(TypeTable::vec(s, n)), &Type::Vector(s, n));

@@ -312,12 +312,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .map(|d| d.min_precision)
                 .find(|&p| p != crate::sm4::MinPrecision::Default)
             {
+                use crate::ir::flags;
                 use crate::sm4::MinPrecision as P;
                 let float_dst = matches!(p, P::Float16 | P::Float2_8);
+                // Native 16-bit arithmetic (an option): `passes::min16` rewrites what is
+                // flagged here; a min16int result is sign-extended back, a min16uint one not.
+                let half = match self.opts.min_precision {
+                    crate::MinPrecisionMode::Relaxed32 => 0,
+                    crate::MinPrecisionMode::Native16 if p == P::Sint16 => {
+                        flags::HALF | flags::HALF_SIGNED
+                    }
+                    crate::MinPrecisionMode::Native16 => flags::HALF,
+                };
                 for v in before..self.b.f.insts.len() {
                     let i = &self.b.f.insts[v];
                     if is_relaxable(i.op, self.b.m.types.scalar(i.ty), float_dst) {
-                        self.b.f.insts[v].flags |= crate::ir::flags::RELAXED;
+                        let h = if crate::passes::min16::can_narrow(i) {
+                            half
+                        } else {
+                            0
+                        };
+                        self.b.f.insts[v].flags |= flags::RELAXED | h;
                     }
                 }
             }

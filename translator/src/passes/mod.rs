@@ -9,6 +9,7 @@
 pub mod cfg;
 pub mod cse;
 pub mod dce;
+pub mod min16;
 pub mod retype;
 pub mod simplify;
 pub mod ssa;
@@ -163,4 +164,23 @@ pub fn run(m: &mut Module) -> Result<(), PassError> {
     })();
     m.functions = funcs;
     result
+}
+
+/// Runs [`min16::narrow`] and a dead-code sweep on every function of `m` (after [`run`], when
+/// the options ask for native 16-bit minimum precision); says which 16-bit kinds are used.
+pub fn run_min16(m: &mut Module) -> Result<min16::Used, PassError> {
+    let mut funcs = std::mem::take(&mut m.functions);
+    let mut used = min16::Used::default();
+    let result = (|| {
+        for (i, f) in funcs.iter_mut().enumerate() {
+            let u = min16::narrow(f, &m.types, &m.consts);
+            used.float16 |= u.float16;
+            used.int16 |= u.int16;
+            dce::eliminate_dead_code(f);
+            after(m, f, i, Stage::Ssa, "min16")?;
+        }
+        Ok(())
+    })();
+    m.functions = funcs;
+    result.map(|()| used)
 }

@@ -55,3 +55,106 @@ fn min_precision_arithmetic_is_relaxed_and_the_rest_is_not() {
     want.sort();
     assert_eq!(ops, want);
 }
+
+/// The ids of the `OpTypeFloat`/`OpTypeInt` types of `width` bits.
+fn types_of_width(words: &[u32], width: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let len = ((words[i] >> 16) as usize).max(1);
+        let op = words[i] & 0xffff;
+        if (op == spirv::Op::TypeFloat as u32 || op == spirv::Op::TypeInt as u32)
+            && words[i + 2] == width
+        {
+            out.push(words[i + 1]);
+        }
+        i += len;
+    }
+    out
+}
+
+/// (opcode, result type) of every instruction with a result type.
+fn typed_ops(words: &[u32]) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    let mut in_function = false;
+    while i < words.len() {
+        let len = ((words[i] >> 16) as usize).max(1);
+        let op = words[i] & 0xffff;
+        if op == spirv::Op::Function as u32 {
+            in_function = true;
+        }
+        if in_function && len >= 3 && op != spirv::Op::Decorate as u32 {
+            out.push((op, words[i + 1]));
+        }
+        i += len;
+    }
+    out
+}
+
+#[test]
+fn native16_computes_min_precision_arithmetic_on_16_bit_types() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shaders/asm/min_precision.asm"
+    ))
+    .unwrap();
+    let dxbc = crate::asm::assemble(&text).unwrap();
+    let opts = crate::Options {
+        min_precision: crate::MinPrecisionMode::Native16,
+        ..Default::default()
+    };
+    let t = crate::translate(&dxbc, &opts).unwrap();
+    let w = &t.spirv;
+    let t16 = types_of_width(w, 16);
+    assert_eq!(t16.len(), 2, "one 16-bit float and one 16-bit int type");
+    let ops = typed_ops(w);
+    let on16 = |op: spirv::Op| {
+        ops.iter()
+            .filter(|&&(o, ty)| o == op as u32 && t16.contains(&ty))
+            .count()
+    };
+    // mul and add (min16f) and iadd (min16i) on 16 bits; the add takes the mul's 16-bit
+    // result directly (one FConvert narrows v0.x, one v0.y, one the constant, one the ftoi
+    // result is not: ftoi's conversion keeps 32 bits).
+    assert_eq!(on16(spirv::Op::FMul), 1);
+    assert_eq!(on16(spirv::Op::FAdd), 1);
+    assert_eq!(on16(spirv::Op::IAdd), 1);
+    assert_eq!(on16(spirv::Op::ConvertFToS), 0);
+    // Narrowing: v0.x, v0.y, 0.5 (FConvert), ftoi's result and 3 (SConvert); widening: the
+    // add's result (FConvert), the iadd's (SConvert: min16int is sign-extended).
+    assert_eq!(on16(spirv::Op::FConvert), 3);
+    assert_eq!(on16(spirv::Op::SConvert), 2);
+    // The full-precision mul stays 32-bit, and nothing 16-bit is stored or loaded.
+    assert!(
+        ops.iter()
+            .any(|&(o, ty)| o == spirv::Op::FMul as u32 && !t16.contains(&ty))
+    );
+    assert_eq!(on16(spirv::Op::Load), 0);
+    let r = &t.reflection;
+    assert!(r.capabilities.iter().any(|c| c == "Float16"));
+    assert!(r.capabilities.iter().any(|c| c == "Int16"));
+    assert!(r.vulkan_features.iter().any(|f| f == "shaderFloat16"));
+    assert!(r.vulkan_features.iter().any(|f| f == "shaderInt16"));
+    // The 16-bit arithmetic keeps its RelaxedPrecision.
+    let relaxed = decorated(w, spirv::Decoration::RelaxedPrecision);
+    assert!(relaxed.len() >= 3);
+}
+
+#[test]
+fn native16_without_min_precision_changes_nothing() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shaders/asm/alu.asm"
+    ))
+    .unwrap();
+    let dxbc = crate::asm::assemble(&text).unwrap();
+    let plain = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+    let opts = crate::Options {
+        min_precision: crate::MinPrecisionMode::Native16,
+        ..Default::default()
+    };
+    let native = crate::translate(&dxbc, &opts).unwrap();
+    assert_eq!(plain.spirv, native.spirv);
+    assert_eq!(plain.reflection, native.reflection);
+}

@@ -53,12 +53,14 @@ impl Backend {
     /// Translates one DXBC container and checks its reflection against its SPIR-V. The error
     /// is a one-line description.
     /// `binding` replaces the options' binding policy, `icb` their ICB placement and
-    /// `stream_output` their stream-output declaration (ours only).
+    /// `stream_output` their stream-output declaration, `min_precision` their minimum-precision
+    /// mode (ours only; another backend keeps its own precision, which D3D allows too).
     pub fn translate(
         &self,
         dxbc: &[u8],
         binding: &translator::binding::Binding,
         icb: translator::IcbMode,
+        min_precision: translator::MinPrecisionMode,
         stream_output: Option<&translator::StreamOutput>,
         d3d9_state: Option<&translator::d3d9_state::StateOptions>,
     ) -> Result<Translation, String> {
@@ -67,6 +69,7 @@ impl Backend {
                 let mut options = Options {
                     binding: binding.clone(),
                     icb,
+                    min_precision,
                     stream_output: stream_output.cloned(),
                     ..options.clone()
                 };

@@ -77,7 +77,14 @@ pub fn bench_shader(
     let mut mods = Vec::new();
     for (i, b) in backends.iter().enumerate() {
         let mut t = b
-            .translate(dxbc, &Default::default(), Default::default(), None, None)
+            .translate(
+                dxbc,
+                &Default::default(),
+                Default::default(),
+                Default::default(),
+                None,
+                None,
+            )
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
             t.spirv = words.clone();

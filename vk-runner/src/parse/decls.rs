@@ -47,6 +47,7 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
             "float64",
             "fog",
             "geometry-shader",
+            "inner-coverage",
             "int64",
             "native-16-bit",
             "point-size",

@@ -35,6 +35,8 @@ enum Body {
     Binding(translator::binding::Binding),
     /// `[icb uniform-buffer bN [space S]]`.
     Icb(translator::IcbMode),
+    /// `[min-precision native16|relaxed32]`.
+    MinPrecision(translator::MinPrecisionMode),
     /// `[header]`: `test-shader-models (...)`.
     Header(Vec<qualifier::ShaderModel>),
     Descriptors(Vec<DescriptorMap>),
@@ -111,7 +113,8 @@ pub fn parse(text: &str) -> TestFile {
             | Body::Ignored(_)
             | Body::BindingLayout(_)
             | Body::Binding(_)
-            | Body::Icb(_) => Ok(()),
+            | Body::Icb(_)
+            | Body::MinPrecision(_) => Ok(()),
             Body::BindingLayoutFile(_) => Err(format!(
                 "a [binding layout FILE] section has no body: '{line}'"
             )),
@@ -136,6 +139,7 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Ignored(s) => SectionKind::Ignored(s),
         Body::Binding(b) => SectionKind::Binding(b),
         Body::Icb(m) => SectionKind::Icb(m),
+        Body::MinPrecision(m) => SectionKind::MinPrecision(m),
         Body::Header(models) => SectionKind::Header(models),
         Body::Descriptors(v) => SectionKind::Descriptors(v),
         Body::StreamOutput(so) => SectionKind::StreamOutput(so),
@@ -305,6 +309,17 @@ fn header(raw: &str) -> Result<Body, String> {
         } else {
             Body::BindingLayoutFile(file.to_string())
         });
+    }
+    if c.eat_words("min-precision") {
+        // `[min-precision native16]`: minimum-precision arithmetic of the shaders translated
+        // after it runs on 16-bit types (`relaxed32`: the default).
+        return match c.rest().trim() {
+            "native16" => Ok(Body::MinPrecision(translator::MinPrecisionMode::Native16)),
+            "relaxed32" => Ok(Body::MinPrecision(translator::MinPrecisionMode::Relaxed32)),
+            m => Err(format!(
+                "unknown min-precision mode '{m}' (native16, relaxed32)"
+            )),
+        };
     }
     if c.eat_words("icb uniform-buffer") {
         // `[icb uniform-buffer b14 [space 1]]`: the immediate constant buffer of the shaders

@@ -41,6 +41,10 @@ pub enum SectionKind {
     /// `[icb uniform-buffer bN [space S]]`: the translator option
     /// `IcbMode::UniformBuffer` for the shaders translated after it (ours only).
     Icb(translator::IcbMode),
+    /// `[min-precision native16]` (or `relaxed32`): the translator option
+    /// `MinPrecisionMode` for the shaders translated after it (ours only; another backend
+    /// keeps its own precision, which D3D allows as well).
+    MinPrecision(translator::MinPrecisionMode),
     /// `[binding layout FILE]`: a layout file, relative to the test file's directory.
     BindingLayoutFile(String),
     /// `[header]`: the shader models `test-shader-models` lists.

@@ -98,6 +98,8 @@ pub(crate) struct FileState {
     pub binding: translator::binding::Binding,
     /// Where the immediate constant buffer goes (`[icb uniform-buffer ...]`).
     pub icb: translator::IcbMode,
+    /// How minimum precision is computed (`[min-precision ...]`).
+    pub min_precision: translator::MinPrecisionMode,
     /// Set when a line changes state in a way the runner does not support.
     pub taint: Option<String>,
     /// Outcome of the last draw/dispatch: (line, error) when it did not run.
@@ -203,6 +205,7 @@ impl<'a> Runner<'a> {
             cbuffers: HashMap::new(),
             binding: Default::default(),
             icb: Default::default(),
+            min_precision: Default::default(),
             taint: None,
             last_failure: None,
             cache: ShaderCache::default(),
@@ -271,6 +274,10 @@ impl<'a> Runner<'a> {
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::Icb(m) => {
                     st.icb = *m;
+                    st.cache = ShaderCache::default();
+                }
+                SectionKind::MinPrecision(m) => {
+                    st.min_precision = *m;
                     st.cache = ShaderCache::default();
                 }
                 SectionKind::StreamOutput(so) => {
@@ -407,6 +414,15 @@ impl<'a> Runner<'a> {
                     }
                     true
                 }
+                // SV_InnerCoverage: conservative rasterization with FullyCoveredEXT.
+                "inner-coverage" => {
+                    if !gpu.fully_covered {
+                        return Some(
+                            "[require] inner-coverage: the device lacks VK_EXT_conservative_rasterization with fullyCoveredFragmentShaderInputVariable".into(),
+                        );
+                    }
+                    true
+                }
                 "tessellation-shader" => feature("tessellationShader"),
                 c if c.starts_with("format ") => {
                     let mut it = c.split_whitespace().skip(1);
@@ -468,6 +484,7 @@ impl<'a> Runner<'a> {
             hlsl_error: self.hlsl_error.as_deref(),
             binding: st.binding.clone(),
             icb: st.icb,
+            min_precision: st.min_precision,
             stream_output: st.stream_output.clone(),
         };
         let file = st.name.clone();

@@ -51,6 +51,8 @@ pub struct Translator<'a> {
     pub binding: translator::binding::Binding,
     /// Where the immediate constant buffer goes (the file's `[icb uniform-buffer ...]`).
     pub icb: translator::IcbMode,
+    /// How minimum precision is computed (the file's `[min-precision ...]`).
+    pub min_precision: translator::MinPrecisionMode,
     /// The file's `[stream output]` declaration, for the last vertex-processing stage.
     pub stream_output: Option<translator::StreamOutput>,
 }
@@ -173,7 +175,14 @@ fn translate(
     }
     let tr = t
         .backend
-        .translate(&dxbc, &t.binding, t.icb, stream_output, d3d9_state)
+        .translate(
+            &dxbc,
+            &t.binding,
+            t.icb,
+            t.min_precision,
+            stream_output,
+            d3d9_state,
+        )
         .map_err(|e| {
             RunError::Fail(format!(
                 "{} backend: the {} shader at line {line}: {e}",

@@ -40,6 +40,9 @@ pub struct Gpu {
         ash::ext::transform_feedback::Device,
         vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
     )>,
+    /// VK_EXT_conservative_rasterization is enabled and gives fragment shaders
+    /// `FullyCoveredEXT` (D3D's `SV_InnerCoverage`).
+    pub fully_covered: bool,
     pub command_pool: vk::CommandPool,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub validation: Box<ValidationCounts>,
@@ -267,6 +270,13 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(interlock_ext));
+            // VK_EXT_conservative_rasterization: SV_InnerCoverage (`inner-coverage`).
+            let conservative_ext = ash::ext::conservative_rasterization::NAME;
+            let has_conservative = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(conservative_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -313,6 +323,9 @@ impl Gpu {
                 f2 = f2.push_next(&mut create.interlock);
                 exts.push(interlock_ext.as_ptr());
             }
+            if has_conservative {
+                exts.push(conservative_ext.as_ptr());
+            }
             let dinfo = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qinfo)
                 .enabled_extension_names(&exts)
@@ -347,6 +360,12 @@ impl Gpu {
                     p,
                 )
             });
+            let fully_covered = has_conservative && {
+                let mut p = vk::PhysicalDeviceConservativeRasterizationPropertiesEXT::default();
+                let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut p);
+                instance.get_physical_device_properties2(pdev, &mut p2);
+                p.fully_covered_fragment_shader_input_variable != 0
+            };
             Ok(Gpu {
                 entry,
                 instance,
@@ -362,6 +381,7 @@ impl Gpu {
                 denorm_flush_f32,
                 enabled,
                 xfb,
+                fully_covered,
                 command_pool,
                 debug,
                 validation,

@@ -407,6 +407,26 @@ pub fn draw(
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
         let mut rs_stream = vk::PipelineRasterizationStateStreamCreateInfoEXT::default();
+        // A pixel shader reading SV_InnerCoverage (FullyCoveredEXT) runs under conservative
+        // rasterization, as D3D requires of it (the rasterizer state's ConservativeRaster).
+        let mut rs_conservative =
+            vk::PipelineRasterizationConservativeStateCreateInfoEXT::default()
+                .conservative_rasterization_mode(
+                    vk::ConservativeRasterizationModeEXT::OVERESTIMATE,
+                );
+        if stages.iter().any(|t| {
+            t.reflection
+                .extensions
+                .iter()
+                .any(|e| e == "SPV_EXT_fragment_fully_covered")
+        }) {
+            if !gpu.fully_covered {
+                return Err(RunError::Skip(
+                    "SV_InnerCoverage: the device lacks VK_EXT_conservative_rasterization with fullyCoveredFragmentShaderInputVariable".into(),
+                ));
+            }
+            rs = rs.push_next(&mut rs_conservative);
+        }
         if let Some(x) = &st.xfb {
             let props = gpu.xfb.as_ref().map(|(_, p)| *p).unwrap_or_default();
             match x.rasterized_stream {

@@ -26,9 +26,10 @@ pub(super) fn scalar_of(t: SigType) -> Scalar {
 
 pub(super) fn reflect_type(s: Scalar) -> ComponentType {
     match s {
-        Scalar::U32 | Scalar::Bool => ComponentType::Uint,
-        Scalar::I32 => ComponentType::Sint,
-        Scalar::F32 => ComponentType::Float,
+        // Interface variables are never 16-bit (only `passes::min16` makes such types).
+        Scalar::U32 | Scalar::U16 | Scalar::Bool => ComponentType::Uint,
+        Scalar::I32 | Scalar::I16 => ComponentType::Sint,
+        Scalar::F32 | Scalar::F16 => ComponentType::Float,
         Scalar::F64 => ComponentType::Double,
     }
 }
