@@ -150,6 +150,7 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 .iter()
                 .any(|a| matches!(a, Operand::Value(x) if slot[x.0 as usize] != u32::MAX));
             if !uses_phi {
+                resolve_args(f, v, &mut repl);
                 continue;
             }
             let inst = f.inst(v).clone();
@@ -193,6 +194,7 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 let bc = back_cast(f, &phis, &mut back, s as usize);
                 f.inst_mut(v).args[k] = Operand::Value(bc);
             }
+            resolve_args(f, v, &mut repl);
         }
         // Terminator operands (branch conditions are bool, selectors integer).
         let mut term = f.block(b).term.clone();
@@ -205,13 +207,34 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
             }
         };
         match &mut term {
-            crate::ir::Terminator::CondBranch { cond, .. } => fix(cond, f, &mut back),
-            crate::ir::Terminator::Switch { selector, .. } => fix(selector, f, &mut back),
+            crate::ir::Terminator::CondBranch { cond, .. } => {
+                fix(cond, f, &mut back);
+                *cond = repl.resolve(*cond);
+            }
+            crate::ir::Terminator::Switch { selector, .. } => {
+                fix(selector, f, &mut back);
+                *selector = repl.resolve(*selector);
+            }
             _ => {}
         }
         f.block_mut(b).term = term;
     }
-    repl.apply(f);
+    // Uses of a vanished bitcast were rewritten in the walk above (the layout puts every
+    // definition before its uses), but for phis, which may use one from a later block.
+    repl.apply_to_phis(f);
+}
+
+/// Rewrites the operands of `v` through `repl` (the bitcasts that vanished so far).
+fn resolve_args(f: &mut Function, v: ValueId, repl: &mut Replacements) {
+    if repl.is_empty() || f.inst(v).op == Op::Phi {
+        return;
+    }
+    for k in 0..f.inst(v).args.len() {
+        let a = f.inst(v).args[k];
+        if let Operand::Value(_) = a {
+            f.inst_mut(v).args[k] = repl.resolve(a);
+        }
+    }
 }
 
 /// A bitcast of retyped phi `i` back to its old type (`u32`), placed after the phis of its block.

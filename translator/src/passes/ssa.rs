@@ -6,7 +6,13 @@
 //! being written there ("semi-pruned" SSA, which leaves out most useless phis) — then one walk
 //! down the dominator tree renames loads to the value that reaches them. A register read
 //! before any write reads 0 (D3D leaves it undefined; zero is what applications have come to
-//! rely on). Phis whose inputs are all one value are folded away afterwards.
+//! rely on). Phis whose inputs are all one value are folded away afterwards, rewriting only
+//! the instructions the renaming saw use a phi.
+//!
+//! Lowering's builder already answers every register read from the value written earlier in
+//! the same block, so straight-line code reaches this pass with no loads of register variables
+//! at all: the pass then only drops the (dead) stores and returns, and places no phis when no
+//! block reads a variable before writing it.
 
 use smallvec::SmallVec;
 use spirv::Op;
@@ -43,6 +49,14 @@ impl Replacements {
     /// The operand `o` stands for after all replacements.
     pub fn resolve(&mut self, o: Operand) -> Operand {
         let Operand::Value(mut v) = o else { return o };
+        // Most operands have no replacement: one look-up.
+        let first = match self.map.get(v.0 as usize) {
+            Some(&Some(to)) => to,
+            _ => return o,
+        };
+        if !matches!(first, Operand::Value(next) if next != v) {
+            return first;
+        }
         let mut steps = 0;
         let result = loop {
             match self.map.get(v.0 as usize).copied().flatten() {
@@ -92,37 +106,6 @@ impl Replacements {
             }
         }
     }
-
-    /// Rewrites every operand of every placed instruction and terminator of `f`.
-    pub fn apply(&mut self, f: &mut Function) {
-        if self.is_empty() {
-            return;
-        }
-        let layout = f.layout.clone();
-        for b in layout {
-            let insts = std::mem::take(&mut f.block_mut(b).insts);
-            for &v in &insts {
-                let n = f.inst(v).args.len();
-                for i in 0..n {
-                    let a = f.inst(v).args[i];
-                    if let Operand::Value(_) = a {
-                        let r = self.resolve(a);
-                        f.inst_mut(v).args[i] = r;
-                    }
-                }
-            }
-            f.block_mut(b).insts = insts;
-            let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
-            match &mut term {
-                crate::ir::Terminator::CondBranch { cond, .. } => *cond = self.resolve(*cond),
-                crate::ir::Terminator::Switch { selector, .. } => {
-                    *selector = self.resolve(*selector)
-                }
-                _ => {}
-            }
-            f.block_mut(b).term = term;
-        }
-    }
 }
 
 /// Promotes every register variable of `f` to SSA values.
@@ -141,6 +124,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     let mut defs: Vec<(u32, BlockId)> = Vec::with_capacity(nvars * 2);
     let mut global = vec![false; nvars];
     let mut written_here = vec![u32::MAX; nvars];
+    let mut loads = 0usize;
     for &b in &f.layout {
         for &v in &f.block(b).insts {
             let inst = f.inst(v);
@@ -152,13 +136,27 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                         defs.push((var.0, b));
                     }
                 }
-                (Op::Load, Some(Operand::Var(var))) if written_here[var.0 as usize] != b.0 => {
-                    global[var.0 as usize] = true;
+                (Op::Load, Some(Operand::Var(var))) => {
+                    loads += 1;
+                    if written_here[var.0 as usize] != b.0 {
+                        global[var.0 as usize] = true;
+                    }
                 }
                 _ => {}
             }
         }
     }
+    if loads == 0 {
+        // Lowering answered every read from the value it knew (straight-line code, or code
+        // whose registers do not live across blocks): the stores are dead, nothing to rename.
+        if !defs.is_empty() {
+            drop_var_stores(f);
+        }
+        f.vars.clear();
+        return;
+    }
+    // Phis only where some variable is read in a block before that block writes it.
+    let single = single || !global.contains(&true);
     let mut def_start = vec![0u32; nvars + 1];
     for &(var, _) in &defs {
         def_start[var as usize + 1] += 1;
@@ -173,7 +171,9 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         fill[var as usize] += 1;
     }
 
-    // Phi placement on iterated dominance frontiers.
+    // Phi placement on iterated dominance frontiers. The phis are numbered from `first_phi` on,
+    // one after another, before any bitcast the renaming adds (`phi_ids` below).
+    let first_phi = f.insts.len() as u32;
     let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];
     if !single {
         place_phis(
@@ -205,6 +205,12 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         };
         current.push(z);
     }
+    let phi_ids = first_phi..f.insts.len() as u32;
+    let is_phi = |o: Operand| matches!(o, Operand::Value(x) if phi_ids.contains(&x.0));
+    // What uses a phi (instructions; blocks by their terminator): the only places that
+    // trivial phis' removal rewrites, besides the phis themselves.
+    let mut phi_users: Vec<ValueId> = Vec::new();
+    let mut phi_terms: Vec<BlockId> = Vec::new();
     let mut repl = Replacements::new(f.insts.len());
     let mut undo: Vec<(u32, Operand)> = Vec::new();
     let mut spare: Vec<ValueId> = Vec::new();
@@ -252,6 +258,9 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                         inst.op = Op::Bitcast;
                         inst.args = smallvec::smallvec![cur];
                         kept.push(v);
+                        if is_phi(cur) {
+                            phi_users.push(v);
+                        }
                     }
                 }
                 (Op::Store, Some(Operand::Var(var))) => {
@@ -261,13 +270,15 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                     f.inst_mut(v).flags |= flags::DEAD;
                 }
                 _ => {
-                    let n = f.inst(v).args.len();
-                    for i in 0..n {
-                        let a = f.inst(v).args[i];
+                    let mut uses_phi = false;
+                    for a in f.inst_mut(v).args.iter_mut() {
                         if let Operand::Value(_) = a {
-                            let r = repl.resolve(a);
-                            f.inst_mut(v).args[i] = r;
+                            *a = repl.resolve(*a);
+                            uses_phi |= is_phi(*a);
                         }
+                    }
+                    if uses_phi {
+                        phi_users.push(v);
                     }
                     kept.push(v);
                 }
@@ -277,8 +288,13 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         spare = insts;
         let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
         match &mut term {
-            crate::ir::Terminator::CondBranch { cond, .. } => *cond = repl.resolve(*cond),
-            crate::ir::Terminator::Switch { selector, .. } => *selector = repl.resolve(*selector),
+            crate::ir::Terminator::CondBranch { cond: x, .. }
+            | crate::ir::Terminator::Switch { selector: x, .. } => {
+                *x = repl.resolve(*x);
+                if is_phi(*x) {
+                    phi_terms.push(b);
+                }
+            }
             _ => {}
         }
         // Each successor once, in terminator order (a switch may list one target for many
@@ -312,6 +328,9 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
                     // Bring the value to the phi's type at the end of this predecessor.
                     let bc = f.add_inst(Inst::new(Op::Bitcast, phi_ty, Args::from_slice(&[val])));
                     f.block_mut(b).insts.push(bc);
+                    if is_phi(val) {
+                        phi_users.push(bc);
+                    }
                     val = Operand::Value(bc);
                 }
                 let args = &mut f.inst_mut(phi).args;
@@ -324,9 +343,22 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         }
     }
     if !single {
-        remove_trivial_phis(f);
+        remove_trivial_phis(f, &phi_users, &phi_terms);
     }
     f.vars.clear();
+}
+
+/// Removes the stores to promotable variables from `f` (when nothing loads them).
+fn drop_var_stores(f: &mut Function) {
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        let mut insts = std::mem::take(&mut f.block_mut(b).insts);
+        insts.retain(|&v| {
+            let inst = f.inst(v);
+            !(inst.op == Op::Store && matches!(inst.args.first(), Some(Operand::Var(_))))
+        });
+        f.block_mut(b).insts = insts;
+    }
 }
 
 /// Places the phis of the variables read across blocks (`global`) on the iterated dominance
@@ -368,8 +400,9 @@ fn place_phis(
     }
 }
 
-/// Folds phis whose inputs are all the same value (or the phi itself).
-pub fn remove_trivial_phis(f: &mut Function) {
+/// Folds phis whose inputs are all the same value (or the phi itself); `users` and `terms`
+/// list every instruction and terminator that may use a phi.
+fn remove_trivial_phis(f: &mut Function, users: &[ValueId], terms: &[BlockId]) {
     let mut repl = Replacements::new(f.insts.len());
     loop {
         let mut changed = false;
@@ -416,16 +449,32 @@ pub fn remove_trivial_phis(f: &mut Function) {
     }
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
-        let insts: Vec<ValueId> = f
-            .block(b)
-            .insts
-            .iter()
-            .copied()
-            .filter(|&v| f.inst(v).flags & flags::DEAD == 0)
-            .collect();
+        let Some(&v) = f.block(b).insts.first() else {
+            continue;
+        };
+        if f.inst(v).op != Op::Phi {
+            continue;
+        }
+        let mut insts = std::mem::take(&mut f.block_mut(b).insts);
+        insts.retain(|&v| f.inst(v).flags & flags::DEAD == 0);
         f.block_mut(b).insts = insts;
     }
-    repl.apply(f);
+    repl.apply_to_phis(f);
+    for &v in users {
+        for i in 0..f.inst(v).args.len() {
+            let a = f.inst(v).args[i];
+            if let Operand::Value(_) = a {
+                f.inst_mut(v).args[i] = repl.resolve(a);
+            }
+        }
+    }
+    for &b in terms {
+        match &mut f.block_mut(b).term {
+            crate::ir::Terminator::CondBranch { cond: x, .. }
+            | crate::ir::Terminator::Switch { selector: x, .. } => *x = repl.resolve(*x),
+            _ => {}
+        }
+    }
 }
 
 fn pair_or_self(v: ValueId) -> Operand {

@@ -218,12 +218,13 @@ fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
 }
 
 /// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
-/// cannot carry OpLoopMerge directly.
+/// cannot carry OpLoopMerge directly. Returns the merges it made and the dominator tree of the
+/// reshaped graph (computed after the last loop anyway, so the caller need not again).
 fn restructure_loops(
     f: &mut Function,
     loops: &mut [Loop],
     dom: &DomTree,
-) -> Result<Vec<(BlockId, usize)>, PassError> {
+) -> Result<(Vec<(BlockId, usize)>, DomTree), PassError> {
     let mut fresh_merges = Vec::new();
     // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
     // headers), so dominators and the next loop's natural body are computed afresh.
@@ -375,7 +376,9 @@ fn restructure_loops(
         loops[li].cont = cont;
         fresh_dom = Some(DomTree::compute(f));
     }
-    Ok(fresh_merges)
+    // The dominators of the graph as the last loop left it.
+    let dom = fresh_dom.unwrap_or_else(|| DomTree::compute(f));
+    Ok((fresh_merges, dom))
 }
 
 /// Whether `b` is the block after some `endloop` (a loop exit the program states): exit chains
@@ -923,14 +926,24 @@ fn structured_layout(f: &mut Function) {
 /// Structurizes `f` in place (see the module documentation); returns the final dominator
 /// tree, which the later passes reuse (they do not change the graph).
 pub fn structurize(f: &mut Function) -> Result<DomTree, PassError> {
+    // Straight-line code (most vertex and pixel shaders): the entry block leaves the function,
+    // so it is the whole function and there is nothing to reshape.
+    let entry = f.entry();
+    if matches!(
+        f.block(entry).term,
+        Terminator::Return | Terminator::Unreachable
+    ) {
+        f.layout.clear();
+        f.layout.push(entry);
+        return Ok(DomTree::compute(f));
+    }
     fold_trivial_branches(f);
     f.layout = reverse_post_order(f);
     let mut dom = DomTree::compute(f);
     let mut loops = find_loops(f, &dom)?;
     let mut fresh = Vec::new();
     if !loops.is_empty() {
-        fresh = restructure_loops(f, &mut loops, &dom)?;
-        dom = DomTree::compute(f);
+        (fresh, dom) = restructure_loops(f, &mut loops, &dom)?;
     }
     let mut region = assign_regions(f, &loops, &dom, &fresh);
     let redirected = place_selection_merges(f, &loops, &mut region, &dom)?;

@@ -302,3 +302,71 @@ fn dce_removes_unused_values_and_keeps_stores() {
     assert_eq!(stored_to(f, fx.out_f[0]), Operand::Value(adds[0]));
     assert_eq!(block_of(f, adds[0]), f.entry());
 }
+
+#[test]
+fn structurize_keeps_a_returning_entry_block_alone() {
+    // Straight-line code as lowering leaves it: the entry block returns, and the block begun
+    // after the `ret` is dead.
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let u = b.load_global(fx.in_u);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
+        b.terminate(Terminator::Return);
+        let dead = b.new_block();
+        b.begin(dead);
+        b.terminate(Terminator::Unreachable);
+    });
+    assert_eq!(fx.m.functions[0].layout.len(), 2);
+    run_until(&mut fx.m, "structurize");
+    let f = &fx.m.functions[0];
+    assert_eq!(f.layout, vec![BlockId(0)], "{}", dump(f));
+    assert!(matches!(f.block(BlockId(0)).term, Terminator::Return));
+    assert!(matches!(f.block(BlockId(0)).merge, crate::ir::Merge::None));
+}
+
+#[test]
+fn ssa_drops_register_stores_that_nothing_loads() {
+    // Both arms write x, which the join never reads: the stores go, and no phi is made.
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let x = b.f.new_var(TypeId::U32);
+        let u = b.load_global(fx.in_u);
+        let zero = b.u32c(0);
+        let cond = b.op(Op::INotEqual, TypeId::BOOL, &[u, zero]);
+        let entry = b.current();
+        let (t, e, j) = (b.new_block(), b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: t,
+            on_false: e,
+        });
+        b.f.block_mut(entry).join = Some(j);
+        for (blk, k) in [(t, 1), (e, 2)] {
+            b.begin(blk);
+            let c = b.u32c(k);
+            b.store_var(x, c);
+            b.terminate(Terminator::Branch(j));
+        }
+        b.begin(j);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
+    });
+    let var_stores = |f: &Function| {
+        placed(f, Op::Store)
+            .into_iter()
+            .filter(|&v| matches!(f.inst(v).args[0], Operand::Var(_)))
+            .count()
+    };
+    assert_eq!(var_stores(&fx.m.functions[0]), 2);
+    run_until(&mut fx.m, "ssa");
+    let f = &fx.m.functions[0];
+    assert_eq!(var_stores(f), 0, "{}", dump(f));
+    assert!(f.vars.is_empty());
+    assert!(placed(f, Op::Phi).is_empty(), "{}", dump(f));
+    assert_eq!(
+        stored_to(f, fx.out_u[0]),
+        placed(f, Op::Load)
+            .first()
+            .map(|&v| Operand::Value(v))
+            .unwrap()
+    );
+}
