@@ -8,7 +8,7 @@ use super::query::insts;
 /// `ps_4_0` writing `x0[r0.x]` with `mask`, then reading the row back into `o0`.
 fn program(mask: &str) -> String {
     format!(
-        "ps_4_0\n.in SV_Position 0 v0 xyzw float position\n.out SV_Target 0 o0 xyzw uint\n\
+        "ps_4_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 uint\n\
          dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
          dcl_temps 1\ndcl_indexableTemp x0[4], 4\nftou r0.x, v0.x\n\
          mov x0[0].xyzw, l(5, 6, 7, 8)\nmov x0[r0.x + 0].{mask}, l(1, 2, 3, 4)\n\
