@@ -139,10 +139,13 @@ impl<'m> Emitter<'m> {
         if cached != 0 {
             return cached;
         }
-        let ty = self.m.types.get(t).clone();
+        // Borrowed from the module (not from `self`): struct and function types hold vectors
+        // that a clone would copy.
+        let m = self.m;
+        let ty = m.types.get(t);
         // Dependencies first.
         let mut ops: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::new();
-        let op = match &ty {
+        let op = match ty {
             Type::Void => Op::TypeVoid,
             Type::Scalar(Scalar::Bool) => Op::TypeBool,
             Type::Scalar(Scalar::F32) => {
@@ -239,7 +242,7 @@ impl<'m> Emitter<'m> {
         words.push(id);
         words.extend_from_slice(&ops);
         inst(&mut self.globals, op, &words);
-        match ty {
+        match *ty {
             Type::Array {
                 stride: Some(s), ..
             }
@@ -262,10 +265,12 @@ impl<'m> Emitter<'m> {
         if cached != 0 {
             return cached;
         }
-        let k = self.m.consts.get(c).clone();
+        // Borrowed from the module, not cloned (a composite's parts are a vector).
+        let m = self.m;
+        let k = m.consts.get(c);
         let ty = self.type_id(k.ty());
         let id;
-        match k {
+        match *k {
             Const::Scalar { ty: t, bits } => {
                 id = self.id();
                 if t == TypeId::BOOL {
@@ -288,11 +293,11 @@ impl<'m> Emitter<'m> {
                     inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32]);
                 }
             }
-            Const::Composite { parts, .. } => {
-                let mut words: Vec<Word> = Vec::with_capacity(parts.len() + 2);
+            Const::Composite { ref parts, .. } => {
+                let mut words: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::new();
                 words.push(ty);
                 words.push(0);
-                for p in parts {
+                for &p in parts {
                     let pid = self.const_id(p);
                     words.push(pid);
                 }

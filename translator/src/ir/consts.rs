@@ -54,6 +54,17 @@ pub struct ConstTable {
 }
 
 impl ConstTable {
+    /// An empty table with room for what a typical shader interns (a few dozen scalars, a
+    /// few vectors), so that filling it seldom grows its vectors and maps.
+    pub fn new() -> Self {
+        ConstTable {
+            consts: Vec::with_capacity(48),
+            map: HashMap::with_capacity_and_hasher(8, Default::default()),
+            scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
+            vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
+        }
+    }
+
     pub fn intern(&mut self, c: Const) -> ConstId {
         if let Const::Scalar { ty, bits } = c {
             return self.scalar(ty, bits);

@@ -379,7 +379,7 @@ impl Module {
             stage,
             entry_name: "main".into(),
             types,
-            consts: ConstTable::default(),
+            consts: ConstTable::new(),
             globals: Vec::new(),
             functions: Vec::new(),
             capabilities: vec![spirv::Capability::Shader],

@@ -186,44 +186,62 @@ const NONE: u32 = u32::MAX;
 /// small graphs shaders have, so this version works on dense arrays. A test checks it against
 /// petgraph's on thousands of random graphs.
 pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u32> {
-    // Successor and predecessor lists in compressed form (edge order kept).
-    let csr = |key: fn(&(u32, u32)) -> (u32, u32)| {
-        let mut start = vec![0u32; n + 1];
+    // Every temporary lives in one buffer (one allocation, not ten): successor and predecessor
+    // lists in compressed form (edge order kept), post-order numbers, the post-order itself,
+    // the dominators by post-order number and the depth-first search's stack.
+    let e = edges.len();
+    let mut buf = vec![0u32; 2 * (n + 2) + 2 * e + 5 * n];
+    let (succ_start, rest) = buf.split_at_mut(n + 2);
+    let (pred_start, rest) = rest.split_at_mut(n + 2);
+    let (succ, rest) = rest.split_at_mut(e);
+    let (pred, rest) = rest.split_at_mut(e);
+    let (po, rest) = rest.split_at_mut(n);
+    let (order, rest) = rest.split_at_mut(n);
+    let (dom, stack) = rest.split_at_mut(n);
+    // Counts at `start[key + 2]`, prefix sums, then `start[key + 1]` is the fill cursor: once
+    // filled, `start[v]..start[v + 1]` is `v`'s list.
+    let csr = |start: &mut [u32], list: &mut [u32], key: fn(&(u32, u32)) -> (u32, u32)| {
         for e in edges {
-            start[key(e).0 as usize + 1] += 1;
+            start[key(e).0 as usize + 2] += 1;
         }
         for i in 0..n {
-            start[i + 1] += start[i];
+            start[i + 2] += start[i + 1];
         }
-        let mut fill = start.clone();
-        let mut list = vec![0u32; edges.len()];
         for e in edges {
             let (a, b) = key(e);
-            list[fill[a as usize] as usize] = b;
-            fill[a as usize] += 1;
+            let at = &mut start[a as usize + 1];
+            list[*at as usize] = b;
+            *at += 1;
         }
-        (start, list)
     };
-    let (succ_start, succ) = csr(|&(a, b)| (a, b));
-    let (pred_start, mut pred) = csr(|&(a, b)| (b, a));
-    // Post-order numbers by an iterative depth-first search.
-    let mut po = vec![NONE; n];
-    let mut order: Vec<u32> = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    let mut stack: Vec<(u32, u32)> = vec![(root, succ_start[root as usize])];
-    seen[root as usize] = true;
-    while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-        if *next < succ_start[v as usize + 1] {
-            let s = succ[*next as usize];
-            *next += 1;
-            if !seen[s as usize] {
-                seen[s as usize] = true;
-                stack.push((s, succ_start[s as usize]));
+    csr(succ_start, succ, |&(a, b)| (a, b));
+    csr(pred_start, pred, |&(a, b)| (b, a));
+    // Post-order numbers by an iterative depth-first search (`SEEN`: on the stack). The stack
+    // holds (node, next successor index) pairs; a node is pushed at most once.
+    const SEEN: u32 = NONE - 1;
+    po.fill(NONE);
+    let mut m = 0usize;
+    let mut depth = 1usize;
+    stack[0] = root;
+    stack[1] = succ_start[root as usize];
+    po[root as usize] = SEEN;
+    while depth > 0 {
+        let top = 2 * (depth - 1);
+        let (v, next) = (stack[top], stack[top + 1]);
+        if next < succ_start[v as usize + 1] {
+            let s = succ[next as usize];
+            stack[top + 1] = next + 1;
+            if po[s as usize] == NONE {
+                po[s as usize] = SEEN;
+                stack[2 * depth] = s;
+                stack[2 * depth + 1] = succ_start[s as usize];
+                depth += 1;
             }
         } else {
-            po[v as usize] = order.len() as u32;
-            order.push(v);
-            stack.pop();
+            po[v as usize] = m as u32;
+            order[m] = v;
+            m += 1;
+            depth -= 1;
         }
     }
     // Predecessors as post-order numbers, lowest (deepest) first: a block many others branch
@@ -237,8 +255,8 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
         list.sort_unstable();
     }
     // Iterate to the fixed point in reverse post-order, on post-order numbers.
-    let m = order.len();
-    let mut dom = vec![NONE; m];
+    let dom = &mut dom[..m];
+    dom.fill(NONE);
     dom[m - 1] = (m - 1) as u32;
     let mut changed = true;
     while changed {
@@ -272,7 +290,7 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
         }
     }
     let mut idom = vec![NONE; n];
-    for (i, &v) in order.iter().enumerate() {
+    for (i, &v) in order[..m].iter().enumerate() {
         idom[v as usize] = order[dom[i] as usize];
     }
     idom
@@ -301,23 +319,26 @@ impl DomTree {
 
     fn from_idom_array(root: BlockId, idom: Vec<u32>) -> Self {
         let n = idom.len();
-        let mut kid_start = vec![0u32; n + 1];
+        // Counts at `kid_start[d + 2]`, prefix sums, then `kid_start[d + 1]` is the fill
+        // cursor; once filled, `kid_start[d]..kid_start[d + 1]` are `d`'s children.
+        let mut kid_start = vec![0u32; n + 2];
         for &d in &idom {
             if d != NONE {
-                kid_start[d as usize + 1] += 1;
+                kid_start[d as usize + 2] += 1;
             }
         }
         for i in 0..n {
-            kid_start[i + 1] += kid_start[i];
+            kid_start[i + 2] += kid_start[i + 1];
         }
-        let mut fill = kid_start.clone();
-        let mut kids = vec![BlockId(0); kid_start[n] as usize];
+        let mut kids = vec![BlockId(0); kid_start[n + 1] as usize];
         for (i, &d) in idom.iter().enumerate() {
             if d != NONE {
-                kids[fill[d as usize] as usize] = BlockId(i as u32);
-                fill[d as usize] += 1;
+                let at = &mut kid_start[d as usize + 1];
+                kids[*at as usize] = BlockId(i as u32);
+                *at += 1;
             }
         }
+        kid_start.pop();
         let mut t = DomTree {
             idom,
             kid_start,

@@ -87,7 +87,7 @@ pub const PIPELINE: &[(&str, Stage, Pass)] = &[
         Ok(())
     }),
     ("simplify", Stage::Ssa, |f, cx| {
-        simplify::simplify(f, cx.types, cx.consts);
+        simplify::simplify(f, cx.types, cx.consts, cx.globals);
         Ok(())
     }),
     ("cse", Stage::Ssa, |f, cx| {

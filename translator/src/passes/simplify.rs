@@ -12,7 +12,12 @@
 //!   components (→ the vector, or one shuffle); shuffles of shuffles;
 //! - D3D booleans: `x != 0` where `x = select(c, K, 0)` is `c`; `and`/`or`/`not` of such
 //!   selects become logical operations on the conditions; `select(not c, a, b)` swaps;
-//! - integer identities and constant folding of integer/bitwise operations.
+//! - integer identities and constant folding of integer/bitwise operations;
+//! - four stores to the components of one row of an array of 4-vectors (D3D writes indexable
+//!   temps a component at a time) with nothing that touches memory between them: one store of
+//!   the whole row, built by a `CompositeConstruct` that the walk then folds. Lavapipe turns
+//!   each store through a dynamic index into a per-lane scatter, so this is what made
+//!   `ps50_indexable` run 25 % slower than vkd3d-shader's output (docs/architecture.md, "Speed").
 
 use smallvec::SmallVec;
 use spirv::Op;
@@ -20,8 +25,8 @@ use spirv::Op;
 use super::ssa::Replacements;
 use crate::ir::builder::recast_const;
 use crate::ir::{
-    Args, Const, ConstId, ConstTable, Function, Inst, Operand, Scalar, Terminator, TypeId,
-    TypeTable, ValueId, flags,
+    Args, Const, ConstId, ConstTable, Function, Global, GlobalId, Inst, Operand, Scalar,
+    Terminator, Type, TypeId, TypeTable, ValueId, flags,
 };
 
 const MAX_ARGS: usize = 8;
@@ -626,7 +631,13 @@ impl Ctx<'_> {
 }
 
 /// Runs the peephole folds over `f`.
-pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable) {
+pub fn simplify(
+    f: &mut Function,
+    types: &mut TypeTable,
+    consts: &mut ConstTable,
+    globals: &[Global],
+) {
+    merge_row_stores(f, types, consts, globals);
     let mut cx = Ctx {
         types,
         consts,
@@ -685,4 +696,195 @@ pub fn simplify(f: &mut Function, types: &mut TypeTable, consts: &mut ConstTable
     }
     // Phis may use values folded later in layout order.
     cx.repl.apply_to_phis(f);
+}
+
+/// The row of an array-of-4-vectors global that `ptr` points into one component of:
+/// `ptr = AccessChain(g, row, k)` with a constant `k` below 4 → (g, row, k, the row's type,
+/// the global's storage class).
+fn row_component(
+    f: &Function,
+    types: &TypeTable,
+    consts: &ConstTable,
+    globals: &[Global],
+    ptr: Operand,
+) -> Option<(GlobalId, Operand, u8, TypeId, spirv::StorageClass)> {
+    let pi = f.inst(ptr.value()?);
+    if pi.op != Op::AccessChain || pi.args.len() != 3 {
+        return None;
+    }
+    let Operand::Global(g) = pi.args[0] else {
+        return None;
+    };
+    let k = consts.scalar_bits(pi.args[2].konst()?)?;
+    let global = globals.get(g.0 as usize)?;
+    let Type::Pointer { pointee, .. } = *types.get(global.ty) else {
+        return None;
+    };
+    let Type::Array { elem, .. } = *types.get(pointee) else {
+        return None;
+    };
+    match types.shape(elem) {
+        Some((_, 4)) if k < 4 => Some((g, pi.args[1], k as u8, elem, global.storage)),
+        _ => None,
+    }
+}
+
+/// Whether `a` and `b` are the same value: the same operand, or (before CSE merges them) the
+/// same pure operation on the same values, looked for `depth` levels deep.
+fn same_value(f: &Function, a: Operand, b: Operand, depth: u32) -> bool {
+    if a == b {
+        return true;
+    }
+    let (Operand::Value(x), Operand::Value(y)) = (a, b) else {
+        return false;
+    };
+    let (xi, yi) = (f.inst(x), f.inst(y));
+    depth > 0
+        && xi.op == yi.op
+        && xi.ty == yi.ty
+        && is_pure(xi.op)
+        && xi.op != Op::AccessChain
+        && xi.args.len() == yi.args.len()
+        && xi
+            .args
+            .iter()
+            .zip(&yi.args)
+            .all(|(&p, &q)| same_value(f, p, q, depth - 1))
+}
+
+/// Operations that neither read nor write memory nor have other side effects (GLSL.std.450
+/// instructions, the only extended set the translator imports, have none): a group of
+/// component stores may span them.
+fn is_pure(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AccessChain
+            | Op::CompositeExtract
+            | Op::CompositeConstruct
+            | Op::CompositeInsert
+            | Op::VectorShuffle
+            | Op::Bitcast
+            | Op::ExtInst
+            | Op::IAdd
+            | Op::ISub
+            | Op::IMul
+            | Op::FAdd
+            | Op::FSub
+            | Op::FMul
+            | Op::FDiv
+            | Op::FNegate
+            | Op::BitwiseAnd
+            | Op::BitwiseOr
+            | Op::BitwiseXor
+            | Op::ShiftLeftLogical
+            | Op::ShiftRightLogical
+            | Op::ShiftRightArithmetic
+            | Op::Select
+            | Op::ConvertFToS
+            | Op::ConvertFToU
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+    )
+}
+
+/// Replaces four stores to the four components of one row of an array of 4-vectors (in any
+/// order, in one block, with only [`is_pure`] operations between them) by one store of the
+/// row at the place of the last of them. Same memory afterwards; nothing between the stores
+/// can observe the difference.
+fn merge_row_stores(
+    f: &mut Function,
+    types: &mut TypeTable,
+    consts: &ConstTable,
+    globals: &[Global],
+) {
+    let has_rows = globals.iter().any(|g| match types.get(g.ty) {
+        Type::Pointer { pointee, .. } => matches!(
+            types.get(*pointee),
+            Type::Array { elem, .. } if types.shape(*elem).is_some_and(|(_, n)| n == 4)
+        ),
+        _ => false,
+    });
+    if !has_rows {
+        return;
+    }
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        // The group being gathered: (global, row), its stores' values by component, and the
+        // row's type and storage.
+        let mut key: Option<(GlobalId, Operand)> = None;
+        let mut parts: [Option<(usize, Operand)>; 4] = [None; 4];
+        let mut row_ty = (TypeId::VOID, spirv::StorageClass::Function);
+        let mut i = 0;
+        while i < f.block(b).insts.len() {
+            let v = f.block(b).insts[i];
+            let inst = f.inst(v);
+            if inst.op != Op::Store {
+                if !is_pure(inst.op) {
+                    key = None;
+                }
+                i += 1;
+                continue;
+            }
+            let Some((g, row, k, elem, storage)) =
+                row_component(f, types, consts, globals, inst.args[0])
+            else {
+                key = None;
+                i += 1;
+                continue;
+            };
+            let value = inst.args[1];
+            let (scalar, _) = types.shape(elem).expect("checked by row_component");
+            if ty_of(f, consts, value) != TypeTable::vec(scalar, 1) {
+                key = None;
+                i += 1;
+                continue;
+            }
+            let same_row = key.is_some_and(|(kg, kr)| kg == g && same_value(f, kr, row, 4));
+            if !same_row || parts[k as usize].is_some() {
+                key = Some((g, row));
+                parts = [None; 4];
+                row_ty = (elem, storage);
+            }
+            parts[k as usize] = Some((i, value));
+            if parts.iter().all(Option::is_some) {
+                let slots = parts.map(|p| p.expect("all some"));
+                let ptr_ty = types.pointer(row_ty.1, row_ty.0);
+                let ptr = f.add_inst(Inst::new(
+                    Op::AccessChain,
+                    ptr_ty,
+                    Args::from_slice(&[Operand::Global(g), row]),
+                ));
+                let whole = f.add_inst(Inst::new(
+                    Op::CompositeConstruct,
+                    row_ty.0,
+                    slots.iter().map(|&(_, x)| x).collect(),
+                ));
+                let store = f.add_inst(Inst::new(
+                    Op::Store,
+                    TypeId::VOID,
+                    Args::from_slice(&[Operand::Value(ptr), Operand::Value(whole)]),
+                ));
+                // The last store (at `i`) becomes the row's; the other three go.
+                let mut dead: SmallVec<[usize; 3]> = slots
+                    .iter()
+                    .map(|&(at, _)| at)
+                    .filter(|&at| at != i)
+                    .collect();
+                dead.sort_unstable();
+                let insts = &mut f.block_mut(b).insts;
+                let mut gone: SmallVec<[ValueId; 4]> = smallvec::smallvec![insts[i]];
+                insts.splice(i..=i, [ptr, whole, store]);
+                for &at in dead.iter().rev() {
+                    gone.push(insts.remove(at));
+                }
+                for v in gone {
+                    f.inst_mut(v).flags |= flags::DEAD;
+                }
+                i = i + 3 - dead.len();
+                key = None;
+                continue;
+            }
+            i += 1;
+        }
+    }
 }

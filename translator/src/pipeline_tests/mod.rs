@@ -12,6 +12,7 @@ mod precision;
 mod query;
 mod raw_feedback;
 mod rov;
+mod row_stores;
 mod signature;
 mod structurize;
 mod sysval;
