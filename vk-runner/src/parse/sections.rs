@@ -88,6 +88,9 @@ pub struct Require {
     pub options: Vec<String>,
     /// Lines whose tag condition does not hold make the following tests skip (e.g. `vulkan`).
     pub tag_conditions: Vec<(String, Qualifier)>,
+    /// `compile shader model X` lines: models the block is (also) to be tested at. They name
+    /// passes to run (listing 2.0 or 3.0 runs the SM1–3 pass by default) and restrict nothing.
+    pub compile_models: Vec<ShaderModel>,
 }
 
 impl Default for Require {
@@ -98,6 +101,7 @@ impl Default for Require {
             caps: Vec::new(),
             options: Vec::new(),
             tag_conditions: Vec::new(),
+            compile_models: Vec::new(),
         }
     }
 }

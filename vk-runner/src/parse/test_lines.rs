@@ -242,7 +242,10 @@ fn no_meaning_args(word: &str, c: &mut Cursor<'_>) -> Result<bool, String> {
         "alpha test" => {
             default = c.rest().trim_start().starts_with("always");
             parse_compare(c)?;
-            floats(c, 1)?;
+            // `alpha test always` / `never` need no reference (vkd3d's strtof reads 0).
+            if !c.rest().trim().is_empty() {
+                floats(c, 1)?;
+            }
         }
         "shade mode" | "point-sprite" => {
             let t = c.take_token(&[]);
@@ -1030,6 +1033,7 @@ mod tests {
         // D3D9 state: parsed (malformed arguments are errors), no meaning here.
         for line in [
             "alpha test greater equal 0.5",
+            "alpha test never",
             "shade mode flat",
             "clip-plane 3 disable",
             "clip-plane 0 1 0 0 -0.5",

@@ -160,7 +160,13 @@ impl<'a> Runner<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        let min_model = if self.header_selects_d3d9 && header.iter().any(|m| is_d3d9(*m)) {
+        // `[require] compile shader model X` lines name models to test at, as the header does.
+        let compile_models = file.sections.iter().flat_map(|s| match &s.kind {
+            SectionKind::Require(r) => r.compile_models.clone(),
+            _ => Vec::new(),
+        });
+        let wants_d3d9 = header.iter().copied().chain(compile_models).any(is_d3d9);
+        let min_model = if self.header_selects_d3d9 && wants_d3d9 {
             MODELS[0]
         } else {
             self.min_model
