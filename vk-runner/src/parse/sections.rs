@@ -432,6 +432,10 @@ pub enum Directive {
     },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
+    /// A `[test]` line that does not parse, with the error. Like vkd3d's runner, which reads a
+    /// test line only when it runs it, it is judged where its block runs: a failed `[parse]`
+    /// check there, a skip where the block is skipped for its requirements.
+    Malformed(String),
 }
 
 impl Directive {

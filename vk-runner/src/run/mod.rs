@@ -451,6 +451,8 @@ impl<'a> Runner<'a> {
             Err(e) => Some(e.clone()),
             Ok(m) => self.caps_problem(st, *m),
         };
+        // Why the block's requirements keep it from running (not the missing device).
+        let block_skip = skip_reason.clone();
         if skip_reason.is_none() && self.gpu.is_none() {
             skip_reason = Some(self.no_gpu_reason.clone());
         }
@@ -479,6 +481,7 @@ impl<'a> Runner<'a> {
                 Directive::DrawQuad | Directive::Draw { .. } => "draw",
                 Directive::Probe(_) => "probe",
                 Directive::Copy { .. } => "copy",
+                Directive::Malformed(_) => "parse",
                 _ => "",
             };
             let mut add = |status: Status, message: String| {
@@ -524,6 +527,16 @@ impl<'a> Runner<'a> {
                         st.viewports.resize(i + 1, [0.0; 4]);
                     }
                     st.viewports[i] = *rect;
+                    continue;
+                }
+                Directive::Malformed(e) => {
+                    match &block_skip {
+                        Some(reason) => add(
+                            Status::Skip,
+                            format!("{reason} (and the line does not parse: {e})"),
+                        ),
+                        None => add(Status::Fail, e.clone()),
+                    }
                     continue;
                 }
                 Directive::NoMeaning(_) => continue,
@@ -607,7 +620,8 @@ impl<'a> Runner<'a> {
                 | Directive::Viewport { .. }
                 | Directive::NoMeaning(_)
                 | Directive::FixedFunction { .. }
-                | Directive::Unsupported(_) => {
+                | Directive::Unsupported(_)
+                | Directive::Malformed(_) => {
                     unreachable!("handled above")
                 }
             };
