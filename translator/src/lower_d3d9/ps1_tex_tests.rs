@@ -557,6 +557,22 @@ fn texreg2_reads_the_source_components_as_coordinates() {
 }
 
 #[test]
+fn ps_1_4_projective_divide_by_zero_gives_one() {
+    // MS "ps_1_4 source register modifiers for texld, texcrd": x' = 1.0 (and y') if the
+    // divisor is 0, for _dz and _dw alike; a nonzero divisor divides.
+    let t = translate("ps_1_4\ntexcrd r1.rg, t1_dw.xyw\nmov r0, r1\n");
+    for (w, want) in [(0.0, [1.0, 1.0]), (-0.0, [1.0, 1.0]), (4.0, [0.75, -0.5])] {
+        let mut tc = TC;
+        tc[1] = [3.0, -2.0, 0.0, w];
+        assert_near(&run(&t.spirv, &tc, &[]).color[..2], &want);
+    }
+    let t = translate("ps_1_4\ntexcrd r1.rgb, t1\nphase\ntexld r0, r1_dz\n");
+    let mut tc = TC;
+    tc[1] = [-0.5, 0.5, 0.0, 1.0];
+    assert_near(&run(&t.spirv, &tc, &[]).color, &tex2([1.0, 1.0, 0.0, 0.0]));
+}
+
+#[test]
 fn ps_1_4_texld_texcrd_bem_and_texdepth() {
     // texld r0, t0_dz samples stage 0 at tc0 / tc0.z; texcrd copies unclamped, _dw divides.
     let t = translate("ps_1_4\ntexld r0, t0_dz\ntexcrd r1.xyz, t1_dw.xyw\nadd r0, r0, r1\n");

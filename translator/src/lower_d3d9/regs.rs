@@ -243,10 +243,16 @@ impl<'p, 'm> D9<'p, 'm> {
     pub fn read(&mut self, s: &Source) -> R<Operand> {
         let mut v = self.fetch(s.reg, s.relative.as_ref())?;
         if matches!(s.modifier, SM::Dz | SM::Dw) {
-            // Divide by z or w, before the swizzle (ps_1_4 `texld`/`texcrd`).
+            // Divide by z or w, before the swizzle (ps_1_4 `texld`/`texcrd`); a zero divisor
+            // gives 1 (MS "ps_1_4 source register modifiers": x' = 1.0 if z == 0).
             let d = self.b.extract(v, if s.modifier == SM::Dz { 2 } else { 3 });
+            let zero = self.b.f32c(0.0);
+            let d0 = self.b.op(Op::FOrdEqual, TypeId::BOOL, &[d, zero]);
+            let d0 = self.bsplat4(d0);
             let d = self.splat4(d);
-            v = self.b.op(Op::FDiv, TypeId::VEC4, &[v, d]);
+            let q = self.b.op(Op::FDiv, TypeId::VEC4, &[v, d]);
+            let one = self.b.splat(Scalar::F32, 4, 1f32.to_bits() as u64);
+            v = self.b.op(Op::Select, TypeId::VEC4, &[d0, one, q]);
         }
         let v = self.b.swizzle(v, &s.swizzle.0);
         self.modify(v, s.modifier)

@@ -655,3 +655,16 @@ fn bvec4_type_id_is_the_predefined_one() {
     let t = crate::ir::TypeTable::new();
     assert_eq!(t.get(super::regs::BVEC4), &Type::Vector(Scalar::Bool, 4));
 }
+
+#[test]
+fn centroid_inputs_are_decorated_centroid() {
+    // `_centroid` on a pixel-shader input dcl interpolates at the centroid (notes §4.20); the
+    // other inputs keep centre sampling. A runtime case cannot tell the two apart portably.
+    for src in [
+        "ps_3_0\ndcl_texcoord0_centroid v0\ndcl_texcoord1 v1\nadd oC0, v0, v1\n",
+        "ps_2_0\ndcl_centroid t0\ndcl t1\nadd r0, t0, t1\nmov oC0, r0\n",
+    ] {
+        let text = spirv_text(src, &Options::default());
+        assert_eq!(text.matches(" Centroid").count(), 1, "{src}\n{text}");
+    }
+}
