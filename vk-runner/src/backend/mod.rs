@@ -6,6 +6,7 @@ pub mod spirv_info;
 pub mod vkd3d;
 pub mod vkd3d_asm;
 pub mod vkd3d_d3dbc;
+pub mod vkd3d_reflect;
 
 use translator::{Options, TargetEnv, Translation};
 

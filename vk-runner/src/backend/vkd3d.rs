@@ -8,6 +8,7 @@
 
 use super::spirv_info::{self, IoVar, SpirvInfo};
 use super::vkd3d_asm::{self, DeclKind};
+use super::vkd3d_reflect::{self, Located};
 use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity};
 use crate::hlsl::first_lines;
 use std::path::PathBuf;
@@ -109,60 +110,26 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
     let patch_constants = interface(&pc_sig, &[], info.stage);
 
     let decls = vkd3d_asm::parse_decls(asm);
-    let mut descriptors = Vec::new();
-    for d in &info.descriptors {
-        let name = d
-            .name
-            .as_deref()
-            .ok_or("vkd3d descriptor variable without a name")?;
-        let (class, id) = vkd3d_asm::parse_var_name(name)
-            .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
+    let descriptors = vkd3d_reflect::descriptors(info, |name, class, id| {
         let decl = decls
             .iter()
             .find(|x| x.class == class && x.id == id)
             .ok_or_else(|| format!("no declaration for {name} in the disassembly"))?;
-        let shape = match (class, decl.kind) {
-            (RegisterClass::B, _) => ResourceShape::ConstantBuffer {
-                size_bytes: d.block_size.unwrap_or(0),
+        Ok(Located {
+            space: decl.space,
+            lower: decl.lower,
+            upper: decl.upper,
+            buffer: match decl.kind {
+                DeclKind::Structured { stride } => Some(ResourceShape::StructuredBuffer { stride }),
+                DeclKind::Raw => Some(ResourceShape::RawBuffer),
+                _ => None,
             },
-            (RegisterClass::S, _) => ResourceShape::Sampler { comparison: false },
-            (_, DeclKind::Structured { stride }) => ResourceShape::StructuredBuffer { stride },
-            (_, DeclKind::Raw) => ResourceShape::RawBuffer,
-            _ => {
-                let img = d.image.ok_or_else(|| format!("{name} is not an image"))?;
-                ResourceShape::Image {
-                    dim: img.dim,
-                    return_type: img.sampled_type,
-                    multisampled: img.multisampled,
-                }
-            }
-        };
-        descriptors.push(Descriptor {
-            set: d.set,
-            binding: d.binding,
-            descriptor_type: d.descriptor_type,
-            count: d.count,
-            array_offset: 0,
-            origin: D3dOrigin {
-                class,
-                space: decl.space,
-                lower: decl.lower,
-                upper: decl.upper,
-                range_id: id,
-                uav_counter: false,
-            },
-            shape,
-            writable: class == RegisterClass::U,
-        });
-    }
-    let vulkan_features = features_for(info, &descriptors);
+        })
+    })?;
     Ok(Reflection {
-        stage: info.stage,
-        entry_point: info.entry_point.clone(),
         inputs,
         outputs,
         patch_constants,
-        descriptors,
         push_constants: info
             .push_constant_size
             .map(|size| {
@@ -175,13 +142,7 @@ fn reflect(info: &SpirvInfo, dxbc: &[u8], asm: &str) -> Result<Reflection, Strin
             })
             .unwrap_or_default(),
         workgroup_size: info.workgroup_size,
-        capabilities: info.capabilities.clone(),
-        extensions: info.extensions.clone(),
-        vulkan_features,
-        spec_constants: Vec::new(),
-        class_linkage: None,
-        d3d9: None,
-        xfb: None,
+        ..vkd3d_reflect::module_reflection(info, descriptors)
     })
 }
 
@@ -245,46 +206,4 @@ fn interface(sig: &[SigElement<'_>], vars: &[IoVar], stage: ShaderStage) -> Vec<
             }
         })
         .collect()
-}
-
-/// Vulkan features a module needs, by the capabilities it declares and what it writes.
-pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<String> {
-    let mut f: Vec<&str> = Vec::new();
-    for cap in &info.capabilities {
-        f.extend(match cap.as_str() {
-            "StorageImageReadWithoutFormat" => &["shaderStorageImageReadWithoutFormat"][..],
-            "StorageImageWriteWithoutFormat" => &["shaderStorageImageWriteWithoutFormat"],
-            "Float64" => &["shaderFloat64"],
-            "Int64" => &["shaderInt64"],
-            "Int16" => &["shaderInt16"],
-            "Geometry" => &["geometryShader"],
-            "Tessellation" => &["tessellationShader"],
-            "SampleRateShading" => &["sampleRateShading"],
-            "DemoteToHelperInvocation" | "DemoteToHelperInvocationEXT" => {
-                &["shaderDemoteToHelperInvocation"]
-            }
-            "ImageCubeArray" | "SampledCubeArray" => &["imageCubeArray"],
-            "ClipDistance" => &["shaderClipDistance"],
-            "CullDistance" => &["shaderCullDistance"],
-            "ImageGatherExtended" => &["shaderImageGatherExtended"],
-            "StorageImageExtendedFormats" => &["shaderStorageImageExtendedFormats"],
-            "MinLod" => &["shaderResourceMinLod"],
-            "SparseResidency" => &["shaderResourceResidency"],
-            "StorageImageMultisample" => &["shaderStorageImageMultisample"],
-            "RuntimeDescriptorArray" => &["runtimeDescriptorArray"],
-            "FragmentShaderPixelInterlockEXT" => &["fragmentShaderPixelInterlock"],
-            _ => &[],
-        });
-    }
-    if descriptors.iter().any(|d| d.writable) {
-        match info.stage {
-            ShaderStage::Pixel => f.push("fragmentStoresAndAtomics"),
-            ShaderStage::Compute => {}
-            _ => f.push("vertexPipelineStoresAndAtomics"),
-        }
-    }
-    let mut v: Vec<String> = f.into_iter().map(str::to_string).collect();
-    v.sort();
-    v.dedup();
-    v
 }

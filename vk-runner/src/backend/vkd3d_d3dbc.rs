@@ -8,8 +8,7 @@
 //! (`cb0_0` for the float constants, `t0` + `s0` per sampler), each its own register.
 
 use super::spirv_info::{IoVar, SpirvInfo};
-use super::vkd3d::features_for;
-use super::vkd3d_asm;
+use super::vkd3d_reflect::{self, Located};
 use translator::reflect::*;
 
 /// The `(usage, index)` a `dcl_<usage><index> REG` line of the listing gives register `reg`
@@ -72,46 +71,15 @@ fn interface(vars: &[IoVar], asm: &str, stage: ShaderStage, output: bool) -> Vec
 
 /// Builds the reflection of vkd3d's SPIR-V for a D3D9 program.
 pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
-    let mut descriptors = Vec::new();
-    for d in &info.descriptors {
-        let name = d
-            .name
-            .as_deref()
-            .ok_or("vkd3d descriptor variable without a name")?;
-        let (class, id) = vkd3d_asm::parse_var_name(name)
-            .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
-        let shape = match class {
-            RegisterClass::B => ResourceShape::ConstantBuffer {
-                size_bytes: d.block_size.unwrap_or(0),
-            },
-            RegisterClass::S => ResourceShape::Sampler { comparison: false },
-            _ => {
-                let img = d.image.ok_or_else(|| format!("{name} is not an image"))?;
-                ResourceShape::Image {
-                    dim: img.dim,
-                    return_type: img.sampled_type,
-                    multisampled: img.multisampled,
-                }
-            }
-        };
-        descriptors.push(Descriptor {
-            set: d.set,
-            binding: d.binding,
-            descriptor_type: d.descriptor_type,
-            count: d.count,
-            array_offset: 0,
-            origin: D3dOrigin {
-                class,
-                space: 0,
-                lower: id,
-                upper: Some(id),
-                range_id: id,
-                uav_counter: false,
-            },
-            shape,
-            writable: false,
-        });
-    }
+    // Each D3D9 register is its own descriptor, in space 0.
+    let descriptors = vkd3d_reflect::descriptors(info, |_, _, id| {
+        Ok(Located {
+            space: 0,
+            lower: id,
+            upper: Some(id),
+            buffer: None,
+        })
+    })?;
     let version = asm
         .lines()
         .map(str::trim)
@@ -119,24 +87,13 @@ pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
         .unwrap_or_default()
         .to_string();
     Ok(Reflection {
-        stage: info.stage,
-        entry_point: info.entry_point.clone(),
         inputs: interface(&info.inputs, asm, info.stage, false),
         outputs: interface(&info.outputs, asm, info.stage, true),
-        patch_constants: Vec::new(),
-        vulkan_features: features_for(info, &descriptors),
-        descriptors,
-        push_constants: Vec::new(),
-        workgroup_size: None,
-        capabilities: info.capabilities.clone(),
-        extensions: info.extensions.clone(),
-        spec_constants: Vec::new(),
-        class_linkage: None,
-        xfb: None,
         d3d9: Some(D3d9Info {
             version,
             ..Default::default()
         }),
+        ..vkd3d_reflect::module_reflection(info, descriptors)
     })
 }
 

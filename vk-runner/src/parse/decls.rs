@@ -21,6 +21,8 @@ pub fn require_line(req: &mut Require, line: &str) -> Result<(), String> {
         let m = ShaderModel::parse(&mut c)?;
         req.min_model = req.min_model.max(m);
         req.max_model = req.max_model.min(m);
+    } else if c.eat_words("compile shader model") {
+        req.compile_models.push(ShaderModel::parse(&mut c)?);
     } else if c.eat_word("options:") {
         req.options = c.rest().split_whitespace().map(str::to_string).collect();
     } else if c.eat_word("non-warp") {
@@ -385,6 +387,14 @@ mod tests {
         require_line(&mut r, "float64").unwrap();
         require_line(&mut r, "format r32-float uav-load").unwrap();
         require_line(&mut r, "options: row-major").unwrap();
+        // Models to test at: restricts nothing.
+        require_line(&mut r, "compile shader model 2.0").unwrap();
+        require_line(&mut r, "compile shader model 3.0").unwrap();
+        assert_eq!(
+            r.compile_models,
+            [ShaderModel::new(2, 0), ShaderModel::new(3, 0)]
+        );
+        assert!(require_line(&mut r, "compile shader model two").is_err());
         // Older spellings and requirements the runner does not know: skipped, not an error.
         require_line(&mut r, "wave ops").unwrap();
         require_line(&mut r, "shiny new feature (v2)").unwrap();

@@ -108,7 +108,17 @@ pub fn parse(text: &str) -> TestFile {
             Body::Header(models) => header_directive(models, line),
             Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
             Body::StreamOutput(so) => decls::stream_output_line(so, line),
-            Body::Test(v) => test_lines::test_line(line_no, line).map(|t| v.push(t)),
+            Body::Test(v) => {
+                let t = test_lines::test_line(line_no, line).unwrap_or_else(|e| TestLine {
+                    line: line_no,
+                    todo: None,
+                    bug: None,
+                    conditions: Vec::new(),
+                    directive: Directive::Malformed(e),
+                });
+                v.push(t);
+                Ok(())
+            }
             Body::Shader { .. }
             | Body::Ignored(_)
             | Body::BindingLayout(_)
@@ -590,9 +600,21 @@ aabb
         let f = parse(
             "[test]\ndraw quad\nfrobnicate 3\n[bogus section]\nstuff\n[vertex shader entry=vs_main]\nx\n",
         );
-        assert_eq!(f.errors.len(), 2);
-        assert_eq!(f.errors[0].0, 3);
-        assert_eq!(f.errors[1].0, 4);
+        // A bad section header is an error of the file; a bad `[test]` line is kept in its
+        // block, to be judged where the block runs.
+        assert_eq!(f.errors.len(), 1);
+        assert_eq!(f.errors[0].0, 4);
+        match &f.sections[0].kind {
+            SectionKind::Test(lines) => {
+                assert_eq!(lines[1].line, 3);
+                assert!(
+                    matches!(&lines[1].directive, Directive::Malformed(e) if e.contains("frobnicate")),
+                    "{:?}",
+                    lines[1]
+                );
+            }
+            o => panic!("{o:?}"),
+        }
         match &f.sections.last().unwrap().kind {
             SectionKind::Shader(s) => assert_eq!(s.entry, "vs_main"),
             o => panic!("{o:?}"),

@@ -92,6 +92,9 @@ pub struct Require {
     pub options: Vec<String>,
     /// Lines whose tag condition does not hold make the following tests skip (e.g. `vulkan`).
     pub tag_conditions: Vec<(String, Qualifier)>,
+    /// `compile shader model X` lines: models the block is (also) to be tested at. They name
+    /// passes to run (listing 2.0 or 3.0 runs the SM1–3 pass by default) and restrict nothing.
+    pub compile_models: Vec<ShaderModel>,
 }
 
 impl Default for Require {
@@ -102,6 +105,7 @@ impl Default for Require {
             caps: Vec::new(),
             options: Vec::new(),
             tag_conditions: Vec::new(),
+            compile_models: Vec::new(),
         }
     }
 }
@@ -466,6 +470,10 @@ pub enum Directive {
     },
     /// Known to vkd3d but not implemented here; the reason is reported.
     Unsupported(String),
+    /// A `[test]` line that does not parse, with the error. Like vkd3d's runner, which reads a
+    /// test line only when it runs it, it is judged where its block runs: a failed `[parse]`
+    /// check there, a skip where the block is skipped for its requirements.
+    Malformed(String),
 }
 
 impl Directive {

@@ -239,7 +239,12 @@ fn state_args(word: &str, c: &mut Cursor<'_>) -> Result<(bool, Option<StateChang
         "alpha test" => {
             default = c.rest().trim_start().starts_with("always");
             let f = parse_compare(c)?;
-            let reference = c.f32()?;
+            // `alpha test always` / `never` need no reference (vkd3d's strtof reads 0).
+            let reference = if c.rest().trim().is_empty() {
+                0.0
+            } else {
+                c.f32()?
+            };
             Some(StateChange::AlphaTest {
                 func: f as u32 + 1,
                 reference,
@@ -1064,6 +1069,7 @@ mod tests {
         // D3D9 state: parsed (malformed arguments are errors), no meaning here.
         for line in [
             "alpha test greater equal 0.5",
+            "alpha test never",
             "shade mode flat",
             "clip-plane 3 disable",
             "clip-plane 0 1 0 0 -0.5",

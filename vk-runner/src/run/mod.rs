@@ -165,7 +165,13 @@ impl<'a> Runner<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        let min_model = if self.header_selects_d3d9 && header.iter().any(|m| is_d3d9(*m)) {
+        // `[require] compile shader model X` lines name models to test at, as the header does.
+        let compile_models = file.sections.iter().flat_map(|s| match &s.kind {
+            SectionKind::Require(r) => r.compile_models.clone(),
+            _ => Vec::new(),
+        });
+        let wants_d3d9 = header.iter().copied().chain(compile_models).any(is_d3d9);
+        let min_model = if self.header_selects_d3d9 && wants_d3d9 {
             MODELS[0]
         } else {
             self.min_model
@@ -474,6 +480,8 @@ impl<'a> Runner<'a> {
             Err(e) => Some(e.clone()),
             Ok(m) => self.caps_problem(st, *m),
         };
+        // Why the block's requirements keep it from running (not the missing device).
+        let block_skip = skip_reason.clone();
         if skip_reason.is_none() && self.gpu.is_none() {
             skip_reason = Some(self.no_gpu_reason.clone());
         }
@@ -503,6 +511,7 @@ impl<'a> Runner<'a> {
                 Directive::DrawQuad | Directive::Draw { .. } => "draw",
                 Directive::Probe(_) => "probe",
                 Directive::Copy { .. } => "copy",
+                Directive::Malformed(_) => "parse",
                 _ => "",
             };
             let mut add = |status: Status, message: String| {
@@ -548,6 +557,16 @@ impl<'a> Runner<'a> {
                         st.viewports.resize(i + 1, [0.0; 4]);
                     }
                     st.viewports[i] = *rect;
+                    continue;
+                }
+                Directive::Malformed(e) => {
+                    match &block_skip {
+                        Some(reason) => add(
+                            Status::Skip,
+                            format!("{reason} (and the line does not parse: {e})"),
+                        ),
+                        None => add(Status::Fail, e.clone()),
+                    }
                     continue;
                 }
                 Directive::NoMeaning(_) => continue,
@@ -638,7 +657,8 @@ impl<'a> Runner<'a> {
                 | Directive::Viewport { .. }
                 | Directive::NoMeaning(_)
                 | Directive::FixedFunction { .. }
-                | Directive::Unsupported(_) => {
+                | Directive::Unsupported(_)
+                | Directive::Malformed(_) => {
                     unreachable!("handled above")
                 }
             };
