@@ -355,13 +355,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// The entry function, reflection and reflection globals of the finished lowering.
     fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
-        self.finish_reflection();
         self.refl.class_linkage = self.classes.reflection();
-        let func = std::mem::take(&mut self.b.f);
-        let refl = std::mem::replace(&mut self.refl, Reflection::empty(self.stage));
-        let globals = std::mem::take(&mut self.refl_globals);
-        (func, refl, globals)
+        finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
     }
+}
+
+/// The entry function, reflection and reflection globals of a finished lowering, of either
+/// front end: the reflection gets the module's capabilities and extensions and its Vulkan
+/// features in order.
+pub(crate) fn finish_lowering(
+    b: &mut FnBuilder<'_>,
+    refl: &mut Reflection,
+    globals: &mut ReflectionGlobals,
+) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+    refl.capabilities = b.m.capabilities.iter().map(|c| format!("{c:?}")).collect();
+    refl.extensions = b.m.extensions.iter().map(|e| e.to_string()).collect();
+    refl.vulkan_features.sort();
+    refl.vulkan_features.dedup();
+    let func = std::mem::take(&mut b.f);
+    let refl = std::mem::replace(refl, Reflection::empty(refl.stage));
+    (func, refl, std::mem::take(globals))
 }
 
 impl Reflection {
@@ -406,20 +419,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .execution_mode(spirv::ExecutionMode::DenormFlushToZero, &[32]);
             self.need_feature("shaderDenormFlushToZeroFloat32");
         }
-    }
-
-    fn finish_reflection(&mut self) {
-        let refl = &mut self.refl;
-        refl.capabilities = self
-            .b
-            .m
-            .capabilities
-            .iter()
-            .map(|c| format!("{c:?}"))
-            .collect();
-        refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
-        refl.vulkan_features.sort();
-        refl.vulkan_features.dedup();
     }
 
     /// Records an interface variable in the reflection, with the global that holds it.
