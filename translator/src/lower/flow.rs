@@ -676,15 +676,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Turns the invocation into a helper (D3D `discard`: derivatives stay valid).
     pub fn demote(&mut self) {
-        self.b
-            .m
-            .capability(spirv::Capability::DemoteToHelperInvocation);
-        if self.opts.target_env.spirv_version() < (1, 6) {
-            self.b.m.extension("SPV_EXT_demote_to_helper_invocation");
-        }
-        self.need_feature("shaderDemoteToHelperInvocation");
-        self.b.op_void(Op::DemoteToHelperInvocation, &[]);
+        demote(&mut self.b, &mut self.refl, self.opts.target_env);
     }
+}
+
+/// Turns the invocation into a helper, with the capability, extension and Vulkan feature
+/// that needs: D3D's `discard`, D3D9's `texkill` and alpha test (derivatives stay valid).
+pub(crate) fn demote(
+    b: &mut crate::ir::builder::FnBuilder<'_>,
+    refl: &mut crate::reflect::Reflection,
+    env: crate::options::TargetEnv,
+) {
+    b.m.capability(spirv::Capability::DemoteToHelperInvocation);
+    if env.spirv_version() < (1, 6) {
+        b.m.extension("SPV_EXT_demote_to_helper_invocation");
+    }
+    refl.need_feature("shaderDemoteToHelperInvocation");
+    b.op_void(Op::DemoteToHelperInvocation, &[]);
 }
 
 /// Whether `RelaxedPrecision` may decorate the result of `op` (of scalar kind `s`) lowered

@@ -45,6 +45,7 @@ use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Program};
+pub(crate) use flow::demote;
 use route::Topic;
 
 pub use error::LowerError;
@@ -378,6 +379,13 @@ pub(crate) fn finish_lowering(
 }
 
 impl Reflection {
+    /// Records that the module needs a Vulkan device feature (once).
+    pub(crate) fn need_feature(&mut self, name: &str) {
+        if !self.vulkan_features.iter().any(|f| f == name) {
+            self.vulkan_features.push(name.to_string());
+        }
+    }
+
     /// An empty reflection for `stage`.
     pub fn empty(stage: ShaderStage) -> Self {
         Reflection {
@@ -440,8 +448,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Records that the module needs a Vulkan device feature.
     pub fn need_feature(&mut self, name: &str) {
-        if !self.refl.vulkan_features.iter().any(|f| f == name) {
-            self.refl.vulkan_features.push(name.to_string());
-        }
+        self.refl.need_feature(name);
     }
 }

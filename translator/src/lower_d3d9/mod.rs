@@ -106,9 +106,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Records that the module needs a Vulkan device feature.
     pub fn need_feature(&mut self, name: &str) {
-        if !self.refl.vulkan_features.iter().any(|f| f == name) {
-            self.refl.vulkan_features.push(name.to_string());
-        }
+        self.refl.need_feature(name);
     }
 
     /// Lowers one instruction through its topic.
@@ -206,4 +204,3 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
     module.functions.push(func);
     Ok((module, refl, globals))
 }
-
