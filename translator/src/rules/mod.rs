@@ -527,7 +527,7 @@ impl Checker {
                 ),
             );
         }
-        if let Some(big) = (0..dims as usize)
+        if let Some(big) = (0..dims)
             .filter_map(|i| op.index(i))
             .find(|x| x.value > u32::MAX as u64)
         {
