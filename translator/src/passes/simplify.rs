@@ -510,9 +510,9 @@ impl Ctx<'_> {
                     break;
                 };
                 let (x, y) = (f.inst(v).args[0], f.inst(v).args[1]);
-                let reads_k = sels.iter().any(|&s| {
-                    (s < nx && x == o && s == k) || (s >= nx && y == o && s - nx == k)
-                });
+                let reads_k = sels
+                    .iter()
+                    .any(|&s| (s < nx && x == o && s == k) || (s >= nx && y == o && s - nx == k));
                 if reads_k {
                     break;
                 }
