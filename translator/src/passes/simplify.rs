@@ -8,8 +8,9 @@
 //! pass sees folded operands):
 //!
 //! - bitcasts of bitcasts and of constants; no-op bitcasts;
-//! - extracting from constants, composites and shuffles; rebuilding a vector from its own
-//!   components (→ the vector, or one shuffle); shuffles of shuffles;
+//! - extracting from constants, composites, shuffles and inserts; rebuilding a vector from its
+//!   own components (→ the vector, or one shuffle); shuffles of shuffles; shuffles that select
+//!   no inserted component read past the insert;
 //! - D3D booleans: `x != 0` where `x = select(c, K, 0)` is `c`; `and`/`or`/`not` of such
 //!   selects become logical operations on the conditions; `select(not c, a, b)` swaps;
 //! - integer identities and constant folding of integer/bitwise operations;
@@ -238,6 +239,14 @@ impl Ctx<'_> {
                                 f.inst_mut(v).args[1] = Operand::Lit(k);
                                 self.fold(f, v)
                             }
+                            // From an insert: the inserted object, or what it was inserted into.
+                            Op::CompositeInsert if xi.args().len() == 3 => {
+                                if xi.args()[2].lit()? == u32::from(idx) {
+                                    return Some(xi.args()[0]);
+                                }
+                                f.inst_mut(v).args[0] = xi.args()[1];
+                                self.fold(f, v)
+                            }
                             _ => None,
                         }
                     }
@@ -291,12 +300,13 @@ impl Ctx<'_> {
                 None
             }
             Op::VectorShuffle => {
-                let (x, y) = (a(0), a(1));
-                let nx = self.types.width(self.ty(f, x)) as u32;
+                let nx = self.types.width(self.ty(f, a(0))) as u32;
                 let mut sels: SmallVec<[u32; 4]> = inst.args()[2..]
                     .iter()
                     .map(|s| s.lit().unwrap_or(0))
                     .collect();
+                self.shuffle_past_inserts(f, v, nx, &sels);
+                let (x, y) = (f.inst(v).args[0], f.inst(v).args[1]);
                 // Shuffle of a shuffle (both inputs the same inner shuffle): compose.
                 if x == y
                     && let Operand::Value(xv) = x
@@ -480,6 +490,39 @@ impl Ctx<'_> {
                 None
             }
             _ => None,
+        }
+    }
+
+    /// A shuffle input that is `insert(object, base, k)` where the shuffle selects no component
+    /// `k` of that input becomes `base` (same type), repeatedly: lowering's writes of single
+    /// components (`1/w` of the pixel position, say) are often never read by the shuffle that
+    /// follows, and then fall to DCE.
+    fn shuffle_past_inserts(&self, f: &mut Function, v: ValueId, nx: u32, sels: &[u32]) {
+        for side in 0..2 {
+            loop {
+                let o = f.inst(v).args[side];
+                let Operand::Value(ov) = o else { break };
+                let oi = f.inst(ov);
+                if oi.op != Op::CompositeInsert || oi.args.len() != 3 {
+                    break;
+                }
+                let (Some(k), base) = (oi.args[2].lit(), oi.args[1]) else {
+                    break;
+                };
+                let (x, y) = (f.inst(v).args[0], f.inst(v).args[1]);
+                let reads_k = sels
+                    .iter()
+                    .any(|&s| (s < nx && x == o && s == k) || (s >= nx && y == o && s - nx == k));
+                if reads_k {
+                    break;
+                }
+                let i = f.inst_mut(v);
+                for p in i.args[..2].iter_mut() {
+                    if *p == o {
+                        *p = base;
+                    }
+                }
+            }
         }
     }
 

@@ -370,3 +370,66 @@ fn ssa_drops_register_stores_that_nothing_loads() {
             .unwrap()
     );
 }
+
+#[test]
+fn simplify_reads_past_inserts_that_are_not_read() {
+    // v = in4; v.w = 1 / v.w; out2 = v.xy; out_f = v.z; out_w = v.w
+    let mut fx = fixture();
+    let vec2 = TypeId::VEC2;
+    let in4 = fx.m.add_global(TypeId::VEC4, StorageClass::Input, None);
+    let out2 = fx.m.add_global(vec2, StorageClass::Output, None);
+    build(&mut fx, |b, fx| {
+        let v = b.load_global(in4);
+        let w = b.op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
+        let one = b.f32c(1.0);
+        let rw = b.op(Op::FDiv, TypeId::F32, &[one, w]);
+        let ins = b.op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)]);
+        let xy = b.op(
+            Op::VectorShuffle,
+            vec2,
+            &[ins, ins, Operand::Lit(0), Operand::Lit(5)],
+        );
+        b.op_void(Op::Store, &[Operand::Global(out2), xy]);
+        let z = b.op(Op::CompositeExtract, TypeId::F32, &[ins, Operand::Lit(2)]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[0]), z]);
+        let w2 = b.op(Op::CompositeExtract, TypeId::F32, &[ins, Operand::Lit(3)]);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_f[1]), w2]);
+    });
+    run_until(&mut fx.m, "dce");
+    let f = &fx.m.functions[0];
+    let load = Operand::Value(placed(f, Op::Load)[0]);
+    // The shuffle and the .z read the load; .w is the quotient; the insert is gone.
+    assert!(placed(f, Op::CompositeInsert).is_empty(), "{}", dump(f));
+    let xy = stored_to(f, out2).value().expect("a shuffle");
+    assert_eq!(f.inst(xy).op, Op::VectorShuffle, "{}", dump(f));
+    assert_eq!(&f.inst(xy).args[..2], &[load, load], "{}", dump(f));
+    let z = stored_to(f, fx.out_f[0]).value().expect("an extract");
+    assert_eq!(f.inst(z).args[..], [load, Operand::Lit(2)], "{}", dump(f));
+    let div = placed(f, Op::FDiv);
+    assert_eq!(div.len(), 1, "{}", dump(f));
+    assert_eq!(stored_to(f, fx.out_f[1]), Operand::Value(div[0]));
+
+    // A shuffle that selects the inserted component keeps the insert.
+    let mut fx = fixture();
+    let in4 = fx.m.add_global(TypeId::VEC4, StorageClass::Input, None);
+    let out2 = fx.m.add_global(vec2, StorageClass::Output, None);
+    build(&mut fx, |b, _| {
+        let v = b.load_global(in4);
+        let w = b.op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
+        let one = b.f32c(1.0);
+        let rw = b.op(Op::FDiv, TypeId::F32, &[one, w]);
+        let ins = b.op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)]);
+        let yw = b.op(
+            Op::VectorShuffle,
+            vec2,
+            &[v, ins, Operand::Lit(1), Operand::Lit(7)],
+        );
+        b.op_void(Op::Store, &[Operand::Global(out2), yw]);
+    });
+    run_until(&mut fx.m, "dce");
+    let f = &fx.m.functions[0];
+    let ins = placed(f, Op::CompositeInsert);
+    assert_eq!(ins.len(), 1, "{}", dump(f));
+    let yw = stored_to(f, out2).value().expect("a shuffle");
+    assert_eq!(f.inst(yw).args[1], Operand::Value(ins[0]), "{}", dump(f));
+}
