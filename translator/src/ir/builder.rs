@@ -514,7 +514,7 @@ pub fn recast_const(
             let p = parts
                 .iter()
                 .map(|&p| consts.scalar_bits(p).map(|b| consts.scalar(sty, b)))
-                .collect::<Option<Vec<_>>>()?;
+                .collect::<Option<_>>()?;
             Some(consts.intern(Const::Composite { ty: to, parts: p }))
         }
         Const::Null(_) => Some(consts.null(to)),
