@@ -195,7 +195,11 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     /// Runs `body` only where `cond` holds (a structured if without else).
-    fn only_if(&mut self, cond: Operand, body: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+    pub(super) fn only_if(
+        &mut self,
+        cond: Operand,
+        body: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
         let then = self.b.new_block();
         let next = self.b.new_block();
         let header = self.b.current();
