@@ -379,8 +379,9 @@ impl<'m> Emitter<'m> {
 
     fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), EmitError> {
         // Pre-assign ids to every placed value with a result and to every live block.
-        let mut value_ids = vec![0 as Word; f.insts.len()];
-        let mut block_ids = vec![0 as Word; f.blocks.len()];
+        // Both id maps in one allocation.
+        let mut ids = vec![0 as Word; f.insts.len() + f.blocks.len()];
+        let (value_ids, block_ids) = ids.split_at_mut(f.insts.len());
         for &b in &f.layout {
             block_ids[b.0 as usize] = self.id();
             for &v in &f.block(b).insts {
@@ -621,7 +622,7 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
     if uses_glsl {
         e.glsl_id = e.id();
     }
-    let fn_ids: Vec<Word> = m.functions.iter().map(|_| e.id()).collect();
+    let fn_ids: smallvec::SmallVec<[Word; 2]> = m.functions.iter().map(|_| e.id()).collect();
     let fn_type = e.type_id(m.void_fn_type);
     // Function-storage variables used anywhere get their ids before the body is written.
     let function_storage = |g: &crate::ir::Global| g.storage == spirv::StorageClass::Function;
@@ -723,7 +724,7 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
     );
     // Interface: SPIR-V 1.4+ lists every global the entry point uses; earlier only I/O.
     let all_globals = (major, minor) >= (1, 4);
-    let interface: Vec<Word> = m
+    let interface: smallvec::SmallVec<[Word; 16]> = m
         .globals
         .iter()
         .enumerate()

@@ -42,8 +42,11 @@ const WHOLE: u8 = u8::MAX;
 impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
+        // Room for what a typical shader makes, so that these lists seldom grow one
+        // reallocation at a time: variables (four per temp register), blocks' pending stores.
         let mut f = Function {
             insts: Vec::with_capacity(size_hint),
+            vars: Vec::with_capacity(64),
             ..Default::default()
         };
         let entry = f.new_block();
@@ -57,7 +60,7 @@ impl<'m> FnBuilder<'m> {
             var_block: Vec::new(),
             var_values: Vec::new(),
             var_comp: Vec::new(),
-            dirty: Vec::new(),
+            dirty: Vec::with_capacity(32),
             var_dirty: Vec::new(),
             rows: HashMap::with_capacity_and_hasher(16, Default::default()),
             extracts: HashMap::with_capacity_and_hasher(64, Default::default()),
@@ -94,6 +97,11 @@ impl<'m> FnBuilder<'m> {
         self.dirty.clear();
         self.rows.clear();
         self.extracts.clear();
+        let insts = &mut self.f.block_mut(b).insts;
+        if insts.capacity() == 0 {
+            // A block takes a few instructions at least: one allocation, not three growths.
+            insts.reserve(8);
+        }
         self.f.layout.push(b);
         self.cur = b;
     }
@@ -514,7 +522,7 @@ pub fn recast_const(
             let p = parts
                 .iter()
                 .map(|&p| consts.scalar_bits(p).map(|b| consts.scalar(sty, b)))
-                .collect::<Option<Vec<_>>>()?;
+                .collect::<Option<_>>()?;
             Some(consts.intern(Const::Composite { ty: to, parts: p }))
         }
         Const::Null(_) => Some(consts.null(to)),

@@ -5,6 +5,7 @@
 //! bits; composites as their parts.
 
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 
 use super::types::{Scalar, TypeId, TypeTable};
 
@@ -12,13 +13,17 @@ use super::types::{Scalar, TypeId, TypeTable};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConstId(pub u32);
 
+/// The parts of a composite constant: a vector's fit in place (no heap allocation for the
+/// vectors every shader interns, nor for the copy the table keeps as a map key).
+pub type Parts = SmallVec<[ConstId; 4]>;
+
 /// A constant value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Const {
     /// A scalar: raw bits (f32/i32/u32 in the low 32 bits; bool as 0/1; f64 as all 64).
     Scalar { ty: TypeId, bits: u64 },
     /// A vector, array or struct constant.
-    Composite { ty: TypeId, parts: Vec<ConstId> },
+    Composite { ty: TypeId, parts: Parts },
     /// OpConstantNull.
     Null(TypeId),
     /// OpUndef (declared at module level).

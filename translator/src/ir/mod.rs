@@ -381,12 +381,14 @@ impl Module {
             entry_name: "main".into(),
             types,
             consts: ConstTable::new(),
-            globals: Vec::new(),
+            // Room for a typical shader's globals and decorations (they grow otherwise
+            // one reallocation at a time).
+            globals: Vec::with_capacity(16),
             functions: Vec::new(),
             capabilities: vec![spirv::Capability::Shader],
             extensions: Vec::new(),
             execution_modes: Vec::new(),
-            decorations: Vec::new(),
+            decorations: Vec::with_capacity(32),
             names: Vec::new(),
             keep_names: true,
             interlock: false,

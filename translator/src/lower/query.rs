@@ -250,7 +250,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if let Some(g) = self.res.sample_positions {
             return g;
         }
-        let parts: Vec<_> = SAMPLE_POSITIONS
+        let parts: crate::ir::consts::Parts = SAMPLE_POSITIONS
             .iter()
             .map(|&(x, y)| {
                 let bits = [

@@ -825,7 +825,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if let crate::IcbMode::UniformBuffer { space, register } = self.opts.icb {
             return self.declare_icb_buffer(rows, space, register);
         }
-        let parts: Vec<_> = rows
+        let parts: crate::ir::consts::Parts = rows
             .iter()
             .map(|r| {
                 let bits: Vec<u64> = r.iter().map(|&x| x as u64).collect();

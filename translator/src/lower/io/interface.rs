@@ -36,7 +36,12 @@ pub(super) fn reflect_type(s: Scalar) -> ComponentType {
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The signature elements of register `reg` of `file` (GS outputs: of `stream`).
-    fn signature_elements(&self, file: IoFile, reg: u32, stream: u8) -> Vec<SignatureElement<'p>> {
+    fn signature_elements(
+        &self,
+        file: IoFile,
+        reg: u32,
+        stream: u8,
+    ) -> SmallVec<[SignatureElement<'p>; 2]> {
         let sig = match file {
             IoFile::Input => self.sigs.input,
             IoFile::Output => self.sigs.output,
@@ -121,7 +126,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         // Pixel shader outputs: SV_Target's "system value" is a location.
         let mut parts: SmallVec<[IoPart; 2]> = SmallVec::new();
-        let mut user: Vec<&SignatureElement<'_>> = Vec::new();
+        let mut user: SmallVec<[&SignatureElement<'_>; 4]> = SmallVec::new();
         for e in &elements {
             let mut sv = e.system_value;
             if sv == SystemValue::Undefined
