@@ -676,7 +676,7 @@ fn set_sizes(r: &Reflection) -> Vec<(u32, Option<u32>)> {
 
 #[test]
 fn software_vertex_processing_has_the_software_limits() {
-    let mut swvp = Options::default();
+    let mut swvp = no_state();
     swvp.d3d9.software_vertex_processing = true;
     // c300 in vs_2_0 (Wine's test_mvp_software_vertex_shaders), i16 and b2047 in vs_3_0.
     let src = "vs_3_0\ndcl_position o0\nmov r0, c8191\nrep i16\nadd r0, r0, c300\nendrep\nif b2047\nmov r0, c0\nendif\nmov o0, r0\n";
@@ -700,7 +700,7 @@ fn software_vertex_processing_has_the_software_limits() {
     );
     assert_eq!(eval_with(src, &swvp, &rows, "TEXCOORD", 0), [0.0; 4]);
     assert_eq!(
-        eval_with(src, &Options::default(), &rows, "POSITION", 0),
+        eval_with(src, &no_state(), &rows, "POSITION", 0),
         [0.0; 4],
         "c300 is past a hardware device's 256 constants"
     );
@@ -712,7 +712,7 @@ fn software_vertex_processing_has_the_software_limits() {
 
 #[test]
 fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
-    let mut relaxed = Options::default();
+    let mut relaxed = no_state();
     relaxed.d3d9.relaxed_limits = true;
     // c32 in ps_2_0 reads the buffer's row 32 (the set grows to 33 rows).
     let rows = [(32, [1.0, 2.0, 3.0, 4.0])];
