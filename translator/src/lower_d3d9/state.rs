@@ -57,17 +57,7 @@ impl<'p, 'm> D9<'p, 'm> {
             .d3d9
             .state
             .check()
-            .map_err(|e| LowerError::invalid(0, e))?;
-        for n in 0..crate::d3d9_state::STATE_SAMPLERS {
-            let item = StateItem::DepthCompare(n);
-            if !self.state_off(item) {
-                return Err(LowerError::unsupported(
-                    0,
-                    format!("D3D9 state {item} (depth-compare sampling) other than 0"),
-                ));
-            }
-        }
-        Ok(())
+            .map_err(|e| LowerError::invalid(0, e))
     }
 
     /// Records that the module reads `item` (the reflection's list).
