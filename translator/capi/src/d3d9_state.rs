@@ -1,9 +1,10 @@
 //! Direct3D 9 render state in: how each state item the translator compiles into a D3D9
 //! module (alpha test, fog, point size and sprites, clip planes, flat shading, per-sampler
-//! texture type, projection, unbound samplers) is delivered — a specialization constant, a
-//! push constant or a value baked at translation — chained to the translate info as
-//! `dxbc_spirv_d3d9_state_info`. Items not listed take the default (specialization constants
-//! from the fixed table; declaration items baked to D3D9's initial state). See
+//! texture type, depth compare, projection, unbound samplers) is delivered — a
+//! specialization constant, a push constant or a value baked at translation — chained to the
+//! translate info as `dxbc_spirv_d3d9_state_info`; and out: the reflection's entry per item
+//! the module reads. Items not listed take the default (specialization constants from the
+//! fixed table; declaration items and depth compare baked to D3D9's initial state). See
 //! `docs/d3d9.md` for the items, their words and their meaning.
 
 use std::ffi::c_void;

@@ -2,8 +2,8 @@
 //! caller chose to deliver them (specialization constant, push constant or baked value,
 //! `crate::d3d9_state`), listing each in the reflection, and the fixed-function stages that
 //! use them — alpha test and fog after a pixel shader, point size and user clip planes after a
-//! vertex shader. (Point sprites and flat shading are in `io`, projection and unbound samplers
-//! in `texture`/`ps1_tex`.) The formulas are documented in `docs/d3d9.md`.
+//! vertex shader. (Point sprites and flat shading are in `io`, projection, depth compare and
+//! unbound samplers in `texture`/`ps1_tex`.) The formulas are documented in `docs/d3d9.md`.
 
 use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op as G, Op, StorageClass};
 
