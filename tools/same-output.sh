@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Dumps what a `dxbc` binary makes of every corpus and bench shader, so that a refactor can be
-# shown to change no output: run it with the binary before and after, then `diff -r` the two
-# folders.
+# Dumps what a `dxbc` binary makes of every corpus and bench shader (DXBC and D3D9), so that
+# a refactor can be shown to change no output: run it with the binary before and after, then
+# `diff -r` the two folders.
 #
 #   tools/same-output.sh DXBC_BINARY OUT_DIR
 #
@@ -29,5 +29,6 @@ while IFS= read -r f; do
     fi
   done
   n=$((n + 1))
-done < <(find "$shared/corpus/dxbc" "$shared/bench/dxbc" -type f -name '*.dxbc' | sort)
+done < <(find "$shared/corpus/dxbc" "$shared/bench/dxbc" "$shared/corpus/d3dbc" -type f \
+  \( -name '*.dxbc' -o -name '*.d3dbc' \) | sort)
 echo "same-output.sh: $n files into $out"

@@ -49,30 +49,22 @@ mod tests {
 
     #[test]
     fn entries_parse() {
-        let e = parse_entry("SV_Position.xyzw").unwrap();
-        assert_eq!(e.semantic_name.as_deref(), Some("SV_Position"));
-        assert_eq!(
-            (
+        // (spec, semantic name, (stream, semantic index, start component, count, slot))
+        for (spec, name, fields) in [
+            ("SV_Position.xyzw", "SV_Position", (0, 0, 0, 4, 0)),
+            ("1:TEXCOORD12.yz@3", "TEXCOORD", (1, 12, 1, 2, 3)),
+        ] {
+            let e = parse_entry(spec).unwrap();
+            assert_eq!(e.semantic_name.as_deref(), Some(name), "{spec}");
+            let got = (
                 e.stream,
                 e.semantic_index,
                 e.start_component,
                 e.component_count,
-                e.output_slot
-            ),
-            (0, 0, 0, 4, 0)
-        );
-        let e = parse_entry("1:TEXCOORD12.yz@3").unwrap();
-        assert_eq!(e.semantic_name.as_deref(), Some("TEXCOORD"));
-        assert_eq!(
-            (
-                e.stream,
-                e.semantic_index,
-                e.start_component,
-                e.component_count,
-                e.output_slot
-            ),
-            (1, 12, 1, 2, 3)
-        );
+                e.output_slot,
+            );
+            assert_eq!(got, fields, "{spec}");
+        }
         let e = parse_entry("$SKIP.xyz@1").unwrap();
         assert!(e.is_gap());
         assert_eq!((e.component_count, e.output_slot), (3, 1));

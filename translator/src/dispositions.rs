@@ -5,7 +5,13 @@
 //! and this table says which and why. It is data so that a test can walk the decoder's own
 //! lists (`global_flags::NAMES`, `uav_flags::NAMES`, each mode enum's `ALL`, the extended
 //! opcode kinds, …) and fail when one is missing here, and so that `docs/flags.md` is
-//! generated from it ([`markdown`]) rather than kept in step by hand.
+//! generated from it ([`markdown`]) rather than kept in step by hand. The values of the other
+//! enumerated token fields (register files, system value names, resource dimensions, …) are in
+//! [`enums`]; [`all`] is both tables.
+
+mod enums;
+
+pub use enums::ENUM_DISPOSITIONS;
 
 /// What happens to one flag or mode value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,10 +387,14 @@ pub const DISPOSITIONS: &[Disposition] = &[
     ),
 ];
 
+/// Every entry: the flag and mode table, then the other enumerated fields.
+pub fn all() -> impl Iterator<Item = &'static Disposition> {
+    DISPOSITIONS.iter().chain(ENUM_DISPOSITIONS)
+}
+
 /// What the translator does with `value` of `field`, if the table has it.
 pub fn lookup(field: &str, value: &str) -> Option<Handling> {
-    DISPOSITIONS
-        .iter()
+    all()
         .find(|e| e.field == field && e.value == value)
         .map(|e| e.handling)
 }
@@ -394,7 +404,7 @@ pub fn markdown() -> String {
     let mut s = String::from(
         "| field | value | what the translator does | why / how |\n|---|---|---|---|\n",
     );
-    for e in DISPOSITIONS {
+    for e in all() {
         s += &format!(
             "| {} | `{}` | {} | {} |\n",
             e.field,

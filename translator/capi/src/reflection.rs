@@ -462,6 +462,10 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         .zip(&d3d9_words)
         .map(|(e, w)| crate::d3d9_state::entry(e.item, &e.delivery, w))
         .collect();
+    let (class_instance_register, class_slot_count, class_slot_stride) = r
+        .class_linkage
+        .as_ref()
+        .map_or((0, 0, 0), |c| (c.register, c.slot_count, c.slot_stride));
     let public = dxbc_spirv_reflection {
         stage: reflect_stage(r.stage),
         entry_point,
@@ -484,9 +488,9 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         vulkan_features: names[2].as_ptr(),
         spec_constant_count: len32(&spec_constants),
         spec_constants: spec_constants.as_ptr(),
-        class_instance_register: r.class_linkage.as_ref().map_or(0, |c| c.register),
-        class_slot_count: r.class_linkage.as_ref().map_or(0, |c| c.slot_count),
-        class_slot_stride: r.class_linkage.as_ref().map_or(0, |c| c.slot_stride),
+        class_instance_register,
+        class_slot_count,
+        class_slot_stride,
         xfb_rasterized_stream: match &r.xfb {
             Some(x) => x
                 .rasterized_stream

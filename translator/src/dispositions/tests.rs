@@ -1,15 +1,32 @@
 //! The table covers exactly what the decoder knows, the docs hold the table as generated,
 //! and the behaviours the table claims for global flags are what translation does.
 
-use super::{DISPOSITIONS, Handling, field, lookup, markdown};
+use super::enums::field as ef;
+use super::{ENUM_DISPOSITIONS, Handling, all, field, lookup, markdown};
 use crate::sm4::{
-    CustomDataClass, ExtOpcode, InterpolationMode, MinPrecision, Modifier, ResInfoReturnType,
-    ReturnType, SamplerMode, global_flags, sync_flags, uav_flags,
+    CustomDataClass, ExtOpcode, IndexRepr, InterpolationMode, MinPrecision, Modifier, OperandType,
+    Primitive, PrimitiveTopology, ProgramType, ResInfoReturnType, ResourceDimension, ReturnType,
+    SamplerMode, SystemName, TessDomain, TessOutputPrimitive, TessPartitioning, global_flags,
+    sync_flags, uav_flags,
 };
 
-/// Every (field, value) the decoder can produce in a flag or mode field, from its own lists.
+/// Every (field, value) the decoder can produce in a flag, mode or enumerated field, from its
+/// own lists.
 fn decoder_values() -> Vec<(&'static str, String)> {
+    decoder_values_and_enums().0
+}
+
+/// [`decoder_values`], and the names of the `sm4` enums it walked.
+fn decoder_values_and_enums() -> (Vec<(&'static str, String)>, Vec<&'static str>) {
     let mut v: Vec<(&'static str, String)> = Vec::new();
+    let mut walked: Vec<&'static str> = Vec::new();
+    // Each value of a `token_enum!` (its `ALL`, which the macro builds from the variants).
+    macro_rules! walk {
+        ($field:expr, $($ty:ident),+) => {$(
+            walked.push(stringify!($ty));
+            v.extend($ty::ALL.iter().map(|x| ($field, format!("{x:?}"))));
+        )+};
+    }
     for bit in 0..32 {
         let flag = 1u32 << bit;
         if global_flags::ALL & flag != 0 {
@@ -28,31 +45,11 @@ fn decoder_values() -> Vec<(&'static str, String)> {
     );
     v.push((field::CB_ACCESS, "immediateIndexed".into()));
     v.push((field::CB_ACCESS, "dynamicIndexed".into()));
-    v.extend(
-        SamplerMode::ALL
-            .iter()
-            .map(|x| (field::SAMPLER_MODE, format!("{x:?}"))),
-    );
-    v.extend(
-        InterpolationMode::ALL
-            .iter()
-            .map(|x| (field::INTERPOLATION, format!("{x:?}"))),
-    );
-    v.extend(
-        ReturnType::ALL
-            .iter()
-            .map(|x| (field::RETURN_TYPE, format!("{x:?}"))),
-    );
-    v.extend(
-        MinPrecision::ALL
-            .iter()
-            .map(|x| (field::MIN_PRECISION, format!("{x:?}"))),
-    );
-    v.extend(
-        Modifier::ALL
-            .iter()
-            .map(|x| (field::MODIFIER, format!("{x:?}"))),
-    );
+    walk!(field::SAMPLER_MODE, SamplerMode);
+    walk!(field::INTERPOLATION, InterpolationMode);
+    walk!(field::RETURN_TYPE, ReturnType);
+    walk!(field::MIN_PRECISION, MinPrecision);
+    walk!(field::MODIFIER, Modifier);
     for bit in ["_sat", "precise", "nonuniform", "reserved bits"] {
         v.push((field::INSTRUCTION_BIT, bit.into()));
     }
@@ -74,22 +71,64 @@ fn decoder_values() -> Vec<(&'static str, String)> {
             v.push((field::EXT_OPCODE, name.into()));
         }
     }
-    v.extend(
-        ResInfoReturnType::ALL
-            .iter()
-            .map(|x| (field::RESINFO, format!("{x:?}"))),
-    );
+    walked.push("ExtOpcode");
+    walk!(field::RESINFO, ResInfoReturnType);
     v.extend(
         sync_flags::NAMES
             .iter()
             .map(|(_, n)| (field::SYNC_FLAG, n.to_string())),
     );
-    v.extend(
-        CustomDataClass::ALL
+    walk!(field::CUSTOM_DATA, CustomDataClass);
+    walk!(ef::PROGRAM_TYPE, ProgramType);
+    walk!(ef::OPERAND_TYPE, OperandType);
+    walk!(ef::INDEX_REPR, IndexRepr);
+    walk!(ef::RESOURCE_DIMENSION, ResourceDimension);
+    walk!(ef::SYSTEM_NAME, SystemName);
+    walk!(ef::OUTPUT_TOPOLOGY, PrimitiveTopology);
+    walk!(ef::TESS_DOMAIN, TessDomain);
+    walk!(ef::TESS_PARTITIONING, TessPartitioning);
+    walk!(ef::TESS_OUTPUT, TessOutputPrimitive);
+    // Not a `token_enum!` (patches carry a count): every encoding the decoder accepts.
+    walked.push("Primitive");
+    for p in (0..=u8::MAX as u32).filter_map(Primitive::from_u32) {
+        let name = match p {
+            Primitive::Patch(_) => "Patch(n)".to_string(),
+            p => format!("{p:?}"),
+        };
+        if !v
             .iter()
-            .map(|x| (field::CUSTOM_DATA, format!("{x:?}"))),
+            .any(|(f, n)| *f == ef::INPUT_PRIMITIVE && *n == name)
+        {
+            v.push((ef::INPUT_PRIMITIVE, name));
+        }
+    }
+    (v, walked)
+}
+
+/// Every enum `sm4/enums.rs` defines must be walked by [`decoder_values`]: a new field type
+/// cannot slip past the table.
+#[test]
+fn every_decoder_enum_is_walked() {
+    let src = include_str!("../sm4/enums.rs");
+    let (_, walked) = decoder_values_and_enums();
+    let defined: Vec<&str> = src
+        .split("pub enum ")
+        .skip(1)
+        .filter_map(|rest| {
+            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+            Some(&rest[..end]).filter(|n| !n.is_empty())
+        })
+        .collect();
+    assert!(
+        defined.len() >= 15,
+        "found only {defined:?} in sm4/enums.rs"
     );
-    v
+    let unwalked: Vec<&&str> = defined.iter().filter(|n| !walked.contains(n)).collect();
+    assert!(
+        unwalked.is_empty(),
+        "enums of sm4/enums.rs that decoder_values does not walk (walk them and add their \
+         values to the dispositions): {unwalked:?}"
+    );
 }
 
 #[test]
@@ -108,15 +147,15 @@ fn every_decoder_value_has_a_disposition() {
 #[test]
 fn no_disposition_names_a_value_the_decoder_lacks() {
     let known = decoder_values();
-    let stale: Vec<String> = DISPOSITIONS
-        .iter()
+    let stale: Vec<String> = all()
         .filter(|e| !known.iter().any(|(f, n)| *f == e.field && n == e.value))
         .map(|e| format!("{}: {}", e.field, e.value))
         .collect();
     assert!(stale.is_empty(), "not a decoder value: {stale:#?}");
-    for (i, a) in DISPOSITIONS.iter().enumerate() {
+    let every: Vec<_> = all().collect();
+    for (i, a) in every.iter().enumerate() {
         assert!(
-            !DISPOSITIONS[..i]
+            !every[..i]
                 .iter()
                 .any(|b| b.field == a.field && b.value == a.value),
             "{}: {} listed twice",
@@ -128,7 +167,7 @@ fn no_disposition_names_a_value_the_decoder_lacks() {
 
 #[test]
 fn every_disposition_says_why() {
-    for e in DISPOSITIONS {
+    for e in all() {
         let text = match e.handling {
             Handling::Honoured(t)
             | Handling::Refused(t)
@@ -206,4 +245,141 @@ fn refactoring_allowed_absent_makes_float_arithmetic_precise() {
     )
     .unwrap();
     assert_eq!(no_contraction_count(&relaxed.spirv), 0);
+}
+
+/// A program using each value [`ENUM_DISPOSITIONS`] says is refused, and text its error must
+/// hold.
+fn refusal_cases() -> Vec<(&'static str, String, String, &'static str)> {
+    let ps = |body: &str| format!("ps_5_0\ndcl_output o0.xyzw\n{body}\nret\n");
+    let gs = |prim: &str, topo: &str| {
+        format!("gs_5_0\ndcl_inputprimitive {prim}\ndcl_outputtopology {topo}\ndcl_maxout 1\nret\n")
+    };
+    let hs = |domain: &str, part: &str, out: &str| {
+        format!(
+            "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\ndcl_output_control_point_count 1\n\
+             dcl_tessellator_domain {domain}\ndcl_tessellator_partitioning {part}\n\
+             dcl_tessellator_output_primitive {out}\nhs_fork_phase\nret\n"
+        )
+    };
+    let mut v = vec![
+        (
+            ef::OPERAND_TYPE,
+            "FunctionInput".into(),
+            ps("mov o0.xyzw, fi0.xxxx"),
+            "reading fi operands",
+        ),
+        (
+            ef::OPERAND_TYPE,
+            "FunctionOutput".into(),
+            ps("mov fo0.xyzw, l(0,0,0,0)"),
+            "writing fo operands",
+        ),
+        (
+            ef::OPERAND_TYPE,
+            "CycleCounter".into(),
+            ps("dcl_input vCycleCounter.xy\nmov o0.xyzw, vCycleCounter.xxxx"),
+            "vCycleCounter",
+        ),
+        (
+            ef::INPUT_PRIMITIVE,
+            "Patch(n)".into(),
+            gs("patch3", "pointlist"),
+            "input primitive Patch(3)",
+        ),
+        (
+            ef::INPUT_PRIMITIVE,
+            "Undefined".into(),
+            gs("undefined", "pointlist"),
+            "input primitive",
+        ),
+        (
+            ef::TESS_DOMAIN,
+            "Undefined".into(),
+            hs("domain_undefined", "partitioning_integer", "output_point"),
+            "tessellator domain",
+        ),
+        (
+            ef::TESS_PARTITIONING,
+            "Undefined".into(),
+            hs("domain_tri", "partitioning_undefined", "output_point"),
+            "tessellator partitioning",
+        ),
+        (
+            ef::TESS_OUTPUT,
+            "Undefined".into(),
+            hs("domain_tri", "partitioning_integer", "output_undefined"),
+            "tessellator output primitive",
+        ),
+    ];
+    for (name, decl) in [
+        ("Barycentrics", "barycentrics"),
+        ("ShadingRate", "shadingrate"),
+        ("CullPrimitive", "cullprimitive"),
+    ] {
+        // No signature: the declaration's name alone must not become a plain location.
+        let body = format!("dcl_input_ps_siv linear v0.x, {decl}\nmov o0.xyzw, v0.xxxx");
+        v.push((ef::SYSTEM_NAME, name.into(), ps(&body), "system value"));
+    }
+    for t in PrimitiveTopology::ALL {
+        if lookup(ef::OUTPUT_TOPOLOGY, &format!("{t:?}"))
+            .is_some_and(|h| matches!(h, Handling::Refused(_)))
+        {
+            v.push((
+                ef::OUTPUT_TOPOLOGY,
+                format!("{t:?}"),
+                gs("point", t.name()),
+                "output topology",
+            ));
+        }
+    }
+    v
+}
+
+/// What the enum table says is refused is refused, with an error naming it; and every refused
+/// value has a case here.
+#[test]
+fn refused_enum_values_are_refused_by_name() {
+    let cases = refusal_cases();
+    for e in ENUM_DISPOSITIONS {
+        if matches!(e.handling, Handling::Refused(_)) {
+            assert!(
+                cases.iter().any(|c| c.0 == e.field && c.1 == e.value),
+                "{}: {} is said to be refused but no test proves it",
+                e.field,
+                e.value
+            );
+        }
+    }
+    for (f, value, text, expect) in cases {
+        assert!(
+            matches!(lookup(f, &value), Some(Handling::Refused(_))),
+            "{f}: {value} is not marked refused"
+        );
+        let dxbc = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{value}: {e}\n{text}"));
+        match crate::translate(&dxbc, &crate::Options::default()) {
+            Ok(_) => panic!("{f}: {value} translated:\n{text}"),
+            Err(e) => assert!(
+                e.to_string().contains(expect),
+                "{f}: {value}: error {e:?} does not say {expect:?}"
+            ),
+        }
+    }
+}
+
+/// A register index of a 64-bit representation above 2^32 - 1 is refused, not truncated; one
+/// that fits is read.
+#[test]
+fn wide_imm64_index_is_refused() {
+    let prog = |index: &str| {
+        format!(
+            "ps_5_0\ndcl_constantbuffer CB0[6], immediateIndexed\ndcl_output o0.xyzw\n\
+             mov o0.xyzw, cb0[{index}].xxxx\nret\n"
+        )
+    };
+    let opts = crate::Options::default();
+    let ok = crate::asm::assemble(&prog("5u64")).unwrap();
+    crate::translate(&ok, &opts).expect("a 64-bit index that fits");
+    let wide = crate::asm::assemble(&prog("0x100000005u64")).unwrap();
+    let err = crate::translate(&wide, &opts).expect_err("a 64-bit index past 2^32 - 1");
+    assert!(err.to_string().contains("index-range"), "{err}");
 }

@@ -14,18 +14,14 @@
 use spirv::Op;
 
 use super::{Lowerer, R};
+use crate::ir::structured::IfFrame;
 use crate::ir::{BlockId, Operand, Scalar, Terminator, TypeId};
 use crate::sm4::{InstRef, Opcode, OperandType};
 
 /// An open construct of the D3D program.
 #[derive(Debug, Clone)]
 pub(crate) enum Frame {
-    If {
-        /// The block whose conditional branch opened the `if`.
-        header: BlockId,
-        else_block: BlockId,
-        end: Option<BlockId>,
-    },
+    If(IfFrame),
     Loop {
         header: BlockId,
         exit: BlockId,
@@ -456,57 +452,28 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         match inst.opcode {
             Opcode::If => {
                 let cond = self.condition(&inst, 0)?;
-                let header = self.b.current();
-                let then_block = self.b.new_block();
-                let else_block = self.b.new_block();
-                self.b.terminate(Terminator::CondBranch {
-                    cond,
-                    on_true: then_block,
-                    on_false: else_block,
-                });
-                self.b.begin(then_block);
-                self.flow.frames.push(Frame::If {
-                    header,
-                    else_block,
-                    end: None,
-                });
+                let frame = self.b.open_if(cond);
+                self.flow.frames.push(Frame::If(frame));
             }
             Opcode::Else => {
-                let Some(Frame::If {
-                    header,
-                    else_block,
-                    end: None,
-                }) = self.flow.frames.last().cloned()
+                let Some(&Frame::If(mut frame @ IfFrame { end: None, .. })) =
+                    self.flow.frames.last()
                 else {
                     return Err(self.invalid("else without a matching if"));
                 };
-                let end = self.b.new_block();
-                self.b.terminate(Terminator::Branch(end));
-                self.b.begin(else_block);
-                *self.flow.frames.last_mut().expect("matched above") = Frame::If {
-                    header,
-                    else_block,
-                    end: Some(end),
-                };
+                self.b.begin_else(&mut frame);
+                *self.flow.frames.last_mut().expect("matched above") = Frame::If(frame);
             }
             Opcode::EndIf => {
-                let Some(Frame::If {
-                    header,
-                    else_block,
-                    end,
-                }) = self.flow.frames.pop()
-                else {
+                let Some(Frame::If(frame)) = self.flow.frames.pop() else {
                     return Err(self.invalid("endif without a matching if"));
                 };
-                let join = end.unwrap_or(else_block);
-                self.b.f.block_mut(header).join = Some(join);
-                self.b.branch_and_begin(join);
+                self.b.close_if(frame);
             }
             Opcode::Loop => {
                 let header = self.b.new_block();
                 let exit = self.b.new_block();
-                self.b.branch_and_begin(header);
-                self.b.f.block_mut(header).loop_exit = Some(exit);
+                self.b.begin_loop(header, exit);
                 self.flow.frames.push(Frame::Loop {
                     header,
                     exit,
@@ -709,15 +676,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Turns the invocation into a helper (D3D `discard`: derivatives stay valid).
     pub fn demote(&mut self) {
-        self.b
-            .m
-            .capability(spirv::Capability::DemoteToHelperInvocation);
-        if self.opts.target_env.spirv_version() < (1, 6) {
-            self.b.m.extension("SPV_EXT_demote_to_helper_invocation");
-        }
-        self.need_feature("shaderDemoteToHelperInvocation");
-        self.b.op_void(Op::DemoteToHelperInvocation, &[]);
+        demote(&mut self.b, &mut self.refl, self.opts.target_env);
     }
+}
+
+/// Turns the invocation into a helper, with the capability, extension and Vulkan feature
+/// that needs: D3D's `discard`, D3D9's `texkill` and alpha test (derivatives stay valid).
+pub(crate) fn demote(
+    b: &mut crate::ir::builder::FnBuilder<'_>,
+    refl: &mut crate::reflect::Reflection,
+    env: crate::options::TargetEnv,
+) {
+    b.m.capability(spirv::Capability::DemoteToHelperInvocation);
+    if env.spirv_version() < (1, 6) {
+        b.m.extension("SPV_EXT_demote_to_helper_invocation");
+    }
+    refl.need_feature("shaderDemoteToHelperInvocation");
+    b.op_void(Op::DemoteToHelperInvocation, &[]);
 }
 
 /// Whether `RelaxedPrecision` may decorate the result of `op` (of scalar kind `s`) lowered

@@ -45,6 +45,7 @@ use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Program};
+pub(crate) use flow::demote;
 use route::Topic;
 
 pub use error::LowerError;
@@ -355,16 +356,36 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// The entry function, reflection and reflection globals of the finished lowering.
     fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
-        self.finish_reflection();
         self.refl.class_linkage = self.classes.reflection();
-        let func = std::mem::take(&mut self.b.f);
-        let refl = std::mem::replace(&mut self.refl, Reflection::empty(self.stage));
-        let globals = std::mem::take(&mut self.refl_globals);
-        (func, refl, globals)
+        finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
     }
 }
 
+/// The entry function, reflection and reflection globals of a finished lowering, of either
+/// front end: the reflection gets the module's capabilities and extensions and its Vulkan
+/// features in order.
+pub(crate) fn finish_lowering(
+    b: &mut FnBuilder<'_>,
+    refl: &mut Reflection,
+    globals: &mut ReflectionGlobals,
+) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+    refl.capabilities = b.m.capabilities.iter().map(|c| format!("{c:?}")).collect();
+    refl.extensions = b.m.extensions.iter().map(|e| e.to_string()).collect();
+    refl.vulkan_features.sort();
+    refl.vulkan_features.dedup();
+    let func = std::mem::take(&mut b.f);
+    let refl = std::mem::replace(refl, Reflection::empty(refl.stage));
+    (func, refl, std::mem::take(globals))
+}
+
 impl Reflection {
+    /// Records that the module needs a Vulkan device feature (once).
+    pub(crate) fn need_feature(&mut self, name: &str) {
+        if !self.vulkan_features.iter().any(|f| f == name) {
+            self.vulkan_features.push(name.to_string());
+        }
+    }
+
     /// An empty reflection for `stage`.
     pub fn empty(stage: ShaderStage) -> Self {
         Reflection {
@@ -408,20 +429,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
     }
 
-    fn finish_reflection(&mut self) {
-        let refl = &mut self.refl;
-        refl.capabilities = self
-            .b
-            .m
-            .capabilities
-            .iter()
-            .map(|c| format!("{c:?}"))
-            .collect();
-        refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
-        refl.vulkan_features.sort();
-        refl.vulkan_features.dedup();
-    }
-
     /// Records an interface variable in the reflection, with the global that holds it.
     pub fn reflect_io(&mut self, output: bool, var: crate::reflect::InterfaceVar, g: GlobalId) {
         if output {
@@ -441,8 +448,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Records that the module needs a Vulkan device feature.
     pub fn need_feature(&mut self, name: &str) {
-        if !self.refl.vulkan_features.iter().any(|f| f == name) {
-            self.refl.vulkan_features.push(name.to_string());
-        }
+        self.refl.need_feature(name);
     }
 }

@@ -18,15 +18,12 @@ use spirv::Op;
 
 use super::{D9, R};
 use crate::d3dbc::{Comparison, Controls, Instruction, Opcode, RegisterType as RT, Source};
+use crate::ir::structured::IfFrame;
 use crate::ir::{BlockId, Operand, Terminator, TypeId, VarId};
 
 #[derive(Debug, Clone)]
 pub(crate) enum Frame {
-    If {
-        header: BlockId,
-        else_block: BlockId,
-        end: Option<BlockId>,
-    },
+    If(IfFrame),
     Loop {
         header: BlockId,
         exit: BlockId,
@@ -36,7 +33,9 @@ pub(crate) enum Frame {
         al: Option<(Operand, VarId)>,
     },
     /// `if !returned` around the rest of a subroutine's construct after a nested `ret`.
-    Guard { join: BlockId },
+    Guard {
+        join: BlockId,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -199,20 +198,8 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     fn open_if(&mut self, cond: Operand) {
-        let header = self.b.current();
-        let then_block = self.b.new_block();
-        let else_block = self.b.new_block();
-        self.b.terminate(Terminator::CondBranch {
-            cond,
-            on_true: then_block,
-            on_false: else_block,
-        });
-        self.b.begin(then_block);
-        self.flow.frames.push(Frame::If {
-            header,
-            else_block,
-            end: None,
-        });
+        let frame = self.b.open_if(cond);
+        self.flow.frames.push(Frame::If(frame));
     }
 
     /// `loop` (with `aL`) or `rep`: count from `i#`.
@@ -251,8 +238,7 @@ impl<'p, 'm> D9<'p, 'm> {
         let header = self.b.new_block();
         let body = self.b.new_block();
         let exit = self.b.new_block();
-        self.b.branch_and_begin(header);
-        self.b.f.block_mut(header).loop_exit = Some(exit);
+        self.b.begin_loop(header, exit);
         let n = self.b.load_var(counter);
         let go = self.b.op(Op::SLessThan, TypeId::BOOL, &[n, count]);
         self.b.terminate(Terminator::CondBranch {
@@ -385,27 +371,16 @@ impl<'p, 'm> D9<'p, 'm> {
             Opcode::Else => {
                 self.close_guards();
                 let base = self.flow.calls.last().map_or(0, |c| c.frame_base);
-                let Some(Frame::If {
-                    header,
-                    else_block,
-                    end: None,
-                }) = self
+                let Some(&Frame::If(mut frame @ IfFrame { end: None, .. })) = self
                     .flow
                     .frames
                     .last()
-                    .cloned()
                     .filter(|_| self.flow.frames.len() > base)
                 else {
                     return Err(self.invalid("else without its if"));
                 };
-                let end = self.b.new_block();
-                self.b.terminate(Terminator::Branch(end));
-                self.b.begin(else_block);
-                *self.flow.frames.last_mut().expect("matched above") = Frame::If {
-                    header,
-                    else_block,
-                    end: Some(end),
-                };
+                self.b.begin_else(&mut frame);
+                *self.flow.frames.last_mut().expect("matched above") = Frame::If(frame);
             }
             Opcode::EndIf => {
                 self.close_guards();
@@ -413,17 +388,10 @@ impl<'p, 'm> D9<'p, 'm> {
                 if self.flow.frames.len() <= base {
                     return Err(self.invalid("endif without its if"));
                 }
-                let Some(Frame::If {
-                    header,
-                    else_block,
-                    end,
-                }) = self.flow.frames.pop()
-                else {
+                let Some(Frame::If(frame)) = self.flow.frames.pop() else {
                     return Err(self.invalid("endif closes a loop"));
                 };
-                let join = end.unwrap_or(else_block);
-                self.b.f.block_mut(header).join = Some(join);
-                self.b.branch_and_begin(join);
+                self.b.close_if(frame);
                 self.guard_rest();
             }
             Opcode::Loop => self.open_loop(inst, true)?,

@@ -106,9 +106,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Records that the module needs a Vulkan device feature.
     pub fn need_feature(&mut self, name: &str) {
-        if !self.refl.vulkan_features.iter().any(|f| f == name) {
-            self.refl.vulkan_features.push(name.to_string());
-        }
+        self.refl.need_feature(name);
     }
 
     /// Lowers one instruction through its topic.
@@ -196,31 +194,13 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
     l.declare()?;
     l.lower_main()?;
     l.texm_complete()?;
-    l.finish_reflection();
-    let func = std::mem::take(&mut l.b.f);
-    let refl = std::mem::replace(&mut l.refl, Reflection::empty(stage));
-    let globals = std::mem::take(&mut l.refl_globals);
+    if let Some(info) = l.refl.d3d9.as_mut() {
+        info.state = std::mem::take(&mut l.state.read);
+        info.state.sort_by_key(|e| e.item);
+    }
+    let (func, refl, globals) =
+        crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals);
     drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))
-}
-
-impl<'p, 'm> D9<'p, 'm> {
-    fn finish_reflection(&mut self) {
-        let refl = &mut self.refl;
-        refl.capabilities = self
-            .b
-            .m
-            .capabilities
-            .iter()
-            .map(|c| format!("{c:?}"))
-            .collect();
-        refl.extensions = self.b.m.extensions.iter().map(|e| e.to_string()).collect();
-        refl.vulkan_features.sort();
-        refl.vulkan_features.dedup();
-        if let Some(info) = refl.d3d9.as_mut() {
-            info.state = std::mem::take(&mut self.state.read);
-            info.state.sort_by_key(|e| e.item);
-        }
-    }
 }

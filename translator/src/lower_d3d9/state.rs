@@ -185,7 +185,11 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     /// Runs `body` only where `cond` holds (a structured if without else).
-    fn only_if(&mut self, cond: Operand, body: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+    pub(super) fn only_if(
+        &mut self,
+        cond: Operand,
+        body: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
         let then = self.b.new_block();
         let next = self.b.new_block();
         let header = self.b.current();
@@ -327,7 +331,8 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     /// Alpha test on the final colour `c` (after fog): the invocation is discarded unless
-    /// saturate(c.a) compares with the reference as the function says.
+    /// c.a, unclamped (a float target keeps alpha past 1), compares with the reference as
+    /// the function says; a NaN passes `not equal` and `always` only.
     pub(super) fn alpha_test(&mut self, c: Operand) -> R<()> {
         if self.state_off(StateItem::AlphaFunc) {
             return Ok(());
@@ -335,7 +340,6 @@ impl<'p, 'm> D9<'p, 'm> {
         let func = self.state_words(StateItem::AlphaFunc)[0];
         let r = self.state_words(StateItem::AlphaRef)[0];
         let a = self.b.extract(c, 3);
-        let a = self.saturate(a);
         // D3DCMPFUNC − 1 is a mask: bit 0 less, bit 1 equal, bit 2 greater.
         let mut bits = self.b.u32c(0);
         for (k, op) in [
@@ -353,7 +357,16 @@ impl<'p, 'm> D9<'p, 'm> {
         let mask = self.b.op(Op::ISub, TypeId::U32, &[func, one]);
         let hit = self.b.op(Op::BitwiseAnd, TypeId::U32, &[bits, mask]);
         let zero = self.b.u32c(0);
-        let fail = self.b.op(Op::IEqual, TypeId::BOOL, &[hit, zero]);
+        let miss = self.b.op(Op::IEqual, TypeId::BOOL, &[hit, zero]);
+        // A NaN alpha or reference compares unordered (no bit set): it passes only the
+        // functions that hold for unordered values, not-equal (mask 5) and always (mask 7).
+        let unordered = self.b.op(Op::IEqual, TypeId::BOOL, &[bits, zero]);
+        let five = self.b.u32c(5);
+        let ne = self.b.op(Op::BitwiseAnd, TypeId::U32, &[mask, five]);
+        let ne = self.b.op(Op::IEqual, TypeId::BOOL, &[ne, five]);
+        let nan_pass = self.b.op(Op::LogicalAnd, TypeId::BOOL, &[unordered, ne]);
+        let pass = self.b.op(Op::LogicalNot, TypeId::BOOL, &[nan_pass]);
+        let fail = self.b.op(Op::LogicalAnd, TypeId::BOOL, &[miss, pass]);
         self.only_if(fail, |l| {
             l.demote();
             Ok(())

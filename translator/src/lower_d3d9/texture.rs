@@ -526,31 +526,14 @@ impl<'p, 'm> D9<'p, 'm> {
         let Some(cond) = any else {
             return Ok(());
         };
-        let kill = self.b.new_block();
-        let next = self.b.new_block();
-        let header = self.b.current();
-        self.b.terminate(crate::ir::Terminator::CondBranch {
-            cond,
-            on_true: kill,
-            on_false: next,
-        });
-        self.b.f.block_mut(header).join = Some(next);
-        self.b.begin(kill);
-        self.demote();
-        self.b.terminate(crate::ir::Terminator::Branch(next));
-        self.b.begin(next);
-        Ok(())
+        self.only_if(cond, |l| {
+            l.demote();
+            Ok(())
+        })
     }
 
     /// Turns the invocation into a helper (D3D9 `texkill`).
     pub fn demote(&mut self) {
-        self.b
-            .m
-            .capability(spirv::Capability::DemoteToHelperInvocation);
-        if self.opts.target_env.spirv_version() < (1, 6) {
-            self.b.m.extension("SPV_EXT_demote_to_helper_invocation");
-        }
-        self.need_feature("shaderDemoteToHelperInvocation");
-        self.b.op_void(Op::DemoteToHelperInvocation, &[]);
+        crate::lower::demote(&mut self.b, &mut self.refl, self.opts.target_env);
     }
 }

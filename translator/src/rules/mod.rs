@@ -61,7 +61,8 @@ pub enum Rule {
     /// Register index dimensions as the stage defines them (`v[vertex][register]` in
     /// geometry shaders, `v#` in vertex and pixel shaders, `o#` everywhere).
     IndexDimension,
-    /// Constant vertex and control point indices below the declared counts.
+    /// Constant vertex and control point indices below the declared counts; no register
+    /// index (of a 64-bit representation) above 2^32 - 1.
     IndexRange,
     /// A resource or UAV used only by instructions its declared kind allows (`sample` on a
     /// texture, `ld_raw` on a raw buffer, `ld2dms` on a multisampled texture, ...).
@@ -523,6 +524,22 @@ impl Checker {
                     "{} register with {dims} indices (a {} program's have {want})",
                     op.ty.name(),
                     self.stage.name()
+                ),
+            );
+        }
+        if let Some(big) = (0..dims)
+            .filter_map(|i| op.index(i))
+            .find(|x| x.value > u32::MAX as u64)
+        {
+            // A 64-bit index representation may hold more than any register file has; the
+            // translator reads indices as 32 bits, so a larger one must not be truncated.
+            return fail(
+                Rule::IndexRange,
+                at,
+                format!(
+                    "{} register index {} (above 2^32 - 1)",
+                    op.ty.name(),
+                    big.value
                 ),
             );
         }

@@ -52,6 +52,11 @@ pub(super) fn system_value_of(n: SystemName) -> SystemValue {
         SystemName::InstanceId => SystemValue::InstanceId,
         SystemName::IsFrontFace => SystemValue::IsFrontFace,
         SystemName::SampleIndex => SystemValue::SampleIndex,
+        // SM6-only values: no built-in takes them, so declaring one is refused by name
+        // rather than read as a plain location.
+        SystemName::Barycentrics => SystemValue::Barycentrics,
+        SystemName::ShadingRate => SystemValue::ShadingRate,
+        SystemName::CullPrimitive => SystemValue::CullPrimitive,
         _ => SystemValue::Undefined,
     }
 }
