@@ -3,7 +3,9 @@
 //! read it to SPIR-V that `spirv-val` accepts (Vulkan 1.1 and 1.3), lists the item in the
 //! reflection with its resolved delivery, and puts the value where the reflection says
 //! (`SpecId` decorations, the push block's `Offset`, or nothing external when baked). Items
-//! that decide a declaration refuse the run-time deliveries. The values' meaning is proven by
+//! that decide a declaration (flat shading, sampler type) refuse the run-time deliveries;
+//! depth compare samples with `Dref` when baked on and chooses between both samples at run
+//! time. The values' meaning is proven by
 //! the runtime cases `shaders/runtime/d3d9/state-*.shader_test`.
 //!
 //! spirv-val runs only when it is installed (the structural checks always run).
@@ -20,6 +22,9 @@ fn program(item: StateItem) -> &'static str {
         PointSize | ClipPlaneMask | ClipPlanes => "vs_2_0\ndcl_position v0\nmov oPos, v0\n",
         Projected(_) | SamplerType(_) => "ps_1_1\ntex t0\nmov r0, t0\n",
         Unbound(_) => "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        DepthCompare(_) => {
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\ntexldb r1, t0, s0\nadd oC0, r0, r1\n"
+        }
         BumpEnv(_) => "ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1\n",
         _ => "ps_2_0\ndcl t0\ndcl v0\nadd r0, t0, v0\nmov oC0, r0\n",
     }
@@ -43,6 +48,7 @@ fn items() -> Vec<StateItem> {
         SamplerType(0),
         Projected(0),
         Unbound(0),
+        DepthCompare(0),
         BumpEnv(1),
     ]
 }
@@ -236,10 +242,6 @@ fn declaration_items_and_bad_choices_are_refused() {
         ),
         (StateItem::SamplerType(0), StateDelivery::Push { offset: 0 }),
         (
-            StateItem::DepthCompare(0),
-            StateDelivery::Baked { words: vec![1] },
-        ),
-        (
             StateItem::FogColour,
             StateDelivery::Baked { words: vec![0] },
         ),
@@ -248,5 +250,58 @@ fn declaration_items_and_bad_choices_are_refused() {
     ] {
         let e = with(item, d.clone()).expect_err(&format!("{item} {d:?}"));
         assert!(e.to_string().contains(&item.name()), "{e}");
+    }
+    // A volume cannot compare depth: baked on is refused naming the item; a run-time value
+    // compiles no comparison (and is not read).
+    let vol = translator::d3dbc::asm::assemble(
+        "ps_2_0\ndcl t0\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )
+    .unwrap();
+    let mut o = Options::default();
+    let item = StateItem::DepthCompare(0);
+    o.d3d9
+        .state
+        .set(item, StateDelivery::Baked { words: vec![1] });
+    let e = translator::translate(&vol, &o).expect_err("a volume compares");
+    assert!(e.to_string().contains("depth-compare-0"), "{e}");
+    o.d3d9
+        .state
+        .set(item, StateDelivery::Spec { first_id: None });
+    let t = translator::translate(&vol, &o).unwrap();
+    let text = rspirv::dr::load_words(&t.spirv).unwrap().disassemble();
+    assert!(!text.contains("Dref"), "{text}");
+}
+
+#[test]
+fn depth_compare_samples_with_dref_or_chooses_at_run_time() {
+    let ps = translator::d3dbc::asm::assemble(program(StateItem::DepthCompare(0))).unwrap();
+    let item = StateItem::DepthCompare(0);
+    let text_with = |d| {
+        let mut o = Options::default();
+        o.d3d9.state.set(item, d);
+        let t = translator::translate(&ps, &o).unwrap();
+        rspirv::dr::load_words(&t.spirv).unwrap().disassemble()
+    };
+    let count = |t: &str, what: &str| t.matches(what).count();
+    // Default (baked 0): colour samples only, a plain image.
+    let t = text_with(StateDelivery::Baked { words: vec![0] });
+    assert_eq!(count(&t, "ImageSampleDref"), 0, "{t}");
+    assert!(t.contains(" 2D 0 0 0 1 Unknown"), "{t}");
+    // Baked on: only comparisons, on a depth image; the reference clamped.
+    let t = text_with(StateDelivery::Baked { words: vec![1] });
+    assert_eq!(count(&t, "OpImageSampleDrefImplicitLod"), 2, "{t}");
+    assert_eq!(count(&t, "OpImageSampleImplicitLod"), 0, "{t}");
+    assert!(t.contains(" 2D 1 0 0 1 Unknown"), "{t}");
+    assert!(t.contains("NClamp"), "{t}");
+    // At run time: both samples, in the arms of a selection, on an image of either kind.
+    for d in [
+        StateDelivery::Spec { first_id: Some(3) },
+        StateDelivery::Push { offset: 0 },
+    ] {
+        let t = text_with(d.clone());
+        assert_eq!(count(&t, "OpImageSampleDrefImplicitLod"), 2, "{d:?}: {t}");
+        assert_eq!(count(&t, "OpImageSampleImplicitLod"), 2, "{d:?}: {t}");
+        assert!(t.contains("OpSelectionMerge"), "{d:?}: {t}");
+        assert!(t.contains(" 2D 2 0 0 1 Unknown"), "{d:?}: {t}");
     }
 }

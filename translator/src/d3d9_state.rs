@@ -50,8 +50,9 @@ pub enum StateItem {
     /// `dcl` without a type): 0 the translator's choice (2D, or what a ps_1_x instruction
     /// implies), 1 2D, 2 cube, 3 volume; u32, default 0. Decides the image type, so baked only.
     SamplerType(u8),
-    /// Sampler n holds a depth texture sampled with a comparison (shadow); u32 0/1, default
-    /// 0. Only the default is supported (refused otherwise).
+    /// Sampler n holds a depth texture, so its samples compare the coordinate's z (w for a
+    /// cube) with the texel (D3D9 shadow sampling; the bound sampler must then be a
+    /// less-or-equal comparison sampler); u32 0/1, default 0, baked by default.
     DepthCompare(u8),
     /// D3DTTFF_PROJECTED on stage n: ps_1_1–1_3 `tex`/`texbem` divide the coordinate by w;
     /// u32 0/1, default 0.
@@ -152,12 +153,11 @@ impl StateItem {
         }
     }
 
-    /// Whether the item can only be baked (it decides a declaration, not a value).
+    /// Whether the item can only be baked: it decides a declaration that SPIR-V cannot make
+    /// depend on a run-time value (the `Flat` decoration of colour inputs, the `Dim` of a
+    /// sampler's image type).
     pub fn bake_only(self) -> bool {
-        matches!(
-            self,
-            StateItem::FlatShading | StateItem::SamplerType(_) | StateItem::DepthCompare(_)
-        )
+        matches!(self, StateItem::FlatShading | StateItem::SamplerType(_))
     }
 
     /// The item's name as the CLI and state files spell it (`alpha-func`, `projected-3`).
@@ -233,11 +233,12 @@ pub struct StateOptions {
 /// The delivery of an item the caller does not list: specialization constants from the fixed
 /// table for the items that are values, so that one translation serves every pipeline state
 /// (the pipeline sets the values; a driver folds what the state turns off); D3D9's initial
-/// state baked for the items that decide a declaration.
+/// state baked for the items that decide a declaration, and for depth compare (a run-time
+/// choice doubles every sample of the sampler, so a caller asks for it).
 pub fn default_delivery(item: StateItem) -> StateDelivery {
     if matches!(item, StateItem::BumpEnv(_)) {
         StateDelivery::Buffer
-    } else if item.bake_only() {
+    } else if item.bake_only() || matches!(item, StateItem::DepthCompare(_)) {
         StateDelivery::Baked {
             words: item.default_words(),
         }
@@ -299,7 +300,13 @@ impl StateOptions {
                 StateDelivery::Baked { .. } => {}
                 _ if item.bake_only() => {
                     return Err(format!(
-                        "D3D9 state {item} decides a declaration and can only be baked"
+                        "D3D9 state {item} can only be baked: it decides {} in the module, \
+                         which SPIR-V cannot make depend on a run-time value",
+                        if *item == StateItem::FlatShading {
+                            "the Flat decoration of the colour inputs"
+                        } else {
+                            "the dimension of the sampler's image type"
+                        }
                     ));
                 }
                 StateDelivery::Push { offset } => {

@@ -265,6 +265,31 @@ typedef struct dxbc_spirv_xfb_entry {
   struct dxbc_spirv_interface_var output;
 } dxbc_spirv_xfb_entry;
 
+// Which state item a choice is about (`sampler` picks the sampler of per-sampler items).
+typedef uint32_t dxbc_spirv_d3d9_state_item;
+
+// How an item's value reaches the module.
+typedef uint32_t dxbc_spirv_d3d9_state_delivery;
+
+// One item the translated module reads, in the reflection (`dxbc_spirv_reflection.d3d9_state`):
+// the item and how its value reaches the module, resolved (table IDs as the IDs).
+typedef struct dxbc_spirv_d3d9_state_entry {
+  // A `DXBC_SPIRV_D3D9_STATE_*` item.
+  dxbc_spirv_d3d9_state_item item;
+  // The sampler (texture stage) of a per-sampler item; 0 otherwise.
+  uint32_t sampler;
+  // A `DXBC_SPIRV_D3D9_STATE_DELIVERY_*`.
+  dxbc_spirv_d3d9_state_delivery delivery;
+  // Specialization constants: the first ID (word k is ID `location + k`; an ID the code
+  // does not need may be absent from the module). Push constants: the byte offset. 0
+  // otherwise.
+  uint32_t location;
+  // The item's word count.
+  uint32_t word_count;
+  // Baked: the `word_count` words (float32 items as their bits); null otherwise.
+  const uint32_t *words;
+} dxbc_spirv_d3d9_state_entry;
+
 // What a translated module expects from its pipeline. Free with `dxbc_spirv_free_reflection`;
 // every pointer inside lives exactly as long as it.
 typedef struct dxbc_spirv_reflection {
@@ -310,6 +335,10 @@ typedef struct dxbc_spirv_reflection {
   const struct dxbc_spirv_xfb_buffer *xfb_buffers;
   uint32_t xfb_entry_count;
   const struct dxbc_spirv_xfb_entry *xfb_entries;
+  // D3D9 programs: every render-state item the module reads (docs/d3d9.md "Render state
+  // compiled in") with its resolved delivery, in the order first read; none for DXBC.
+  uint32_t d3d9_state_count;
+  const struct dxbc_spirv_d3d9_state_entry *d3d9_state;
 } dxbc_spirv_reflection;
 
 // What a call returns: `DXBC_SPIRV_OK` (0) or one of the negative `DXBC_SPIRV_ERROR_*`.
@@ -445,12 +474,6 @@ typedef struct dxbc_spirv_code {
   const uint32_t *words;
   size_t word_count;
 } dxbc_spirv_code;
-
-// Which state item a choice is about (`sampler` picks the sampler of per-sampler items).
-typedef uint32_t dxbc_spirv_d3d9_state_item;
-
-// How an item's value reaches the module.
-typedef uint32_t dxbc_spirv_d3d9_state_delivery;
 
 // A built-in binding policy (`docs/bindings.md`).
 typedef uint32_t dxbc_spirv_binding_policy;
@@ -665,7 +688,8 @@ typedef struct dxbc_spirv_parameter_info {
 // uint32; baked only.
 #define DXBC_SPIRV_D3D9_STATE_SAMPLER_TYPE 16
 
-// Sampler `sampler` compares depth (shadow), uint32; only 0 (baked) is supported.
+// Sampler `sampler` holds a depth texture: its samples compare (shadow; bind a
+// less-or-equal comparison sampler), uint32; baked 0 by default.
 #define DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE 17
 
 // D3DTTFF_PROJECTED on stage `sampler` (ps_1_1–1_3 `tex`), uint32.

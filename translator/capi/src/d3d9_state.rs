@@ -1,9 +1,10 @@
 //! Direct3D 9 render state in: how each state item the translator compiles into a D3D9
 //! module (alpha test, fog, point size and sprites, clip planes, flat shading, per-sampler
-//! texture type, projection, unbound samplers) is delivered — a specialization constant, a
-//! push constant or a value baked at translation — chained to the translate info as
-//! `dxbc_spirv_d3d9_state_info`. Items not listed take the default (specialization constants
-//! from the fixed table; declaration items baked to D3D9's initial state). See
+//! texture type, depth compare, projection, unbound samplers) is delivered — a
+//! specialization constant, a push constant or a value baked at translation — chained to the
+//! translate info as `dxbc_spirv_d3d9_state_info`; and out: the reflection's entry per item
+//! the module reads. Items not listed take the default (specialization constants from the
+//! fixed table; declaration items and depth compare baked to D3D9's initial state). See
 //! `docs/d3d9.md` for the items, their words and their meaning.
 
 use std::ffi::c_void;
@@ -40,7 +41,8 @@ pub const DXBC_SPIRV_D3D9_STATE_FLAT_SHADING: dxbc_spirv_d3d9_state_item = 11;
 /// Sampler `sampler`'s texture type where undeclared (0 default, 1 2D, 2 cube, 3 volume),
 /// uint32; baked only.
 pub const DXBC_SPIRV_D3D9_STATE_SAMPLER_TYPE: dxbc_spirv_d3d9_state_item = 16;
-/// Sampler `sampler` compares depth (shadow), uint32; only 0 (baked) is supported.
+/// Sampler `sampler` holds a depth texture: its samples compare (shadow; bind a
+/// less-or-equal comparison sampler), uint32; baked 0 by default.
 pub const DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE: dxbc_spirv_d3d9_state_item = 17;
 /// D3DTTFF_PROJECTED on stage `sampler` (ps_1_1–1_3 `tex`), uint32.
 pub const DXBC_SPIRV_D3D9_STATE_PROJECTED: dxbc_spirv_d3d9_state_item = 18;
@@ -64,6 +66,81 @@ pub const DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER: dxbc_spirv_d3d9_state_delivery 
 
 /// `location` of a specialization-constant choice: take the IDs from the fixed table.
 pub const DXBC_SPIRV_D3D9_STATE_TABLE_ID: u32 = 0xffff_ffff;
+
+/// One item the translated module reads, in the reflection (`dxbc_spirv_reflection.d3d9_state`):
+/// the item and how its value reaches the module, resolved (table IDs as the IDs).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dxbc_spirv_d3d9_state_entry {
+    /// A `DXBC_SPIRV_D3D9_STATE_*` item.
+    pub item: dxbc_spirv_d3d9_state_item,
+    /// The sampler (texture stage) of a per-sampler item; 0 otherwise.
+    pub sampler: u32,
+    /// A `DXBC_SPIRV_D3D9_STATE_DELIVERY_*`.
+    pub delivery: dxbc_spirv_d3d9_state_delivery,
+    /// Specialization constants: the first ID (word k is ID `location + k`; an ID the code
+    /// does not need may be absent from the module). Push constants: the byte offset. 0
+    /// otherwise.
+    pub location: u32,
+    /// The item's word count.
+    pub word_count: u32,
+    /// Baked: the `word_count` words (float32 items as their bits); null otherwise.
+    pub words: *const u32,
+}
+
+/// The C item and sampler of a state item.
+pub(crate) fn item_code(item: StateItem) -> (dxbc_spirv_d3d9_state_item, u32) {
+    match item {
+        StateItem::AlphaFunc => (DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC, 0),
+        StateItem::AlphaRef => (DXBC_SPIRV_D3D9_STATE_ALPHA_REF, 0),
+        StateItem::FogMode => (DXBC_SPIRV_D3D9_STATE_FOG_MODE, 0),
+        StateItem::FogSource => (DXBC_SPIRV_D3D9_STATE_FOG_SOURCE, 0),
+        StateItem::FogColour => (DXBC_SPIRV_D3D9_STATE_FOG_COLOUR, 0),
+        StateItem::FogParams => (DXBC_SPIRV_D3D9_STATE_FOG_PARAMS, 0),
+        StateItem::PointSize => (DXBC_SPIRV_D3D9_STATE_POINT_SIZE, 0),
+        StateItem::PointSprite => (DXBC_SPIRV_D3D9_STATE_POINT_SPRITE, 0),
+        StateItem::ClipPlaneMask => (DXBC_SPIRV_D3D9_STATE_CLIP_PLANE_MASK, 0),
+        StateItem::ClipPlanes => (DXBC_SPIRV_D3D9_STATE_CLIP_PLANES, 0),
+        StateItem::FlatShading => (DXBC_SPIRV_D3D9_STATE_FLAT_SHADING, 0),
+        StateItem::SamplerType(n) => (DXBC_SPIRV_D3D9_STATE_SAMPLER_TYPE, n.into()),
+        StateItem::DepthCompare(n) => (DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE, n.into()),
+        StateItem::Projected(n) => (DXBC_SPIRV_D3D9_STATE_PROJECTED, n.into()),
+        StateItem::Unbound(n) => (DXBC_SPIRV_D3D9_STATE_UNBOUND, n.into()),
+        StateItem::BumpEnv(n) => (DXBC_SPIRV_D3D9_STATE_BUMP_ENV, n.into()),
+    }
+}
+
+/// The reflection entry of `item` delivered by `d`; baked words point into `words` (kept alive
+/// by the caller).
+pub(crate) fn entry(
+    item: StateItem,
+    d: &StateDelivery,
+    words: &[u32],
+) -> dxbc_spirv_d3d9_state_entry {
+    let (code, sampler) = item_code(item);
+    let (delivery, location, words) = match d {
+        StateDelivery::Spec { first_id } => (
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+            first_id.unwrap_or(DXBC_SPIRV_D3D9_STATE_TABLE_ID),
+            std::ptr::null(),
+        ),
+        StateDelivery::Push { offset } => (
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+            *offset,
+            std::ptr::null(),
+        ),
+        StateDelivery::Baked { .. } => (DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED, 0, words.as_ptr()),
+        StateDelivery::Buffer => (DXBC_SPIRV_D3D9_STATE_DELIVERY_BUFFER, 0, std::ptr::null()),
+    };
+    dxbc_spirv_d3d9_state_entry {
+        item: code,
+        sampler,
+        delivery,
+        location,
+        word_count: item.words(),
+        words,
+    }
+}
 
 /// One item's delivery.
 #[repr(C)]

@@ -1,7 +1,7 @@
 //! The translation's reflection as C structs: everything `dxbc reflect` prints (interface
 //! variables, descriptors with their D3D origin, push constants, workgroup size,
 //! capabilities, extensions, Vulkan features, specialization constants, the stream-output
-//! layout).
+//! layout, the D3D9 render-state items the module reads).
 //!
 //! One allocation owns it all: [`Holder`] starts with the public struct, followed by the
 //! vectors and strings its pointers point into, so `dxbc_spirv_free_reflection` frees
@@ -231,6 +231,10 @@ pub struct dxbc_spirv_reflection {
     pub xfb_buffers: *const dxbc_spirv_xfb_buffer,
     pub xfb_entry_count: u32,
     pub xfb_entries: *const dxbc_spirv_xfb_entry,
+    /// D3D9 programs: every render-state item the module reads (docs/d3d9.md "Render state
+    /// compiled in") with its resolved delivery, in the order first read; none for DXBC.
+    pub d3d9_state_count: u32,
+    pub d3d9_state: *const crate::d3d9_state::dxbc_spirv_d3d9_state_entry,
 }
 
 /// The public struct followed by the storage it points into.
@@ -245,6 +249,9 @@ struct Holder {
     spec_constants: Vec<dxbc_spirv_spec_constant>,
     xfb_buffers: Vec<dxbc_spirv_xfb_buffer>,
     xfb_entries: Vec<dxbc_spirv_xfb_entry>,
+    d3d9_state: Vec<crate::d3d9_state::dxbc_spirv_d3d9_state_entry>,
+    /// The baked words the entries point into (each vector's heap buffer stays put).
+    d3d9_words: Vec<Vec<u32>>,
 }
 
 fn len32<T>(v: &[T]) -> u32 {
@@ -442,6 +449,19 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             ),
         })
         .collect();
+    let state = r.d3d9.as_ref().map_or(&[][..], |d| &d.state[..]);
+    let d3d9_words: Vec<Vec<u32>> = state
+        .iter()
+        .map(|e| match &e.delivery {
+            translator::d3d9_state::StateDelivery::Baked { words } => words.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let d3d9_state: Vec<_> = state
+        .iter()
+        .zip(&d3d9_words)
+        .map(|(e, w)| crate::d3d9_state::entry(e.item, &e.delivery, w))
+        .collect();
     let (class_instance_register, class_slot_count, class_slot_stride) = r
         .class_linkage
         .as_ref()
@@ -481,6 +501,8 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         xfb_buffers: xfb_buffers.as_ptr(),
         xfb_entry_count: len32(&xfb_entries),
         xfb_entries: xfb_entries.as_ptr(),
+        d3d9_state_count: len32(&d3d9_state),
+        d3d9_state: d3d9_state.as_ptr(),
     };
     let holder = Box::new(Holder {
         public,
@@ -492,6 +514,8 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         spec_constants,
         xfb_buffers,
         xfb_entries,
+        d3d9_state,
+        d3d9_words,
     });
     Box::into_raw(holder).cast()
 }

@@ -1199,7 +1199,10 @@ fn d3d9_state_deliveries() {
         word_count: words.len() as u32,
         words: words.as_ptr(),
     };
-    let run = |choices: &[dxbc_spirv_d3d9_state_choice]| {
+    // Translates; returns the words and the reflection's state list as
+    // (item, sampler, delivery, location, word count, baked words).
+    type Entry = (u32, u32, u32, u32, u32, Vec<u32>);
+    let run_full = |choices: &[dxbc_spirv_d3d9_state_choice]| {
         let s = dxbc_spirv_d3d9_state_info {
             s_type: DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO,
             next: null(),
@@ -1208,8 +1211,32 @@ fn d3d9_state_deliveries() {
             choices: choices.as_ptr(),
         };
         let info = translate_info((&s as *const dxbc_spirv_d3d9_state_info).cast());
-        translate_words(shader, Some(&info))
+        translate(shader, Some(&info)).map(|(w, r)| {
+            let rr = unsafe { &*r };
+            let entries: Vec<Entry> = (0..rr.d3d9_state_count as usize)
+                .map(|i| {
+                    let e = unsafe { *rr.d3d9_state.add(i) };
+                    let words = if e.words.is_null() {
+                        Vec::new()
+                    } else {
+                        unsafe { std::slice::from_raw_parts(e.words, e.word_count as usize) }
+                            .to_vec()
+                    };
+                    (
+                        e.item,
+                        e.sampler,
+                        e.delivery,
+                        e.location,
+                        e.word_count,
+                        words,
+                    )
+                })
+                .collect();
+            unsafe { dxbc_spirv_free_reflection(r) };
+            (w, entries)
+        })
     };
+    let run = |choices: &[dxbc_spirv_d3d9_state_choice]| run_full(choices).map(|(w, _)| w);
     // Alpha function from the table (200 + 0), reference baked, fog as spec constant 40,
     // flat shading baked off: the alpha function's and fog's IDs appear.
     let words = run(&[
@@ -1236,6 +1263,101 @@ fn d3d9_state_deliveries() {
     let ids = spec_ids(&words);
     assert!(ids.contains(&200) && ids.contains(&40), "{ids:?}");
     assert!(!ids.contains(&201), "the reference is baked: {ids:?}");
+    // The reflection lists each item read with its resolved delivery: the table's ID as the
+    // ID, the baked words, and the items left to their default (fog colour and parameters from
+    // the table).
+    let (_, entries) = run_full(&[
+        choice(
+            DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+            DXBC_SPIRV_D3D9_STATE_TABLE_ID,
+            &[],
+        ),
+        choice(
+            DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
+            0,
+            &reference,
+        ),
+        choice(
+            DXBC_SPIRV_D3D9_STATE_FOG_MODE,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+            8,
+            &[],
+        ),
+    ])
+    .unwrap();
+    let spec = DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT;
+    for want in [
+        (DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC, 0, spec, 200, 1, vec![]),
+        (
+            DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
+            0,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
+            0,
+            1,
+            reference.to_vec(),
+        ),
+        (
+            DXBC_SPIRV_D3D9_STATE_FOG_MODE,
+            0,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+            8,
+            1,
+            vec![],
+        ),
+        (DXBC_SPIRV_D3D9_STATE_FOG_COLOUR, 0, spec, 204, 4, vec![]),
+        (DXBC_SPIRV_D3D9_STATE_FOG_PARAMS, 0, spec, 208, 3, vec![]),
+    ] {
+        assert!(entries.contains(&want), "{want:?} not in {entries:?}");
+    }
+    // Per-sampler items carry their sampler: depth compare of s1 as a push constant.
+    let tex = translator::d3dbc::asm::assemble(
+        "ps_2_0\ndcl t0\ndcl_2d s1\ntexld r0, t0, s1\nmov oC0, r0\n",
+    )
+    .unwrap();
+    let mut ci = create_info(&tex);
+    ci.source_type = DXBC_SPIRV_SOURCE_TYPE_D3DBC;
+    let mut tex_shader = null_mut();
+    assert_eq!(
+        unsafe { dxbc_spirv_shader_create(&ci, &mut tex_shader, &mut msg) },
+        DXBC_SPIRV_OK
+    );
+    let depth = [dxbc_spirv_d3d9_state_choice {
+        sampler: 1,
+        ..choice(
+            DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE,
+            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+            16,
+            &[],
+        )
+    }];
+    let s = dxbc_spirv_d3d9_state_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO,
+        next: null(),
+        spec_id_base: 0,
+        choice_count: 1,
+        choices: depth.as_ptr(),
+    };
+    let info = translate_info((&s as *const dxbc_spirv_d3d9_state_info).cast());
+    let (_, r) = translate(tex_shader, Some(&info)).unwrap();
+    let rr = unsafe { &*r };
+    let entries =
+        unsafe { std::slice::from_raw_parts(rr.d3d9_state, rr.d3d9_state_count as usize) };
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.item == DXBC_SPIRV_D3D9_STATE_DEPTH_COMPARE
+                && e.sampler == 1
+                && e.delivery == DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT
+                && e.location == 16
+                && e.words.is_null()),
+        "{entries:?}"
+    );
+    unsafe {
+        dxbc_spirv_free_reflection(r);
+        dxbc_spirv_shader_destroy(tex_shader);
+    }
     // Refused, naming the item: flat shading as a push constant, a bad item, a short bake.
     for (choices, needle) in [
         (

@@ -2,8 +2,8 @@
 //! caller chose to deliver them (specialization constant, push constant or baked value,
 //! `crate::d3d9_state`), listing each in the reflection, and the fixed-function stages that
 //! use them — alpha test and fog after a pixel shader, point size and user clip planes after a
-//! vertex shader. (Point sprites and flat shading are in `io`, projection and unbound samplers
-//! in `texture`/`ps1_tex`.) The formulas are documented in `docs/d3d9.md`.
+//! vertex shader. (Point sprites and flat shading are in `io`, projection, depth compare and
+//! unbound samplers in `texture`/`ps1_tex`.) The formulas are documented in `docs/d3d9.md`.
 
 use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op as G, Op, StorageClass};
 
@@ -57,17 +57,7 @@ impl<'p, 'm> D9<'p, 'm> {
             .d3d9
             .state
             .check()
-            .map_err(|e| LowerError::invalid(0, e))?;
-        for n in 0..crate::d3d9_state::STATE_SAMPLERS {
-            let item = StateItem::DepthCompare(n);
-            if !self.state_off(item) {
-                return Err(LowerError::unsupported(
-                    0,
-                    format!("D3D9 state {item} (depth-compare sampling) other than 0"),
-                ));
-            }
-        }
-        Ok(())
+            .map_err(|e| LowerError::invalid(0, e))
     }
 
     /// Records that the module reads `item` (the reflection's list).

@@ -5,7 +5,9 @@
 //! A sampler's image dimension comes from its `dcl_2d/cube/volume`; ps_1_x declares nothing
 //! and a `dcl` may say "unknown" (or 1D, which D3D9 drivers treat as 2D): those sample a 2D
 //! image, and the reflection says the type was unknown. A vertex shader samples at LOD 0
-//! unless `texldl` gives one.
+//! unless `texldl` gives one. A sampler the caller says holds a depth texture (state item
+//! `depth-compare-N`) samples with a depth comparison (D3D9 shadow sampling), or chooses
+//! between both samples by the item's run-time value.
 
 use rustc_hash::FxHashMap as HashMap;
 use spirv::{Decoration, Dim, ImageFormat, ImageOperands, Op, StorageClass};
@@ -14,7 +16,7 @@ use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::d3d9_state::StateItem;
 use crate::d3dbc::{Controls, Instruction, Opcode, RegisterType as RT, TextureType};
-use crate::ir::{DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId};
+use crate::ir::{DecorationTarget, GlobalId, ImageType, Operand, Scalar, Terminator, Type, TypeId};
 use crate::reflect::{
     D3d9Sampler, D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceDim, ResourceShape,
     ReturnType, ShaderStage,
@@ -28,6 +30,20 @@ pub(crate) struct SamplerSlot {
     pub image: (GlobalId, u32),
     /// The sampler when split, with its array element.
     pub sampler: Option<(GlobalId, u32)>,
+    /// Whether sampling compares depth (state item `depth-compare-N`).
+    pub compare: Compare,
+}
+
+/// How a sampler's samples compare depth (D3D9 shadow sampling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Compare {
+    /// Never (the item baked 0, or a volume sampler).
+    Off,
+    /// Always (the item baked non-zero): only the `Dref` sample exists.
+    On,
+    /// By the item's run-time value (specialization or push constant): both samples exist,
+    /// in the two arms of a selection.
+    Dynamic,
 }
 
 #[derive(Debug, Default)]
@@ -160,10 +176,17 @@ impl<'p, 'm> D9<'p, 'm> {
                     .or(self.state_sampler_type(s))
                     .or(self.decl.implied_types.get(&s).copied()),
             );
+            let compare = self.compare_mode(s, dim)?;
             let image_ty = self.b.m.types.intern(Type::Image(ImageType {
                 sampled_type: Scalar::F32,
                 dim,
-                depth: 0,
+                // SPIR-V's Depth: 1 a depth image, 2 either (both samples use it); whether a
+                // sample compares is its opcode's choice, not the type's.
+                depth: match compare {
+                    Compare::Off => 0,
+                    Compare::On => 1,
+                    Compare::Dynamic => 2,
+                },
                 arrayed: false,
                 ms: false,
                 sampled: 1,
@@ -187,6 +210,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     image_ty,
                     image: g,
                     sampler: None,
+                    compare,
                 }
             } else {
                 let img =
@@ -196,13 +220,16 @@ impl<'p, 'm> D9<'p, 'm> {
                     st,
                     places[2 * i + 1],
                     &reqs[2 * i + 1],
-                    ResourceShape::Sampler { comparison: false },
+                    ResourceShape::Sampler {
+                        comparison: compare == Compare::On,
+                    },
                 )?;
                 SamplerSlot {
                     dim,
                     image_ty,
                     image: img,
                     sampler: Some(smp),
+                    compare,
                 }
             };
             self.tex.samplers.insert(s, slot);
@@ -257,6 +284,64 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         let sel: Vec<u8> = (0..n).collect();
         let c = self.b.swizzle(coord, &sel);
+        let lod = match lod {
+            Lod::Implicit if self.stage != ShaderStage::Pixel => Lod::Level(self.b.f32c(0.0)),
+            Lod::Bias(_) if self.stage != ShaderStage::Pixel => {
+                return Err(self.invalid("texldb outside a pixel shader"));
+            }
+            l => l,
+        };
+        // The compared depth: z (2D) or w (cube) of the coordinate, after the projection
+        // divide, clamped to [0, 1] as a UNORM depth format clamps it.
+        let r = match slot.compare {
+            Compare::Off => self.sample_op(&slot, c, lod, &sel, None),
+            Compare::On => {
+                let dref = self.b.extract(coord, n);
+                let dref = self.saturate(dref);
+                self.sample_op(&slot, c, lod, &sel, Some(dref))
+            }
+            Compare::Dynamic => {
+                let item = StateItem::DepthCompare(u8::try_from(s).unwrap_or(0));
+                let on = self.state_flag(item);
+                let dref = self.b.extract(coord, n);
+                let dref = self.saturate(dref);
+                let vars: Vec<_> = (0..4).map(|_| self.b.f.new_var(TypeId::F32)).collect();
+                let (then, other, join) =
+                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
+                let header = self.b.current();
+                self.b.terminate(Terminator::CondBranch {
+                    cond: on,
+                    on_true: then,
+                    on_false: other,
+                });
+                self.b.f.block_mut(header).join = Some(join);
+                for (block, dref) in [(then, Some(dref)), (other, None)] {
+                    self.b.begin(block);
+                    let v = self.sample_op(&slot, c, lod, &sel, dref);
+                    for (k, &var) in vars.iter().enumerate() {
+                        self.b.store_var_component(var, v, k as u8);
+                    }
+                    self.b.terminate(Terminator::Branch(join));
+                }
+                self.b.begin(join);
+                let parts: Vec<Operand> = vars.iter().map(|&v| self.b.load_var(v)).collect();
+                self.b.construct(&parts)
+            }
+        };
+        Ok(self.unbound_sampler(s, r))
+    }
+
+    /// One sample of `slot` at `c` (the dimension's components): a colour (vec4), or with
+    /// `dref` a depth comparison, whose result D3D9 replicates to all four components. The
+    /// sampled image is made here, in the block of its use (SPIR-V requires it).
+    fn sample_op(
+        &mut self,
+        slot: &SamplerSlot,
+        c: Operand,
+        lod: Lod,
+        sel: &[u8],
+        dref: Option<Operand>,
+    ) -> Operand {
         let si_ty = self.b.m.types.intern(Type::SampledImage(slot.image_ty));
         let si = match slot.sampler {
             Some(smp) => {
@@ -267,38 +352,70 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             None => self.load_descriptor(slot.image, si_ty),
         };
-        let lod = match lod {
-            Lod::Implicit if self.stage != ShaderStage::Pixel => Lod::Level(self.b.f32c(0.0)),
-            Lod::Bias(_) if self.stage != ShaderStage::Pixel => {
-                return Err(self.invalid("texldb outside a pixel shader"));
-            }
-            l => l,
-        };
-        let r = match lod {
-            Lod::Implicit => self
-                .b
-                .op(Op::ImageSampleImplicitLod, TypeId::VEC4, &[si, c]),
-            Lod::Bias(b) => self.b.op(
-                Op::ImageSampleImplicitLod,
-                TypeId::VEC4,
-                &[si, c, Operand::Lit(ImageOperands::BIAS.bits()), b],
+        let (implicit, explicit, ty) = match dref {
+            Some(_) => (
+                Op::ImageSampleDrefImplicitLod,
+                Op::ImageSampleDrefExplicitLod,
+                TypeId::F32,
             ),
-            Lod::Level(l) => self.b.op(
+            None => (
+                Op::ImageSampleImplicitLod,
                 Op::ImageSampleExplicitLod,
                 TypeId::VEC4,
-                &[si, c, Operand::Lit(ImageOperands::LOD.bits()), l],
             ),
+        };
+        let mut args = vec![si, c];
+        args.extend(dref);
+        let op = match lod {
+            Lod::Implicit => implicit,
+            Lod::Bias(b) => {
+                args.extend([Operand::Lit(ImageOperands::BIAS.bits()), b]);
+                implicit
+            }
+            Lod::Level(l) => {
+                args.extend([Operand::Lit(ImageOperands::LOD.bits()), l]);
+                explicit
+            }
             Lod::Grad(dx, dy) => {
-                let dx = self.b.swizzle(dx, &sel);
-                let dy = self.b.swizzle(dy, &sel);
-                self.b.op(
-                    Op::ImageSampleExplicitLod,
-                    TypeId::VEC4,
-                    &[si, c, Operand::Lit(ImageOperands::GRAD.bits()), dx, dy],
-                )
+                let dx = self.b.swizzle(dx, sel);
+                let dy = self.b.swizzle(dy, sel);
+                args.extend([Operand::Lit(ImageOperands::GRAD.bits()), dx, dy]);
+                explicit
             }
         };
-        Ok(self.unbound_sampler(s, r))
+        let r = self.b.op(op, ty, &args);
+        if dref.is_some() { self.splat4(r) } else { r }
+    }
+
+    /// How sampler `s` of dimension `dim` compares depth (state item `depth-compare-s`): not
+    /// at all when the item is baked 0; always when baked non-zero; by the value otherwise.
+    /// A volume never compares (D3D9 has no volume depth textures, Vulkan no `Dref` on 3D
+    /// images): baked non-zero is refused, a run-time value reads nothing.
+    fn compare_mode(&mut self, s: u16, dim: Dim) -> R<Compare> {
+        let Some(item) = u8::try_from(s)
+            .ok()
+            .filter(|&n| n < crate::d3d9_state::STATE_SAMPLERS)
+            .map(StateItem::DepthCompare)
+        else {
+            return Ok(Compare::Off);
+        };
+        if self.state_off(item) {
+            return Ok(Compare::Off);
+        }
+        let baked = self.state_baked(item);
+        if dim == Dim::Dim3D {
+            return match baked {
+                Some(_) => Err(self.invalid(format!(
+                    "D3D9 state {item}: sampler s{s} samples a volume, which cannot compare depth"
+                ))),
+                None => Ok(Compare::Off),
+            };
+        }
+        self.state_read(item);
+        Ok(match baked {
+            Some(_) => Compare::On,
+            None => Compare::Dynamic,
+        })
     }
 
     /// The caller's texture type for sampler `s` (state item `sampler-type-s`, baked), when

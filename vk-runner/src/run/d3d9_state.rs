@@ -7,6 +7,10 @@
 //! change often in D3D9 (alpha reference, fog colour and parameters, point size) are push
 //! constants, switches and clip planes are specialization constants. So both run-time
 //! deliveries are exercised by every file that sets state, and baking by `shade mode flat`.
+//! Depth compare has no directive: as in D3D9, a depth texture bound to a sampler (`[srv N]`
+//! of format `d32-float` or `r32-float-shadow`) makes its samples compare; that sampler's item
+//! is then a specialization constant (and the translation is cached per set of such
+//! samplers).
 
 use std::collections::BTreeMap;
 
@@ -124,12 +128,34 @@ impl D3d9State {
         }
     }
 
-    /// The translator's delivery choices for the current state (only the baked flat shading
-    /// depends on it).
+    /// Sets depth compare of samplers 0–15 from the textures bound: bit N of `depth` set
+    /// when `[srv N]` is a depth format (D3D9 compares the samples of a depth texture).
+    pub fn set_depth_textures(&mut self, depth: u16) {
+        for n in 0..translator::d3d9_state::STATE_SAMPLERS {
+            let on = depth & (1 << n) != 0;
+            let item = StateItem::DepthCompare(n);
+            if on || self.words.contains_key(&item) {
+                self.set(item, vec![u32::from(on)]);
+            }
+        }
+    }
+
+    /// The translator's delivery choices for the current state (the baked flat shading and
+    /// which samplers compare depth depend on it).
     pub fn options(&self) -> StateOptions {
         let mut o = StateOptions::default();
         for (item, offset) in PUSHED {
             o.set(item, StateDelivery::Push { offset });
+        }
+        // Depth compare of a sampler with a depth texture bound: a specialization constant
+        // (set to 1), so the translator's run-time choice is what runs; the others stay baked
+        // 0 (a module whose comparison arm could run on a colour texture draws the validation
+        // layer's VUID-vkCmdDraw-None-06479, which cannot see that the constant turns it off).
+        for n in 0..translator::d3d9_state::STATE_SAMPLERS {
+            let item = StateItem::DepthCompare(n);
+            if self.words(item)[0] != 0 {
+                o.set(item, StateDelivery::Spec { first_id: None });
+            }
         }
         o.set(
             StateItem::FlatShading,
@@ -179,6 +205,19 @@ mod tests {
         assert!(!s.flat());
         s.apply(&StateChange::ShadeFlat(true));
         assert!(s.options().check().is_ok());
+        s.set_depth_textures(0b10);
+        assert_eq!(s.words(StateItem::DepthCompare(1)), vec![1]);
+        assert_eq!(s.words(StateItem::DepthCompare(0)), vec![0]);
+        assert_eq!(
+            s.options().delivery(StateItem::DepthCompare(1)),
+            StateDelivery::Spec { first_id: None }
+        );
+        assert!(matches!(
+            s.options().delivery(StateItem::DepthCompare(0)),
+            StateDelivery::Baked { .. }
+        ));
+        s.set_depth_textures(0);
+        assert_eq!(s.words(StateItem::DepthCompare(1)), vec![0]);
         assert_eq!(
             s.options().delivery(StateItem::FlatShading),
             StateDelivery::Baked { words: vec![1] }

@@ -46,6 +46,16 @@ fn xfb_stage(st: &FileState) -> Stage {
     }
 }
 
+/// Bit N set when `[srv N]` (space 0, N < 16) is a depth texture.
+pub fn depth_textures(st: &FileState) -> u16 {
+    st.resources
+        .iter()
+        .filter(|((kind, space, slot), r)| {
+            *kind == ResourceKind::Srv && *space == 0 && *slot < 16 && r.decl.format.is_depth()
+        })
+        .fold(0, |m, ((_, _, slot), _)| m | (1 << slot))
+}
+
 fn existing(st: &FileState, key: (ResourceKind, u32, u32)) -> Result<(), RunError> {
     match st.resource_errors.get(&key) {
         Some(e) => Err(e.clone()),
@@ -184,7 +194,9 @@ pub fn draw(
         ));
     }
     let quad = explicit.is_none();
-    // SM1–3: the translator's deliveries of the D3D9 state (flat shading is baked).
+    // SM1–3: the translator's deliveries of the D3D9 state (flat shading is baked); a depth
+    // texture bound to sampler N makes its samples compare (D3D9 shadow sampling).
+    st.d3d9_state.set_depth_textures(depth_textures(st));
     st.cache.d3d9_state = st.d3d9_state.options();
     let so_stage = st.stream_output.is_some().then(|| xfb_stage(st));
     let vs = match module(

@@ -707,12 +707,18 @@ fn fixed_function_problem(
     if !is_d3d9(model) || backend.is_ours() {
         return None;
     }
-    let set: Vec<String> = st
+    let mut set: Vec<String> = st
         .fixed_function
         .iter()
         .filter(|(_, (_, default))| !default)
         .map(|(what, (line, _))| format!("`{what}` (line {line})"))
         .collect();
+    let depth = exec::depth_textures(st);
+    if depth != 0 {
+        set.push(format!(
+            "depth compare (a depth texture bound to samplers {depth:#06x})"
+        ));
+    }
     (!set.is_empty()).then(|| {
         format!(
             "D3D9 fixed-function state {}: the {} backend does not compile it in",

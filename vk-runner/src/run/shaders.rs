@@ -16,15 +16,14 @@ pub const QUAD_VS: &str =
     "float4 main(float4 pos : position) : sv_position\n{\n    return pos;\n}\n";
 
 /// A cached translation: (section line, model, translated with the stream-output declaration,
-/// D3D9 flat shading).
-type CacheKey = (u32, ShaderModel, bool, bool);
+/// the D3D9 deliveries that change the module: bit 0 flat shading, bit 1 + N depth compare of
+/// sampler N delivered at run time).
+type CacheKey = (u32, ShaderModel, bool, u32);
 
 /// Caches translations per (section line, model) for one file.
 #[derive(Default)]
 pub struct ShaderCache {
-    /// By (section line, model, translated with the stream-output declaration).
-    /// By (section line, model, translated with the stream-output declaration, D3D9 flat
-    /// shading).
+    /// By [`CacheKey`].
     map: HashMap<CacheKey, Result<Rc<Translation>, RunError>>,
     /// The D3D9 state deliveries of SM1–3 translations (set from the file's state before each
     /// draw).
@@ -81,13 +80,14 @@ impl ShaderCache {
                 section.stage.name()
             )));
         }
-        let flat = self
-            .d3d9_state
-            .delivery(translator::d3d9_state::StateItem::FlatShading)
-            != translator::d3d9_state::default_delivery(
-                translator::d3d9_state::StateItem::FlatShading,
-            );
-        if let Some(r) = self.map.get(&(line, model, xfb, flat)) {
+        use translator::d3d9_state::{StateItem, default_delivery};
+        let changed = |i: StateItem| self.d3d9_state.delivery(i) != default_delivery(i);
+        let variant = (0..translator::d3d9_state::STATE_SAMPLERS)
+            .filter(|&n| changed(StateItem::DepthCompare(n)))
+            .fold(u32::from(changed(StateItem::FlatShading)), |k, n| {
+                k | (2 << n)
+            });
+        if let Some(r) = self.map.get(&(line, model, xfb, variant)) {
             return r.clone();
         }
         let so = if xfb { t.stream_output.as_ref() } else { None };
@@ -103,7 +103,7 @@ impl ShaderCache {
                 "{m} (the section is marked todo for the HLSL compiler)"
             )));
         }
-        self.map.insert((line, model, xfb, flat), r.clone());
+        self.map.insert((line, model, xfb, variant), r.clone());
         r
     }
 }
