@@ -16,7 +16,7 @@ use super::{D9, R};
 use crate::binding::{Placement, RangeRequest};
 use crate::d3d9_state::StateItem;
 use crate::d3dbc::{Controls, Instruction, Opcode, RegisterType as RT, TextureType};
-use crate::ir::{DecorationTarget, GlobalId, ImageType, Operand, Scalar, Terminator, Type, TypeId};
+use crate::ir::{DecorationTarget, GlobalId, ImageType, Operand, Scalar, Type, TypeId};
 use crate::reflect::{
     D3d9Sampler, D3dOrigin, Descriptor, DescriptorType, RegisterClass, ResourceDim, ResourceShape,
     ReturnType, ShaderStage,
@@ -306,24 +306,17 @@ impl<'p, 'm> D9<'p, 'm> {
                 let dref = self.b.extract(coord, n);
                 let dref = self.saturate(dref);
                 let vars: Vec<_> = (0..4).map(|_| self.b.f.new_var(TypeId::F32)).collect();
-                let (then, other, join) =
-                    (self.b.new_block(), self.b.new_block(), self.b.new_block());
-                let header = self.b.current();
-                self.b.terminate(Terminator::CondBranch {
-                    cond: on,
-                    on_true: then,
-                    on_false: other,
-                });
-                self.b.f.block_mut(header).join = Some(join);
-                for (block, dref) in [(then, Some(dref)), (other, None)] {
-                    self.b.begin(block);
+                let mut frame = self.b.open_if(on);
+                for dref in [Some(dref), None] {
+                    if dref.is_none() {
+                        self.b.begin_else(&mut frame);
+                    }
                     let v = self.sample_op(&slot, c, lod, &sel, dref);
                     for (k, &var) in vars.iter().enumerate() {
                         self.b.store_var_component(var, v, k as u8);
                     }
-                    self.b.terminate(Terminator::Branch(join));
                 }
-                self.b.begin(join);
+                self.b.close_if(frame);
                 let parts: Vec<Operand> = vars.iter().map(|&v| self.b.load_var(v)).collect();
                 self.b.construct(&parts)
             }
