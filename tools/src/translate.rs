@@ -172,6 +172,11 @@ pub struct TranslateOptions {
     /// render-state items.
     #[arg(long, value_name = "ID", default_value_t = 0)]
     pub d3d9_state_spec_base: u32,
+    /// Direct3D 9 programs: bake every render-state item to D3D9's initial state, so the
+    /// module is the plain shader with no fixed-function state code; `--d3d9-state` choices
+    /// still apply on top.
+    #[arg(long)]
+    pub d3d9_no_state: bool,
     /// A stream-output (transform feedback) declaration entry, repeatable, in declaration
     /// order: `[STREAM:]SEMANTIC[INDEX].MASK[@SLOT]` (`SV_Position.xyzw`, `1:TEXCOORD1.yz@1`,
     /// `$SKIP.xy` for a gap; docs/cli.md). For vertex, domain and geometry shaders.
@@ -222,10 +227,12 @@ impl TranslateOptions {
                 software_vertex_processing: self.d3d9_software_vertex_processing,
                 relaxed_limits: self.d3d9_relaxed_limits,
                 state: {
-                    let mut st = translator::d3d9_state::StateOptions {
-                        spec_id_base: self.d3d9_state_spec_base,
-                        ..Default::default()
+                    let mut st = if self.d3d9_no_state {
+                        translator::d3d9_state::StateOptions::none()
+                    } else {
+                        translator::d3d9_state::StateOptions::default()
                     };
+                    st.spec_id_base = self.d3d9_state_spec_base;
                     for (item, how) in &self.d3d9_state {
                         st.set(*item, how.clone());
                     }

@@ -61,3 +61,41 @@ fn asm_disasm_info_on_a_d3d9_stream() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("byte offset"), "{err}");
 }
+
+/// `translate` of a ps_2_0 program: by default its render state (alpha test, fog, …) is
+/// compiled in as specialization constants; `--d3d9-no-state` bakes D3D9's initial state, so
+/// none is left; a `--d3d9-state` choice still applies on top of it.
+#[test]
+fn translate_with_and_without_render_state() {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-cli-state");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let src = tmp.join("ps.asm");
+    std::fs::write(&src, "ps_2_0\ndcl t0\nmov oC0, t0\n").unwrap();
+    let blob = tmp.join("ps.d3dbc");
+    let out = run(&["asm", src.to_str().unwrap(), "-o", blob.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = |extra: &[&str]| {
+        let mut args = vec!["translate", "--text", blob.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let default = text(&[]);
+    assert!(default.contains("SpecId"), "{default}");
+    assert!(default.contains("OpDemoteToHelperInvocation"), "{default}");
+    let plain = text(&["--d3d9-no-state"]);
+    assert!(!plain.contains("SpecId"), "{plain}");
+    assert!(!plain.contains("OpDemoteToHelperInvocation"), "{plain}");
+    let alpha = text(&["--d3d9-no-state", "--d3d9-state", "alpha-func=spec"]);
+    assert!(alpha.contains("SpecId"), "{alpha}");
+    assert!(alpha.contains("OpDemoteToHelperInvocation"), "{alpha}");
+}
