@@ -30,27 +30,18 @@ fn program(item: StateItem) -> &'static str {
     }
 }
 
-/// The items tested: the global ones and sampler 0's.
+/// The items tested: the global ones, sampler 0's and stage 1's bump environment, taken from
+/// `StateItem::all()` so that a new item is tested without being listed here.
 fn items() -> Vec<StateItem> {
     use StateItem::*;
-    vec![
-        AlphaFunc,
-        AlphaRef,
-        FogMode,
-        FogSource,
-        FogColour,
-        FogParams,
-        PointSize,
-        PointSprite,
-        ClipPlaneMask,
-        ClipPlanes,
-        FlatShading,
-        SamplerType(0),
-        Projected(0),
-        Unbound(0),
-        DepthCompare(0),
-        BumpEnv(1),
-    ]
+    StateItem::all()
+        .into_iter()
+        .filter(|i| match *i {
+            SamplerType(n) | DepthCompare(n) | Projected(n) | Unbound(n) => n == 0,
+            BumpEnv(n) => n == 1,
+            _ => true,
+        })
+        .collect()
 }
 
 /// A non-default baked value of `item`.

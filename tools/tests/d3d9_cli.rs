@@ -18,18 +18,23 @@ fn run(args: &[&str]) -> Output {
     Command::new(DXBC).args(args).output().expect("run dxbc")
 }
 
-#[test]
-fn asm_disasm_info_on_a_d3d9_stream() {
-    let src = repo().join("shaders/d3d9/ps_1_1_texbem_coissue.asm");
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-cli");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let blob = tmp.join("ps.d3dbc");
+/// `dxbc asm SRC -o BLOB`, which must succeed.
+fn assemble(src: &Path, blob: &Path) {
     let out = run(&["asm", src.to_str().unwrap(), "-o", blob.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn asm_disasm_info_on_a_d3d9_stream() {
+    let src = repo().join("shaders/d3d9/ps_1_1_texbem_coissue.asm");
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-cli");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let blob = tmp.join("ps.d3dbc");
+    assemble(&src, &blob);
     let bytes = std::fs::read(&blob).unwrap();
     assert_eq!(bytes[..4], [0x01, 0x01, 0xFF, 0xFF], "ps_1_1 version token");
 
@@ -72,12 +77,7 @@ fn translate_with_and_without_render_state() {
     let src = tmp.join("ps.asm");
     std::fs::write(&src, "ps_2_0\ndcl t0\nmov oC0, t0\n").unwrap();
     let blob = tmp.join("ps.d3dbc");
-    let out = run(&["asm", src.to_str().unwrap(), "-o", blob.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assemble(&src, &blob);
     let text = |extra: &[&str]| {
         let mut args = vec!["translate", "--text", blob.to_str().unwrap()];
         args.extend_from_slice(extra);

@@ -371,6 +371,16 @@ fn ssa_drops_register_stores_that_nothing_loads() {
     );
 }
 
+/// `v = load in4; v.w = 1 / v.w`: the loaded vector and the insert.
+fn insert_reciprocal_w(b: &mut FnBuilder<'_>, in4: GlobalId) -> (Operand, Operand) {
+    let v = b.load_global(in4);
+    let w = b.op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
+    let one = b.f32c(1.0);
+    let rw = b.op(Op::FDiv, TypeId::F32, &[one, w]);
+    let ins = b.op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)]);
+    (v, ins)
+}
+
 #[test]
 fn simplify_reads_past_inserts_that_are_not_read() {
     // v = in4; v.w = 1 / v.w; out2 = v.xy; out_f = v.z; out_w = v.w
@@ -379,11 +389,7 @@ fn simplify_reads_past_inserts_that_are_not_read() {
     let in4 = fx.m.add_global(TypeId::VEC4, StorageClass::Input, None);
     let out2 = fx.m.add_global(vec2, StorageClass::Output, None);
     build(&mut fx, |b, fx| {
-        let v = b.load_global(in4);
-        let w = b.op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
-        let one = b.f32c(1.0);
-        let rw = b.op(Op::FDiv, TypeId::F32, &[one, w]);
-        let ins = b.op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)]);
+        let (_, ins) = insert_reciprocal_w(b, in4);
         let xy = b.op(
             Op::VectorShuffle,
             vec2,
@@ -414,11 +420,7 @@ fn simplify_reads_past_inserts_that_are_not_read() {
     let in4 = fx.m.add_global(TypeId::VEC4, StorageClass::Input, None);
     let out2 = fx.m.add_global(vec2, StorageClass::Output, None);
     build(&mut fx, |b, _| {
-        let v = b.load_global(in4);
-        let w = b.op(Op::CompositeExtract, TypeId::F32, &[v, Operand::Lit(3)]);
-        let one = b.f32c(1.0);
-        let rw = b.op(Op::FDiv, TypeId::F32, &[one, w]);
-        let ins = b.op(Op::CompositeInsert, TypeId::VEC4, &[rw, v, Operand::Lit(3)]);
+        let (v, ins) = insert_reciprocal_w(b, in4);
         let yw = b.op(
             Op::VectorShuffle,
             vec2,
