@@ -101,6 +101,7 @@ fn read_only(storage: StorageClass) -> bool {
 }
 
 /// Removes repeated pure computations from `f`.
+#[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom: &DomTree) {
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {

@@ -24,6 +24,7 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 }
 
 /// Retypes phi webs of `f` (see the module documentation).
+#[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable) {
     // Phis in layout order, with their block.
     let mut phis: Vec<(ValueId, crate::ir::BlockId, TypeId)> = Vec::new();

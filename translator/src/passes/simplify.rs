@@ -674,6 +674,7 @@ impl Ctx<'_> {
 }
 
 /// Runs the peephole folds over `f`.
+#[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn simplify(
     f: &mut Function,
     types: &mut TypeTable,
