@@ -161,11 +161,9 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         kept.reserve(insts.len());
         for &v in &insts {
             if !repl.is_empty() {
-                for k in 0..f.inst(v).args.len() {
-                    let a = f.inst(v).args[k];
-                    if let Operand::Value(_) = a {
-                        let r = repl.resolve(a);
-                        f.inst_mut(v).args[k] = r;
+                for a in f.inst_mut(v).args.iter_mut() {
+                    if let Operand::Value(_) = *a {
+                        *a = repl.resolve(*a);
                     }
                 }
             }

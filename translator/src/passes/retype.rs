@@ -230,10 +230,9 @@ fn resolve_args(f: &mut Function, v: ValueId, repl: &mut Replacements) {
     if repl.is_empty() || f.inst(v).op == Op::Phi {
         return;
     }
-    for k in 0..f.inst(v).args.len() {
-        let a = f.inst(v).args[k];
-        if let Operand::Value(_) = a {
-            f.inst_mut(v).args[k] = repl.resolve(a);
+    for a in f.inst_mut(v).args.iter_mut() {
+        if let Operand::Value(_) = *a {
+            *a = repl.resolve(*a);
         }
     }
 }

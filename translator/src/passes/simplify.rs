@@ -697,11 +697,11 @@ pub fn simplify(
         cx.out.reserve(insts.len() + 4);
         for &v in &insts {
             // Resolve operands through earlier folds.
-            for i in 0..f.inst(v).args.len() {
-                let a = f.inst(v).args[i];
-                if let Operand::Value(_) = a {
-                    let r = cx.repl.resolve(a);
-                    f.inst_mut(v).args[i] = r;
+            if !cx.repl.is_empty() {
+                for a in f.inst_mut(v).args.iter_mut() {
+                    if let Operand::Value(_) = *a {
+                        *a = cx.repl.resolve(*a);
+                    }
                 }
             }
             if f.inst(v).op == Op::Phi {

@@ -21,24 +21,55 @@ use super::cfg::DomTree;
 use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, ValueId, flags};
 
 /// Replacement map for values, with path compression.
+///
+/// Entries are operands packed into one word each (see [`pack`]), with 0 for "no
+/// replacement": the map is one zero-filled allocation, not a loop writing `None` into every
+/// slot (each pass makes one, sized by the whole instruction arena).
 pub struct Replacements {
-    map: Vec<Option<Operand>>,
+    map: Vec<u64>,
     any: bool,
+}
+
+/// An operand as a non-zero word: kind (1 to 6) in the high half, index or literal in the low.
+fn pack(o: Operand) -> u64 {
+    let (kind, x) = match o {
+        Operand::Value(v) => (1u64, v.0),
+        Operand::Const(c) => (2, c.0),
+        Operand::Global(g) => (3, g.0),
+        Operand::Var(v) => (4, v.0),
+        Operand::Block(b) => (5, b.0),
+        Operand::Lit(l) => (6, l),
+    };
+    kind << 32 | x as u64
+}
+
+/// The operand [`pack`] made `w` from; `None` for 0.
+fn unpack(w: u64) -> Option<Operand> {
+    let x = w as u32;
+    Some(match w >> 32 {
+        1 => Operand::Value(ValueId(x)),
+        2 => Operand::Const(crate::ir::ConstId(x)),
+        3 => Operand::Global(crate::ir::GlobalId(x)),
+        4 => Operand::Var(crate::ir::VarId(x)),
+        5 => Operand::Block(BlockId(x)),
+        6 => Operand::Lit(x),
+        _ => return None,
+    })
 }
 
 impl Replacements {
     pub fn new(n: usize) -> Self {
         Replacements {
-            map: vec![None; n],
+            map: vec![0; n],
             any: false,
         }
     }
 
     pub fn set(&mut self, v: ValueId, to: Operand) {
         if self.map.len() <= v.0 as usize {
-            self.map.resize(v.0 as usize + 1, None);
+            self.map.resize(v.0 as usize + 1, 0);
         }
-        self.map[v.0 as usize] = Some(to);
+        self.map[v.0 as usize] = pack(to);
         self.any = true;
     }
 
@@ -46,37 +77,41 @@ impl Replacements {
         !self.any
     }
 
+    fn get(&self, v: ValueId) -> Option<Operand> {
+        unpack(self.map.get(v.0 as usize).copied().unwrap_or(0))
+    }
+
     /// The operand `o` stands for after all replacements.
     pub fn resolve(&mut self, o: Operand) -> Operand {
         let Operand::Value(mut v) = o else { return o };
         // Most operands have no replacement: one look-up.
-        let first = match self.map.get(v.0 as usize) {
-            Some(&Some(to)) => to,
-            _ => return o,
+        let first = match self.get(v) {
+            Some(to) => to,
+            None => return o,
         };
         if !matches!(first, Operand::Value(next) if next != v) {
             return first;
         }
         let mut steps = 0;
         let result = loop {
-            match self.map.get(v.0 as usize).copied().flatten() {
+            match self.get(v) {
                 Some(Operand::Value(next)) if next != v && steps < 1_000_000 => {
                     v = next;
                     steps += 1;
                 }
-                Some(other @ Operand::Value(_)) => break other,
                 Some(other) => break other,
                 None => break Operand::Value(v),
             }
         };
         // Path compression.
         if let Operand::Value(start) = o {
+            let packed = pack(result);
             let mut cur = start;
-            while let Some(Some(Operand::Value(next))) = self.map.get(cur.0 as usize).copied() {
+            while let Some(Operand::Value(next)) = self.get(cur) {
                 if next == cur {
                     break;
                 }
-                self.map[cur.0 as usize] = Some(result);
+                self.map[cur.0 as usize] = packed;
                 cur = next;
             }
         }
@@ -96,11 +131,9 @@ impl Replacements {
                 if f.inst(v).op != Op::Phi {
                     break;
                 }
-                for i in (0..f.inst(v).args.len()).step_by(2) {
-                    let a = f.inst(v).args[i];
-                    if let Operand::Value(_) = a {
-                        let r = self.resolve(a);
-                        f.inst_mut(v).args[i] = r;
+                for a in f.inst_mut(v).args.iter_mut().step_by(2) {
+                    if let Operand::Value(_) = *a {
+                        *a = self.resolve(*a);
                     }
                 }
             }
@@ -461,10 +494,9 @@ fn remove_trivial_phis(f: &mut Function, users: &[ValueId], terms: &[BlockId]) {
     }
     repl.apply_to_phis(f);
     for &v in users {
-        for i in 0..f.inst(v).args.len() {
-            let a = f.inst(v).args[i];
-            if let Operand::Value(_) = a {
-                f.inst_mut(v).args[i] = repl.resolve(a);
+        for a in f.inst_mut(v).args.iter_mut() {
+            if let Operand::Value(_) = *a {
+                *a = repl.resolve(*a);
             }
         }
     }
