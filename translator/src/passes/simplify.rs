@@ -151,6 +151,9 @@ impl Ctx<'_> {
 
     /// Tries to fold instruction `v`; returns the operand it is equal to, if any.
     fn fold(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
+        if !has_folds(f.inst(v).op) {
+            return None;
+        }
         let inst = {
             let i = f.inst(v);
             if i.args.len() > MAX_ARGS {
@@ -671,6 +674,38 @@ impl Ctx<'_> {
         let _ = f;
         self.make_const(inst.ty, &out)
     }
+}
+
+/// The opcodes [`Ctx::fold`] has rules for (the arms of its `match`): every other instruction
+/// is left as it is without copying it out first.
+fn has_folds(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Bitcast
+            | Op::CompositeExtract
+            | Op::CompositeConstruct
+            | Op::VectorShuffle
+            | Op::INotEqual
+            | Op::IEqual
+            | Op::Select
+            | Op::LogicalNot
+            | Op::BitwiseAnd
+            | Op::BitwiseOr
+            | Op::BitwiseXor
+            | Op::Not
+            | Op::IAdd
+            | Op::ISub
+            | Op::ShiftLeftLogical
+            | Op::ShiftRightLogical
+            | Op::ShiftRightArithmetic
+            | Op::IMul
+            | Op::SNegate
+            | Op::UGreaterThanEqual
+            | Op::ULessThan
+            | Op::SLessThan
+            | Op::SGreaterThanEqual
+            | Op::FNegate
+    )
 }
 
 /// Runs the peephole folds over `f`.

@@ -84,8 +84,12 @@ impl Replacements {
     /// The operand `o` stands for after all replacements.
     pub fn resolve(&mut self, o: Operand) -> Operand {
         let Operand::Value(mut v) = o else { return o };
-        // Most operands have no replacement: one look-up.
-        let first = match self.get(v) {
+        // Most operands have no replacement: one look-up, nothing unpacked.
+        let w = self.map.get(v.0 as usize).copied().unwrap_or(0);
+        if w == 0 {
+            return o;
+        }
+        let first = match unpack(w) {
             Some(to) => to,
             None => return o,
         };
