@@ -102,7 +102,12 @@ fn read_only(storage: StorageClass) -> bool {
 
 /// Removes repeated pure computations from `f`.
 #[inline(never)] // a frame of its own in profiles (called once per function)
-pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom: &DomTree) {
+pub fn eliminate_common_subexpressions(
+    f: &mut Function,
+    globals: &[Global],
+    dom: &DomTree,
+    repl: &mut Replacements,
+) {
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {
             match o {
@@ -147,7 +152,7 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
     // block that made it dominates this one; an entry from a subtree already left is stale and
     // is simply overwritten (no ancestor can hold the same key: its instruction would have been
     // merged into the ancestor's), so the table needs no undo log.
-    let mut repl = Replacements::new(f.insts.len());
+    repl.reset(f.insts.len());
     let placed: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let mut table: HashMap<Key, (ValueId, BlockId)> =
         HashMap::with_capacity_and_hasher(placed, Default::default());

@@ -53,7 +53,7 @@ impl Ins {
 struct Ctx<'a> {
     types: &'a mut TypeTable,
     consts: &'a mut ConstTable,
-    repl: Replacements,
+    repl: &'a mut Replacements,
     /// Instructions of the block being rebuilt.
     out: Vec<ValueId>,
 }
@@ -715,12 +715,14 @@ pub fn simplify(
     types: &mut TypeTable,
     consts: &mut ConstTable,
     globals: &[Global],
+    repl: &mut Replacements,
 ) {
     merge_row_stores(f, types, consts, globals);
+    repl.reset(f.insts.len());
     let mut cx = Ctx {
         types,
         consts,
-        repl: Replacements::new(f.insts.len()),
+        repl,
         out: Vec::new(),
     };
     let mut spare: Vec<ValueId> = Vec::new();

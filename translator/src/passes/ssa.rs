@@ -24,9 +24,13 @@ use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, Valu
 ///
 /// Entries are operands packed into one word each (see [`pack`]), with 0 for "no
 /// replacement": the map is one zero-filled allocation, not a loop writing `None` into every
-/// slot (each pass makes one, sized by the whole instruction arena).
+/// slot. The passes share one map, sized by the whole instruction arena, through
+/// [`super::PassCx`]; [`Replacements::reset`] empties it by zeroing only the slots that were
+/// set.
 pub struct Replacements {
     map: Vec<u64>,
+    /// The slots set since the last reset.
+    touched: Vec<u32>,
     any: bool,
 }
 
@@ -61,7 +65,25 @@ impl Replacements {
     pub fn new(n: usize) -> Self {
         Replacements {
             map: vec![0; n],
+            touched: Vec::new(),
             any: false,
+        }
+    }
+
+    /// Forgets every replacement, and makes room for values `0..n` (a function's arena).
+    pub fn reset(&mut self, n: usize) {
+        for &i in &self.touched {
+            self.map[i as usize] = 0;
+        }
+        self.touched.clear();
+        self.any = false;
+        if self.map.is_empty() {
+            self.map = vec![0; n]; // zeroed by the allocator
+            // Room for a pass's replacements (a small part of the arena, as a rule) without
+            // growing the list step by step.
+            self.touched.reserve(n / 4);
+        } else if self.map.len() < n {
+            self.map.resize(n, 0);
         }
     }
 
@@ -69,7 +91,11 @@ impl Replacements {
         if self.map.len() <= v.0 as usize {
             self.map.resize(v.0 as usize + 1, 0);
         }
-        self.map[v.0 as usize] = pack(to);
+        let slot = &mut self.map[v.0 as usize];
+        if *slot == 0 {
+            self.touched.push(v.0);
+        }
+        *slot = pack(to);
         self.any = true;
     }
 
@@ -93,7 +119,12 @@ impl Replacements {
             Some(to) => to,
             None => return o,
         };
-        if !matches!(first, Operand::Value(next) if next != v) {
+        let next = match first {
+            Operand::Value(next) if next != v => next,
+            _ => return first,
+        };
+        // A chain of one (the usual case): nothing to follow or compress.
+        if self.map.get(next.0 as usize).copied().unwrap_or(0) == 0 {
             return first;
         }
         let mut steps = 0;
@@ -146,7 +177,12 @@ impl Replacements {
 }
 
 /// Promotes every register variable of `f` to SSA values.
-pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
+pub fn construct_ssa(
+    f: &mut Function,
+    consts: &mut ConstTable,
+    dom: &DomTree,
+    repl: &mut Replacements,
+) {
     let nvars = f.vars.len();
     if nvars == 0 {
         return;
@@ -248,7 +284,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     // trivial phis' removal rewrites, besides the phis themselves.
     let mut phi_users: Vec<ValueId> = Vec::new();
     let mut phi_terms: Vec<BlockId> = Vec::new();
-    let mut repl = Replacements::new(f.insts.len());
+    repl.reset(f.insts.len());
     let mut undo: Vec<(u32, Operand)> = Vec::new();
     let mut spare: Vec<ValueId> = Vec::new();
     // Stack entries: (block, undo-log length at entry, entered?)
@@ -380,7 +416,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         }
     }
     if !single {
-        remove_trivial_phis(f, &phi_users, &phi_terms);
+        remove_trivial_phis(f, &phi_users, &phi_terms, repl);
     }
     f.vars.clear();
 }
@@ -439,8 +475,13 @@ fn place_phis(
 
 /// Folds phis whose inputs are all the same value (or the phi itself); `users` and `terms`
 /// list every instruction and terminator that may use a phi.
-fn remove_trivial_phis(f: &mut Function, users: &[ValueId], terms: &[BlockId]) {
-    let mut repl = Replacements::new(f.insts.len());
+fn remove_trivial_phis(
+    f: &mut Function,
+    users: &[ValueId],
+    terms: &[BlockId],
+    repl: &mut Replacements,
+) {
+    repl.reset(f.insts.len());
     loop {
         let mut changed = false;
         for bi in 0..f.layout.len() {
