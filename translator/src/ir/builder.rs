@@ -99,8 +99,9 @@ impl<'m> FnBuilder<'m> {
         self.extracts.clear();
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
-            // A block takes a few instructions at least: one allocation, not three growths.
-            insts.reserve(8);
+            // A block takes a few instructions at least, a loop body or a branch of an `if`
+            // often a few dozen: one allocation, not a series of growths.
+            insts.reserve(32);
         }
         self.f.layout.push(b);
         self.cur = b;

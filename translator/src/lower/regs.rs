@@ -73,7 +73,17 @@ impl<'a> IntoIterator for &'a Comps {
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The value of an operand index.
+    #[inline]
     pub fn index_value(&mut self, idx: &Index) -> R<Idx> {
+        if idx.relative.is_none() && idx.value <= u32::MAX as u64 {
+            return Ok(Idx::Imm(idx.value as u32));
+        }
+        self.index_value_other(idx)
+    }
+
+    /// [`Lowerer::index_value`] of a relative (or too large) index.
+    #[inline(never)]
+    fn index_value_other(&mut self, idx: &Index) -> R<Idx> {
         let imm = idx.value;
         if imm > u32::MAX as u64 {
             return Err(self.unsupported("64-bit register index"));
