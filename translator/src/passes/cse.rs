@@ -101,7 +101,13 @@ fn read_only(storage: StorageClass) -> bool {
 }
 
 /// Removes repeated pure computations from `f`.
-pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom: &DomTree) {
+#[inline(never)] // a frame of its own in profiles (called once per function)
+pub fn eliminate_common_subexpressions(
+    f: &mut Function,
+    globals: &[Global],
+    dom: &DomTree,
+    repl: &mut Replacements,
+) {
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {
             match o {
@@ -146,7 +152,7 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
     // block that made it dominates this one; an entry from a subtree already left is stale and
     // is simply overwritten (no ancestor can hold the same key: its instruction would have been
     // merged into the ancestor's), so the table needs no undo log.
-    let mut repl = Replacements::new(f.insts.len());
+    repl.reset(f.insts.len());
     let placed: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
     let mut table: HashMap<Key, (ValueId, BlockId)> =
         HashMap::with_capacity_and_hasher(placed, Default::default());
@@ -160,11 +166,9 @@ pub fn eliminate_common_subexpressions(f: &mut Function, globals: &[Global], dom
         kept.reserve(insts.len());
         for &v in &insts {
             if !repl.is_empty() {
-                for k in 0..f.inst(v).args.len() {
-                    let a = f.inst(v).args[k];
-                    if let Operand::Value(_) = a {
-                        let r = repl.resolve(a);
-                        f.inst_mut(v).args[k] = r;
+                for a in f.inst_mut(v).args.iter_mut() {
+                    if let Operand::Value(_) = *a {
+                        *a = repl.resolve(*a);
                     }
                 }
             }

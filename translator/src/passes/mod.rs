@@ -20,6 +20,7 @@ mod tests;
 use crate::ir::validate::{Stage, ValidationError, validate_function};
 use crate::ir::{ConstTable, Function, Global, Module, TypeTable};
 use cfg::DomTree;
+use ssa::Replacements;
 
 /// Why a pass failed, naming the pass.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,6 +58,8 @@ pub struct PassCx<'m> {
     pub consts: &'m mut ConstTable,
     pub globals: &'m [Global],
     pub dom: &'m mut Option<DomTree>,
+    /// A value replacement map the passes share (one allocation per module, not per pass).
+    pub repl: &'m mut Replacements,
 }
 
 impl PassCx<'_> {
@@ -79,20 +82,22 @@ pub const PIPELINE: &[(&str, Stage, Pass)] = &[
     ("ssa", Stage::Ssa, |f, cx| {
         cx.dom(f);
         let dom = cx.dom.as_ref().expect("computed above");
-        ssa::construct_ssa(f, cx.consts, dom);
+        ssa::construct_ssa(f, cx.consts, dom, cx.repl);
         Ok(())
     }),
     ("retype", Stage::Ssa, |f, cx| {
-        retype::retype_phis(f, cx.types, cx.consts);
+        retype::retype_phis(f, cx.types, cx.consts, cx.repl);
         Ok(())
     }),
     ("simplify", Stage::Ssa, |f, cx| {
-        simplify::simplify(f, cx.types, cx.consts, cx.globals);
+        simplify::simplify(f, cx.types, cx.consts, cx.globals, cx.repl);
         Ok(())
     }),
     ("cse", Stage::Ssa, |f, cx| {
         let globals = cx.globals;
-        cse::eliminate_common_subexpressions(f, globals, cx.dom(f));
+        cx.dom(f);
+        let dom = cx.dom.as_ref().expect("computed above");
+        cse::eliminate_common_subexpressions(f, globals, dom, cx.repl);
         Ok(())
     }),
     ("dce", Stage::Ssa, |f, _| {
@@ -145,6 +150,7 @@ fn after(
 /// Runs the whole pass pipeline on every function of `m`.
 pub fn run(m: &mut Module) -> Result<(), PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
+    let mut repl = Replacements::new(0);
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
             after(m, f, i, Stage::Lowered, "lowering")?;
@@ -155,6 +161,7 @@ pub fn run(m: &mut Module) -> Result<(), PassError> {
                     consts: &mut m.consts,
                     globals: &m.globals,
                     dom: &mut dom,
+                    repl: &mut repl,
                 };
                 pass(f, &mut cx)?;
                 after(m, f, i, stage, name)?;

@@ -24,7 +24,13 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 }
 
 /// Retypes phi webs of `f` (see the module documentation).
-pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable) {
+#[inline(never)] // a frame of its own in profiles (called once per function)
+pub fn retype_phis(
+    f: &mut Function,
+    types: &TypeTable,
+    consts: &mut ConstTable,
+    repl: &mut Replacements,
+) {
     // Phis in layout order, with their block.
     let mut phis: Vec<(ValueId, crate::ir::BlockId, TypeId)> = Vec::new();
     for &b in &f.layout {
@@ -135,7 +141,7 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
         inst.ty = t;
     }
     // Rewrite uses: bitcasts to the new type vanish; other users get one bitcast back.
-    let mut repl = Replacements::new(f.insts.len());
+    repl.reset(f.insts.len());
     let mut back: Vec<Option<ValueId>> = vec![None; n];
     let mut insts: Vec<ValueId> = Vec::new();
     for bi in 0..f.layout.len() {
@@ -150,7 +156,7 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 .iter()
                 .any(|a| matches!(a, Operand::Value(x) if slot[x.0 as usize] != u32::MAX));
             if !uses_phi {
-                resolve_args(f, v, &mut repl);
+                resolve_args(f, v, repl);
                 continue;
             }
             let inst = f.inst(v).clone();
@@ -194,7 +200,7 @@ pub fn retype_phis(f: &mut Function, types: &TypeTable, consts: &mut ConstTable)
                 let bc = back_cast(f, &phis, &mut back, s as usize);
                 f.inst_mut(v).args[k] = Operand::Value(bc);
             }
-            resolve_args(f, v, &mut repl);
+            resolve_args(f, v, repl);
         }
         // Terminator operands (branch conditions are bool, selectors integer).
         let mut term = f.block(b).term.clone();
@@ -229,10 +235,9 @@ fn resolve_args(f: &mut Function, v: ValueId, repl: &mut Replacements) {
     if repl.is_empty() || f.inst(v).op == Op::Phi {
         return;
     }
-    for k in 0..f.inst(v).args.len() {
-        let a = f.inst(v).args[k];
-        if let Operand::Value(_) = a {
-            f.inst_mut(v).args[k] = repl.resolve(a);
+    for a in f.inst_mut(v).args.iter_mut() {
+        if let Operand::Value(_) = *a {
+            *a = repl.resolve(*a);
         }
     }
 }

@@ -53,7 +53,7 @@ impl Ins {
 struct Ctx<'a> {
     types: &'a mut TypeTable,
     consts: &'a mut ConstTable,
-    repl: Replacements,
+    repl: &'a mut Replacements,
     /// Instructions of the block being rebuilt.
     out: Vec<ValueId>,
 }
@@ -151,6 +151,9 @@ impl Ctx<'_> {
 
     /// Tries to fold instruction `v`; returns the operand it is equal to, if any.
     fn fold(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
+        if !has_folds(f.inst(v).op) {
+            return None;
+        }
         let inst = {
             let i = f.inst(v);
             if i.args.len() > MAX_ARGS {
@@ -673,18 +676,53 @@ impl Ctx<'_> {
     }
 }
 
+/// The opcodes [`Ctx::fold`] has rules for (the arms of its `match`): every other instruction
+/// is left as it is without copying it out first.
+fn has_folds(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Bitcast
+            | Op::CompositeExtract
+            | Op::CompositeConstruct
+            | Op::VectorShuffle
+            | Op::INotEqual
+            | Op::IEqual
+            | Op::Select
+            | Op::LogicalNot
+            | Op::BitwiseAnd
+            | Op::BitwiseOr
+            | Op::BitwiseXor
+            | Op::Not
+            | Op::IAdd
+            | Op::ISub
+            | Op::ShiftLeftLogical
+            | Op::ShiftRightLogical
+            | Op::ShiftRightArithmetic
+            | Op::IMul
+            | Op::SNegate
+            | Op::UGreaterThanEqual
+            | Op::ULessThan
+            | Op::SLessThan
+            | Op::SGreaterThanEqual
+            | Op::FNegate
+    )
+}
+
 /// Runs the peephole folds over `f`.
+#[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn simplify(
     f: &mut Function,
     types: &mut TypeTable,
     consts: &mut ConstTable,
     globals: &[Global],
+    repl: &mut Replacements,
 ) {
     merge_row_stores(f, types, consts, globals);
+    repl.reset(f.insts.len());
     let mut cx = Ctx {
         types,
         consts,
-        repl: Replacements::new(f.insts.len()),
+        repl,
         out: Vec::new(),
     };
     let mut spare: Vec<ValueId> = Vec::new();
@@ -696,11 +734,11 @@ pub fn simplify(
         cx.out.reserve(insts.len() + 4);
         for &v in &insts {
             // Resolve operands through earlier folds.
-            for i in 0..f.inst(v).args.len() {
-                let a = f.inst(v).args[i];
-                if let Operand::Value(_) = a {
-                    let r = cx.repl.resolve(a);
-                    f.inst_mut(v).args[i] = r;
+            if !cx.repl.is_empty() {
+                for a in f.inst_mut(v).args.iter_mut() {
+                    if let Operand::Value(_) = *a {
+                        *a = cx.repl.resolve(*a);
+                    }
                 }
             }
             if f.inst(v).op == Op::Phi {

@@ -21,24 +21,81 @@ use super::cfg::DomTree;
 use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, ValueId, flags};
 
 /// Replacement map for values, with path compression.
+///
+/// Entries are operands packed into one word each (see [`pack`]), with 0 for "no
+/// replacement": the map is one zero-filled allocation, not a loop writing `None` into every
+/// slot. The passes share one map, sized by the whole instruction arena, through
+/// [`super::PassCx`]; [`Replacements::reset`] empties it by zeroing only the slots that were
+/// set.
 pub struct Replacements {
-    map: Vec<Option<Operand>>,
+    map: Vec<u64>,
+    /// The slots set since the last reset.
+    touched: Vec<u32>,
     any: bool,
+}
+
+/// An operand as a non-zero word: kind (1 to 6) in the high half, index or literal in the low.
+fn pack(o: Operand) -> u64 {
+    let (kind, x) = match o {
+        Operand::Value(v) => (1u64, v.0),
+        Operand::Const(c) => (2, c.0),
+        Operand::Global(g) => (3, g.0),
+        Operand::Var(v) => (4, v.0),
+        Operand::Block(b) => (5, b.0),
+        Operand::Lit(l) => (6, l),
+    };
+    kind << 32 | x as u64
+}
+
+/// The operand [`pack`] made `w` from; `None` for 0.
+fn unpack(w: u64) -> Option<Operand> {
+    let x = w as u32;
+    Some(match w >> 32 {
+        1 => Operand::Value(ValueId(x)),
+        2 => Operand::Const(crate::ir::ConstId(x)),
+        3 => Operand::Global(crate::ir::GlobalId(x)),
+        4 => Operand::Var(crate::ir::VarId(x)),
+        5 => Operand::Block(BlockId(x)),
+        6 => Operand::Lit(x),
+        _ => return None,
+    })
 }
 
 impl Replacements {
     pub fn new(n: usize) -> Self {
         Replacements {
-            map: vec![None; n],
+            map: vec![0; n],
+            touched: Vec::new(),
             any: false,
+        }
+    }
+
+    /// Forgets every replacement, and makes room for values `0..n` (a function's arena).
+    pub fn reset(&mut self, n: usize) {
+        for &i in &self.touched {
+            self.map[i as usize] = 0;
+        }
+        self.touched.clear();
+        self.any = false;
+        if self.map.is_empty() {
+            self.map = vec![0; n]; // zeroed by the allocator
+            // Room for a pass's replacements (a small part of the arena, as a rule) without
+            // growing the list step by step.
+            self.touched.reserve(n / 4);
+        } else if self.map.len() < n {
+            self.map.resize(n, 0);
         }
     }
 
     pub fn set(&mut self, v: ValueId, to: Operand) {
         if self.map.len() <= v.0 as usize {
-            self.map.resize(v.0 as usize + 1, None);
+            self.map.resize(v.0 as usize + 1, 0);
         }
-        self.map[v.0 as usize] = Some(to);
+        let slot = &mut self.map[v.0 as usize];
+        if *slot == 0 {
+            self.touched.push(v.0);
+        }
+        *slot = pack(to);
         self.any = true;
     }
 
@@ -46,37 +103,50 @@ impl Replacements {
         !self.any
     }
 
+    fn get(&self, v: ValueId) -> Option<Operand> {
+        unpack(self.map.get(v.0 as usize).copied().unwrap_or(0))
+    }
+
     /// The operand `o` stands for after all replacements.
     pub fn resolve(&mut self, o: Operand) -> Operand {
         let Operand::Value(mut v) = o else { return o };
-        // Most operands have no replacement: one look-up.
-        let first = match self.map.get(v.0 as usize) {
-            Some(&Some(to)) => to,
-            _ => return o,
+        // Most operands have no replacement: one look-up, nothing unpacked.
+        let w = self.map.get(v.0 as usize).copied().unwrap_or(0);
+        if w == 0 {
+            return o;
+        }
+        let first = match unpack(w) {
+            Some(to) => to,
+            None => return o,
         };
-        if !matches!(first, Operand::Value(next) if next != v) {
+        let next = match first {
+            Operand::Value(next) if next != v => next,
+            _ => return first,
+        };
+        // A chain of one (the usual case): nothing to follow or compress.
+        if self.map.get(next.0 as usize).copied().unwrap_or(0) == 0 {
             return first;
         }
         let mut steps = 0;
         let result = loop {
-            match self.map.get(v.0 as usize).copied().flatten() {
+            match self.get(v) {
                 Some(Operand::Value(next)) if next != v && steps < 1_000_000 => {
                     v = next;
                     steps += 1;
                 }
-                Some(other @ Operand::Value(_)) => break other,
                 Some(other) => break other,
                 None => break Operand::Value(v),
             }
         };
         // Path compression.
         if let Operand::Value(start) = o {
+            let packed = pack(result);
             let mut cur = start;
-            while let Some(Some(Operand::Value(next))) = self.map.get(cur.0 as usize).copied() {
+            while let Some(Operand::Value(next)) = self.get(cur) {
                 if next == cur {
                     break;
                 }
-                self.map[cur.0 as usize] = Some(result);
+                self.map[cur.0 as usize] = packed;
                 cur = next;
             }
         }
@@ -96,11 +166,9 @@ impl Replacements {
                 if f.inst(v).op != Op::Phi {
                     break;
                 }
-                for i in (0..f.inst(v).args.len()).step_by(2) {
-                    let a = f.inst(v).args[i];
-                    if let Operand::Value(_) = a {
-                        let r = self.resolve(a);
-                        f.inst_mut(v).args[i] = r;
+                for a in f.inst_mut(v).args.iter_mut().step_by(2) {
+                    if let Operand::Value(_) = *a {
+                        *a = self.resolve(*a);
                     }
                 }
             }
@@ -109,7 +177,12 @@ impl Replacements {
 }
 
 /// Promotes every register variable of `f` to SSA values.
-pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
+pub fn construct_ssa(
+    f: &mut Function,
+    consts: &mut ConstTable,
+    dom: &DomTree,
+    repl: &mut Replacements,
+) {
     let nvars = f.vars.len();
     if nvars == 0 {
         return;
@@ -211,7 +284,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
     // trivial phis' removal rewrites, besides the phis themselves.
     let mut phi_users: Vec<ValueId> = Vec::new();
     let mut phi_terms: Vec<BlockId> = Vec::new();
-    let mut repl = Replacements::new(f.insts.len());
+    repl.reset(f.insts.len());
     let mut undo: Vec<(u32, Operand)> = Vec::new();
     let mut spare: Vec<ValueId> = Vec::new();
     // Stack entries: (block, undo-log length at entry, entered?)
@@ -343,7 +416,7 @@ pub fn construct_ssa(f: &mut Function, consts: &mut ConstTable, dom: &DomTree) {
         }
     }
     if !single {
-        remove_trivial_phis(f, &phi_users, &phi_terms);
+        remove_trivial_phis(f, &phi_users, &phi_terms, repl);
     }
     f.vars.clear();
 }
@@ -402,8 +475,13 @@ fn place_phis(
 
 /// Folds phis whose inputs are all the same value (or the phi itself); `users` and `terms`
 /// list every instruction and terminator that may use a phi.
-fn remove_trivial_phis(f: &mut Function, users: &[ValueId], terms: &[BlockId]) {
-    let mut repl = Replacements::new(f.insts.len());
+fn remove_trivial_phis(
+    f: &mut Function,
+    users: &[ValueId],
+    terms: &[BlockId],
+    repl: &mut Replacements,
+) {
+    repl.reset(f.insts.len());
     loop {
         let mut changed = false;
         for bi in 0..f.layout.len() {
@@ -461,10 +539,9 @@ fn remove_trivial_phis(f: &mut Function, users: &[ValueId], terms: &[BlockId]) {
     }
     repl.apply_to_phis(f);
     for &v in users {
-        for i in 0..f.inst(v).args.len() {
-            let a = f.inst(v).args[i];
-            if let Operand::Value(_) = a {
-                f.inst_mut(v).args[i] = repl.resolve(a);
+        for a in f.inst_mut(v).args.iter_mut() {
+            if let Operand::Value(_) = *a {
+                *a = repl.resolve(*a);
             }
         }
     }

@@ -947,9 +947,10 @@ pub fn structurize(f: &mut Function) -> Result<DomTree, PassError> {
     }
     let mut region = assign_regions(f, &loops, &dom, &fresh);
     let redirected = place_selection_merges(f, &loops, &mut region, &dom)?;
-    // The layout must hold the new blocks before dominators are computed from it.
-    structured_layout(f);
     if redirected {
+        // The layout must hold the new blocks before dominators are computed from it (the
+        // final layout below depends only on the graph, not on this one).
+        structured_layout(f);
         dom = DomTree::compute(f);
     }
     order_switch_cases(f, &dom)?;

@@ -4,6 +4,7 @@
 
 use spirv::{Op, StorageClass};
 
+use super::ssa::Replacements;
 use super::{PIPELINE, PassCx};
 use crate::ir::builder::FnBuilder;
 use crate::ir::validate::validate_function;
@@ -57,12 +58,14 @@ fn run(m: &mut Module, first: &str, last: &str) {
     };
     let mut f = m.functions.pop().expect("one function");
     let mut dom = None;
+    let mut repl = Replacements::new(0);
     for &(name, stage, pass) in &PIPELINE[pos(first)..=pos(last)] {
         let mut cx = PassCx {
             types: &mut m.types,
             consts: &mut m.consts,
             globals: &m.globals,
             dom: &mut dom,
+            repl: &mut repl,
         };
         pass(&mut f, &mut cx).unwrap_or_else(|e| panic!("{name}: {e}"));
         if let Err(e) = validate_function(m, &f, 0, stage) {
