@@ -181,8 +181,8 @@ impl<'m> Emitter<'m> {
         // that a clone would copy.
         let m = self.m;
         let ty = m.types.get(t);
-        // Dependencies first.
-        let mut ops: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::new();
+        // Dependencies first; the type's own id (`ops[0]`) is taken after theirs.
+        let mut ops: smallvec::SmallVec<[Word; 9]> = smallvec::smallvec![0];
         let op = match ty {
             Type::Void => Op::TypeVoid,
             Type::Scalar(Scalar::Bool) => Op::TypeBool,
@@ -276,10 +276,8 @@ impl<'m> Emitter<'m> {
         };
         let id = self.id();
         self.type_ids[t.0 as usize] = id;
-        let mut words: smallvec::SmallVec<[Word; 9]> = smallvec::SmallVec::new();
-        words.push(id);
-        words.extend_from_slice(&ops);
-        inst(&mut self.globals, op, &words);
+        ops[0] = id;
+        inst(&mut self.globals, op, &ops);
         match *ty {
             Type::Array {
                 stride: Some(s), ..
