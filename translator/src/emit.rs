@@ -119,6 +119,18 @@ fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
     buf.words.extend_from_slice(operands);
 }
 
+/// Writes the header of the instruction whose operands follow `buf[start]` (its word count
+/// and opcode), with [`inst`]'s check of SPIR-V's limits.
+#[inline]
+fn end_inst(buf: &mut Words, start: usize, op: Op) {
+    let words = buf.len() - start;
+    let pairs_over = matches!(op, Op::Switch | Op::Phi) && words - 1 > 2 + 2 * 16383;
+    if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
+        buf.too_long = Some((op, words));
+    }
+    buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
+}
+
 /// Appends a literal string (UTF-8, NUL-terminated, padded to whole words).
 fn push_string(buf: &mut Vec<Word>, s: &str) {
     let bytes = s.as_bytes();
@@ -456,13 +468,16 @@ impl<'m> Emitter<'m> {
             }
             for &v in &block.insts {
                 let i = f.inst(v);
-                words.clear();
+                // Written in place: the header once the length is known.
+                let start = buf.len();
+                buf.push(0);
                 if i.has_result() {
-                    words.push(self.type_id(i.ty));
-                    words.push(value_ids[v.0 as usize]);
+                    let ty = self.type_id(i.ty);
+                    buf.push(ty);
+                    buf.push(value_ids[v.0 as usize]);
                 }
                 if i.op == Op::ExtInst {
-                    words.push(self.glsl_id);
+                    buf.push(self.glsl_id);
                 }
                 for a in &i.args {
                     let w = match *a {
@@ -484,9 +499,9 @@ impl<'m> Emitter<'m> {
                             return Err(internal("register variable left after SSA".into()));
                         }
                     };
-                    words.push(w);
+                    buf.push(w);
                 }
-                inst(&mut buf, i.op, &words);
+                end_inst(&mut buf, start, i.op);
                 if i.flags & flags::PRECISE != 0 && i.has_result() {
                     inst(
                         &mut self.annotations,
