@@ -200,10 +200,14 @@ impl TypeTable {
     /// A new struct type, distinct from every other.
     pub fn new_struct(&mut self, members: Vec<TypeId>) -> TypeId {
         self.next_unique += 1;
-        self.intern(Type::Struct {
+        // Not hashed into `map`: its `unique` is new, and nothing but this function makes a
+        // struct with a `unique` above 0, so no `intern` can ask for it.
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(Type::Struct {
             members,
             unique: self.next_unique,
-        })
+        });
+        id
     }
 
     pub fn get(&self, id: TypeId) -> &Type {
