@@ -16,4 +16,4 @@ else
   cargo test --workspace --release "$@"
 fi
 cargo test -p integration-tests --test corpus_translate --test stages_translate \
-  --test translate_mutations --test random_flow --test d3dbc_translate "$@"
+  --test translate_mutations --test random_flow --test d3dbc_translate --test translator_reuse "$@"

@@ -37,10 +37,12 @@ pub fn run(args: &Args) -> Result<Output, CliError> {
         let data = std::fs::read(f).map_err(|e| CliError::input(&f.display().to_string(), e))?;
         files.push(data);
     }
+    // One translator for the whole run, as an embedder translating many shaders would keep.
+    let mut translator = translator::Translator::new();
     let mut failed = 0;
     let mut out_bytes = 0;
     for data in &files {
-        match translator::translate(data, &opts) {
+        match translator.translate(data, &opts) {
             Ok(t) => out_bytes += t.spirv.len() * 4,
             Err(_) => failed += 1,
         }
@@ -52,7 +54,7 @@ pub fn run(args: &Args) -> Result<Output, CliError> {
     while passes < args.min_passes || elapsed < args.seconds {
         for (i, data) in files.iter().enumerate() {
             let t0 = Instant::now();
-            let _ = std::hint::black_box(translator::translate(std::hint::black_box(data), &opts));
+            let _ = std::hint::black_box(translator.translate(std::hint::black_box(data), &opts));
             per_file[i] += t0.elapsed().as_secs_f64();
         }
         passes += 1;

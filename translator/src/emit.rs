@@ -54,6 +54,41 @@ impl Words {
             too_long: None,
         }
     }
+
+    /// The (emptied) buffer `v`, with room for at least `n` words.
+    fn reusing(v: &mut Vec<Word>, n: usize) -> Self {
+        let mut words = std::mem::take(v);
+        words.clear();
+        words.reserve(n);
+        Words {
+            words,
+            too_long: None,
+        }
+    }
+}
+
+/// Buffers the emitter keeps from one module to the next (a [`crate::Translator`] holds one):
+/// the id maps, the section words and the per-function scratch, each emptied before use.
+#[derive(Default)]
+pub struct EmitScratch {
+    type_ids: Vec<Word>,
+    const_ids: Vec<Word>,
+    global_ids: Vec<Word>,
+    function_vars: Vec<(Word, Word, Option<Word>)>,
+    debug: Vec<Word>,
+    annotations: Vec<Word>,
+    globals: Vec<Word>,
+    functions: Vec<Word>,
+    value_ids: Vec<Word>,
+    words: Vec<Word>,
+}
+
+/// `v` emptied, then `n` zeros.
+fn zeroed(v: &mut Vec<Word>, n: usize) -> Vec<Word> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v.resize(n, 0);
+    v
 }
 
 impl std::ops::Deref for Words {
@@ -82,6 +117,18 @@ fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
     buf.words
         .push(((words.min(0xFFFF) as u32) << 16) | op as u32);
     buf.words.extend_from_slice(operands);
+}
+
+/// Writes the header of the instruction whose operands follow `buf[start]` (its word count
+/// and opcode), with [`inst`]'s check of SPIR-V's limits.
+#[inline]
+fn end_inst(buf: &mut Words, start: usize, op: Op) {
+    let words = buf.len() - start;
+    let pairs_over = matches!(op, Op::Switch | Op::Phi) && words - 1 > 2 + 2 * 16383;
+    if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
+        buf.too_long = Some((op, words));
+    }
+    buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
 }
 
 /// Appends a literal string (UTF-8, NUL-terminated, padded to whole words).
@@ -125,6 +172,9 @@ struct Emitter<'m> {
     annotations: Words,
     globals: Words,
     functions: Words,
+    /// Scratch of [`Emitter::function`]: the value and block ids, one instruction's words.
+    value_ids: Vec<Word>,
+    words: Vec<Word>,
 }
 
 impl<'m> Emitter<'m> {
@@ -143,8 +193,8 @@ impl<'m> Emitter<'m> {
         // that a clone would copy.
         let m = self.m;
         let ty = m.types.get(t);
-        // Dependencies first.
-        let mut ops: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::new();
+        // Dependencies first; the type's own id (`ops[0]`) is taken after theirs.
+        let mut ops: smallvec::SmallVec<[Word; 9]> = smallvec::smallvec![0];
         let op = match ty {
             Type::Void => Op::TypeVoid,
             Type::Scalar(Scalar::Bool) => Op::TypeBool,
@@ -238,10 +288,8 @@ impl<'m> Emitter<'m> {
         };
         let id = self.id();
         self.type_ids[t.0 as usize] = id;
-        let mut words: smallvec::SmallVec<[Word; 9]> = smallvec::SmallVec::new();
-        words.push(id);
-        words.extend_from_slice(&ops);
-        inst(&mut self.globals, op, &words);
+        ops[0] = id;
+        inst(&mut self.globals, op, &ops);
         match *ty {
             Type::Array {
                 stride: Some(s), ..
@@ -380,7 +428,7 @@ impl<'m> Emitter<'m> {
     fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), EmitError> {
         // Pre-assign ids to every placed value with a result and to every live block.
         // Both id maps in one allocation.
-        let mut ids = vec![0 as Word; f.insts.len() + f.blocks.len()];
+        let mut ids = zeroed(&mut self.value_ids, f.insts.len() + f.blocks.len());
         let (value_ids, block_ids) = ids.split_at_mut(f.insts.len());
         for &b in &f.layout {
             block_ids[b.0 as usize] = self.id();
@@ -396,13 +444,14 @@ impl<'m> Emitter<'m> {
             Op::Function,
             &[self.type_id(TypeId::VOID), fn_id, 0, fn_type],
         );
-        let mut words: Vec<Word> = Vec::with_capacity(16);
+        let mut words = std::mem::take(&mut self.words);
+        words.clear();
         for (bi, &b) in f.layout.iter().enumerate() {
             let block = f.block(b);
             inst(&mut buf, Op::Label, &[block_ids[b.0 as usize]]);
             if bi == 0 {
                 // Function-storage variables open the entry block.
-                for (var, ty, init) in std::mem::take(&mut self.function_vars) {
+                for &(var, ty, init) in &self.function_vars {
                     match init {
                         Some(i) => inst(
                             &mut buf,
@@ -419,13 +468,16 @@ impl<'m> Emitter<'m> {
             }
             for &v in &block.insts {
                 let i = f.inst(v);
-                words.clear();
+                // Written in place: the header once the length is known.
+                let start = buf.len();
+                buf.push(0);
                 if i.has_result() {
-                    words.push(self.type_id(i.ty));
-                    words.push(value_ids[v.0 as usize]);
+                    let ty = self.type_id(i.ty);
+                    buf.push(ty);
+                    buf.push(value_ids[v.0 as usize]);
                 }
                 if i.op == Op::ExtInst {
-                    words.push(self.glsl_id);
+                    buf.push(self.glsl_id);
                 }
                 for a in &i.args {
                     let w = match *a {
@@ -447,9 +499,9 @@ impl<'m> Emitter<'m> {
                             return Err(internal("register variable left after SSA".into()));
                         }
                     };
-                    words.push(w);
+                    buf.push(w);
                 }
-                inst(&mut buf, i.op, &words);
+                end_inst(&mut buf, start, i.op);
                 if i.flags & flags::PRECISE != 0 && i.has_result() {
                     inst(
                         &mut self.annotations,
@@ -545,6 +597,9 @@ impl<'m> Emitter<'m> {
         }
         inst(&mut buf, Op::FunctionEnd, &[]);
         self.functions = buf;
+        self.function_vars.clear();
+        self.value_ids = ids;
+        self.words = words;
         Ok(())
     }
 }
@@ -595,22 +650,54 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
 }
 
 /// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its
-/// functions reference; the others are not declared).
-pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
+/// functions reference; the others are not declared), with the buffers of `scratch` (left
+/// there for the next module).
+pub fn emit_with_usage(
+    m: &Module,
+    opts: EmitOptions,
+    scratch: &mut EmitScratch,
+) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
+    let s = scratch;
+    let mut function_vars = std::mem::take(&mut s.function_vars);
+    function_vars.clear();
     let mut e = Emitter {
         m,
         next_id: 1,
-        type_ids: vec![0; m.types.len()],
-        const_ids: vec![0; m.consts.len()],
-        global_ids: vec![0; m.globals.len()],
+        type_ids: zeroed(&mut s.type_ids, m.types.len()),
+        const_ids: zeroed(&mut s.const_ids, m.consts.len()),
+        global_ids: zeroed(&mut s.global_ids, m.globals.len()),
         glsl_id: 0,
         names: opts.debug_names,
-        function_vars: Vec::new(),
-        debug: Words::default(),
-        annotations: Words::with_capacity(256),
-        globals: Words::with_capacity(1024),
-        functions: Words::with_capacity(4096),
+        function_vars,
+        debug: Words::reusing(&mut s.debug, 0),
+        annotations: Words::reusing(&mut s.annotations, 256),
+        globals: Words::reusing(&mut s.globals, 1024),
+        functions: Words::reusing(&mut s.functions, 4096),
+        value_ids: std::mem::take(&mut s.value_ids),
+        words: std::mem::take(&mut s.words),
     };
+    let r = write_module(&mut e, opts);
+    *s = EmitScratch {
+        type_ids: e.type_ids,
+        const_ids: e.const_ids,
+        global_ids: e.global_ids,
+        function_vars: e.function_vars,
+        debug: e.debug.words,
+        annotations: e.annotations.words,
+        globals: e.globals.words,
+        functions: e.functions.words,
+        value_ids: e.value_ids,
+        words: e.words,
+    };
+    r
+}
+
+/// Writes the module: the functions, then the sections before them.
+fn write_module(
+    e: &mut Emitter<'_>,
+    opts: EmitOptions,
+) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
+    let m = e.m;
     let uses_glsl = m.functions.iter().any(|f| {
         f.layout.iter().any(|&b| {
             f.block(b)
@@ -644,7 +731,6 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
             .ok_or_else(|| internal("no entry function".into()))?,
     };
     // Decorations of everything emitted.
-    let mut annotations = std::mem::take(&mut e.annotations);
     for d in &m.decorations {
         let Some(target) = e.target_id(d.target) else {
             continue;
@@ -654,19 +740,18 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
                 let mut w: smallvec::SmallVec<[Word; 5]> =
                     smallvec::smallvec![target, member, d.decoration as u32];
                 w.extend_from_slice(&d.args);
-                inst(&mut annotations, Op::MemberDecorate, &w);
+                inst(&mut e.annotations, Op::MemberDecorate, &w);
             }
             _ => {
                 let mut w: smallvec::SmallVec<[Word; 4]> =
                     smallvec::smallvec![target, d.decoration as u32];
                 w.extend_from_slice(&d.args);
-                inst(&mut annotations, Op::Decorate, &w);
+                inst(&mut e.annotations, Op::Decorate, &w);
             }
         }
     }
     if e.names {
-        let names = m.names.clone();
-        for (t, name) in &names {
+        for (t, name) in &m.names {
             let Some(target) = e.target_id(*t) else {
                 continue;
             };
@@ -681,7 +766,7 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
 
     // Header and the sections before the annotations.
     let mut out = Words::with_capacity(
-        64 + e.debug.len() + annotations.len() + e.globals.len() + e.functions.len(),
+        64 + e.debug.len() + e.annotations.len() + e.globals.len() + e.functions.len(),
     );
     let (major, minor) = opts.version;
     out.extend_from_slice(&[
@@ -755,12 +840,12 @@ pub fn emit_with_usage(m: &Module, opts: EmitOptions) -> Result<(Vec<Word>, Vec<
         inst(&mut out, Op::ExecutionMode, &[entry_id, mode as u32]);
     }
     out.extend_from_slice(&e.debug);
-    out.extend_from_slice(&annotations);
+    out.extend_from_slice(&e.annotations);
     out.extend_from_slice(&e.globals);
     out.extend_from_slice(&e.functions);
     out[3] = e.next_id;
     let used = e.global_ids.iter().map(|&id| id != 0).collect();
-    let sections = [&out, &e.debug, &annotations, &e.globals, &e.functions];
+    let sections = [&out, &e.debug, &e.annotations, &e.globals, &e.functions];
     if let Some((op, words)) = sections.iter().find_map(|s| s.too_long) {
         return Err(EmitError::TooLong { op, words });
     }

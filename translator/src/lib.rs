@@ -56,4 +56,4 @@ pub use options::{
 pub use passes::PassError;
 pub use reflect::Reflection;
 pub use stage::ShaderStage;
-pub use translate::{Error, Translation, translate};
+pub use translate::{Error, Translation, Translator, translate};

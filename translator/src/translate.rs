@@ -100,39 +100,94 @@ pub struct Translation {
 }
 
 /// Translates a DXBC container to SPIR-V.
+///
+/// A one-shot [`Translator`]: a caller translating many shaders saves allocations by keeping
+/// one `Translator` (per thread) instead.
 pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::Error> {
-    let (mut module, mut reflection, globals) = lower_container_with_reflection(dxbc, options)?;
-    crate::passes::run(&mut module)?;
-    if options.min_precision == crate::MinPrecisionMode::Native16 {
-        let used = crate::passes::run_min16(&mut module)?;
-        for (on, cap, feature) in [
-            (used.float16, spirv::Capability::Float16, "shaderFloat16"),
-            (used.int16, spirv::Capability::Int16, "shaderInt16"),
-        ] {
-            if on {
-                module.capability(cap);
-                reflection.capabilities.push(format!("{cap:?}"));
-                reflection.vulkan_features.push(feature.to_string());
-                reflection.vulkan_features.sort();
+    Translator::new().translate(dxbc, options)
+}
+
+/// A translator that keeps its working buffers (the IR module's tables, the SPIR-V writer's
+/// sections and id maps) from one translation to the next, so that translating many shaders
+/// allocates less than calling [`translate`] for each. Its results are exactly those of
+/// [`translate`]. It holds no other state: any shader and options may follow any other. It
+/// keeps the buffers of the largest shader it translated until it is dropped.
+#[derive(Default)]
+pub struct Translator {
+    /// The module of the last translation, reset for the next.
+    module: Option<crate::ir::Module>,
+    emit: crate::emit::EmitScratch,
+}
+
+impl std::fmt::Debug for Translator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Translator").finish_non_exhaustive()
+    }
+}
+
+impl Translator {
+    /// A translator with no buffers yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Translates a DXBC container (or a Direct3D 9 token stream) to SPIR-V, like
+    /// [`translate`].
+    pub fn translate(
+        &mut self,
+        dxbc: &[u8],
+        options: &Options,
+    ) -> Result<Translation, crate::Error> {
+        let (mut module, mut reflection, globals) =
+            lower_reusing(dxbc, options, self.module.take())?;
+        let r = self.finish(&mut module, &mut reflection, &globals, options);
+        self.module = Some(module);
+        let spirv = r?;
+        Ok(Translation { spirv, reflection })
+    }
+
+    /// Runs the passes on the lowered module and writes it; the reflection is brought in
+    /// line with what it holds.
+    fn finish(
+        &mut self,
+        module: &mut crate::ir::Module,
+        reflection: &mut Reflection,
+        globals: &crate::lower::ReflectionGlobals,
+        options: &Options,
+    ) -> Result<Vec<u32>, crate::Error> {
+        crate::passes::run(module)?;
+        if options.min_precision == crate::MinPrecisionMode::Native16 {
+            let used = crate::passes::run_min16(module)?;
+            for (on, cap, feature) in [
+                (used.float16, spirv::Capability::Float16, "shaderFloat16"),
+                (used.int16, spirv::Capability::Int16, "shaderInt16"),
+            ] {
+                if on {
+                    module.capability(cap);
+                    reflection.capabilities.push(format!("{cap:?}"));
+                    reflection.vulkan_features.push(feature.to_string());
+                    reflection.vulkan_features.sort();
+                }
             }
         }
+        let (spirv, used) = crate::emit::emit_with_usage(
+            module,
+            crate::emit::EmitOptions {
+                version: options.target_env.spirv_version(),
+                debug_names: options.debug_names,
+            },
+            &mut self.emit,
+        )?;
+        sync_reflection(&used, reflection, globals);
+        if module.interlock {
+            // The emitter chose the interlock's kind from the globals the module uses.
+            let (cap, _, feature) = module.interlock_kind(&used);
+            reflection.capabilities.push(format!("{cap:?}"));
+            reflection.vulkan_features.push(feature.to_string());
+            reflection.vulkan_features.sort();
+        }
+        Ok(spirv)
     }
-    let (spirv, used) = crate::emit::emit_with_usage(
-        &module,
-        crate::emit::EmitOptions {
-            version: options.target_env.spirv_version(),
-            debug_names: options.debug_names,
-        },
-    )?;
-    sync_reflection(&used, &mut reflection, &globals);
-    if module.interlock {
-        // The emitter chose the interlock's kind from the globals the module uses.
-        let (cap, _, feature) = module.interlock_kind(&used);
-        reflection.capabilities.push(format!("{cap:?}"));
-        reflection.vulkan_features.push(feature.to_string());
-        reflection.vulkan_features.sort();
-    }
-    Ok(Translation { spirv, reflection })
 }
 
 /// Parses, decodes and lowers a container to IR (no passes run).
@@ -140,7 +195,7 @@ pub(crate) fn lower_container(
     dxbc: &[u8],
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
-    Ok(lower_container_with_reflection(dxbc, options)?.0)
+    Ok(lower_reusing(dxbc, options, None)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -169,9 +224,12 @@ fn sync_reflection(
     refl.push_constants.sort_by_key(|p| p.offset);
 }
 
-fn lower_container_with_reflection(
+/// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
+/// `reuse` (a module of an earlier translation) when given.
+fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
+    reuse: Option<crate::ir::Module>,
 ) -> Result<
     (
         crate::ir::Module,
@@ -213,7 +271,7 @@ fn lower_container_with_reflection(
         patch: patch.as_ref(),
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
-    let mut lowered = crate::lower::lower(&program, sigs, options)?;
+    let mut lowered = crate::lower::lower(&program, sigs, options, reuse)?;
     if let (Some(linkage), Some(chunk)) = (
         lowered.1.class_linkage.as_mut(),
         container.chunk_any(&[b"IFCE"]),

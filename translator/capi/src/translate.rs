@@ -623,7 +623,7 @@ pub unsafe extern "C" fn dxbc_spirv_translate(
             // SAFETY: caller's promise.
             options(shader, unsafe { in_ref(info, "info")? })?
         };
-        let t = translator::translate(&shader.bytes, &opts)?;
+        let t = translate_on_this_thread(&shader.bytes, &opts)?;
         let refl = refl_out.map(|r| (r, reflection::build(&t.reflection)));
         let words = t.spirv.into_boxed_slice();
         let word_count = words.len();
@@ -638,6 +638,24 @@ pub unsafe extern "C" fn dxbc_spirv_translate(
             }
         }
         Ok(())
+    })
+}
+
+thread_local! {
+    /// Each thread's translator: its buffers serve every translation the thread runs.
+    static TRANSLATOR: std::cell::RefCell<translator::Translator> =
+        std::cell::RefCell::new(translator::Translator::new());
+}
+
+/// Translates with this thread's [`TRANSLATOR`], or with a new one when it is busy (a binding
+/// callback that translates from inside a translation).
+fn translate_on_this_thread(
+    bytes: &[u8],
+    opts: &Options,
+) -> Result<translator::Translation, translator::Error> {
+    TRANSLATOR.with(|t| match t.try_borrow_mut() {
+        Ok(mut t) => t.translate(bytes, opts),
+        Err(_) => translator::translate(bytes, opts),
     })
 }
 

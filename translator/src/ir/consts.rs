@@ -70,6 +70,14 @@ impl ConstTable {
         }
     }
 
+    /// Empties the table, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.consts.clear();
+        self.map.clear();
+        self.scalars.clear();
+        self.vectors.clear();
+    }
+
     pub fn intern(&mut self, c: Const) -> ConstId {
         if let Const::Scalar { ty, bits } = c {
             return self.scalar(ty, bits);

@@ -395,6 +395,48 @@ impl Module {
         }
     }
 
+    /// Makes the module what `Module::new(stage)` makes, keeping the allocations of its
+    /// tables (a [`crate::Translator`] reuses them for its next translation).
+    pub fn reset(&mut self, stage: ShaderStage) {
+        // Every field named, so that a new one cannot be left out.
+        let Module {
+            stage: s,
+            entry_name,
+            types,
+            consts,
+            globals,
+            functions,
+            capabilities,
+            extensions,
+            execution_modes,
+            decorations,
+            names,
+            keep_names,
+            void_fn_type,
+            interlock,
+        } = self;
+        *s = stage;
+        if entry_name != "main" {
+            *entry_name = "main".into();
+        }
+        types.reset();
+        *void_fn_type = types.intern(Type::Function {
+            ret: TypeId::VOID,
+            params: Vec::new(),
+        });
+        consts.clear();
+        globals.clear();
+        functions.clear();
+        capabilities.clear();
+        capabilities.push(spirv::Capability::Shader);
+        extensions.clear();
+        execution_modes.clear();
+        decorations.clear();
+        names.clear();
+        *keep_names = true;
+        *interlock = false;
+    }
+
     pub fn add_global(
         &mut self,
         pointee: TypeId,

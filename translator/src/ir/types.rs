@@ -162,9 +162,22 @@ impl TypeTable {
                 t.types.push(Type::Vector(s, n));
             }
         }
+        debug_assert_eq!(t.types.len(), Self::PREDEFINED);
         debug_assert_eq!(t.intern(Type::Vector(Scalar::F32, 4)), TypeId::VEC4);
         debug_assert_eq!(t.intern(Type::Vector(Scalar::U32, 4)), TypeId::UVEC4);
         t
+    }
+
+    /// How many predefined types [`TypeTable::new`] puts first: void, then each scalar and
+    /// its 2- to 4-component vectors.
+    const PREDEFINED: usize = 1 + 4 * (SCALARS.len() + SCALARS16.len());
+
+    /// Makes the table what [`TypeTable::new`] makes, keeping its allocations (a
+    /// [`crate::Translator`] reuses one module's tables for the next).
+    pub fn reset(&mut self) {
+        self.types.truncate(Self::PREDEFINED);
+        self.map.clear();
+        self.next_unique = 0;
     }
 
     /// The id of `ty`, creating it if needed (structs: see [`TypeTable::new_struct`]).
@@ -187,10 +200,14 @@ impl TypeTable {
     /// A new struct type, distinct from every other.
     pub fn new_struct(&mut self, members: Vec<TypeId>) -> TypeId {
         self.next_unique += 1;
-        self.intern(Type::Struct {
+        // Not hashed into `map`: its `unique` is new, and nothing but this function makes a
+        // struct with a `unique` above 0, so no `intern` can ask for it.
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(Type::Struct {
             members,
             unique: self.next_unique,
-        })
+        });
+        id
     }
 
     pub fn get(&self, id: TypeId) -> &Type {

@@ -249,10 +249,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 }
 
 /// Lowers `prog` to an IR module and its reflection.
+///
+/// `reuse`: a module from an earlier translation whose tables are reset and refilled (fewer
+/// allocations); `None` makes a new one.
 pub fn lower<'p>(
     prog: &'p Program,
     sigs: Signatures<'p>,
     opts: &'p Options,
+    reuse: Option<Module>,
 ) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
@@ -299,7 +303,13 @@ pub fn lower<'p>(
         }
     }
     io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
-    let mut module = Module::new(stage);
+    let mut module = match reuse {
+        Some(mut m) => {
+            m.reset(stage);
+            m
+        }
+        None => Module::new(stage),
+    };
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),

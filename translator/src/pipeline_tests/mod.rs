@@ -11,6 +11,7 @@ mod icb_buffer;
 mod precision;
 mod query;
 mod raw_feedback;
+mod reuse;
 mod rov;
 mod row_stores;
 mod signature;

@@ -1,0 +1,72 @@
+//! A [`crate::Translator`] kept across translations gives exactly what [`crate::translate`]
+//! gives for each: shaders of different stages and sizes, options that change the output
+//! (debug names, target), a failing shader in between, and a module with fragment shader
+//! interlock (its entry point is written apart).
+
+use crate::{Options, TargetEnv, Translator};
+
+const SAMPLE_PS: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.input TEXCOORD 0 v1 float\n\
+    .output SV_Target 0 o0 float\n\
+    dcl_constantbuffer cb0[1], immediateIndexed\ndcl_sampler s0, mode_default\n\
+    dcl_resource_texture2d (float,float,float,float) t0\n\
+    dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
+    sample r0.xyzw, v1.xyxx, t0.xyzw, s0\nmul o0.xyzw, r0.xyzw, cb0[0].xyzw\nret\n";
+
+const LOOP_CS: &str = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+    dcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 2\ndcl_thread_group 8, 1, 1\n\
+    mov r0.x, l(0)\nmov r1.x, l(0)\nloop\nuge r0.y, r1.x, l(4)\nbreakc_nz r0.y\n\
+    iadd r0.x, r0.x, r1.x\nimul null, r0.z, r1.x, l(3)\niadd r0.x, r0.x, r0.z\n\
+    iadd r1.x, r1.x, l(1)\nendloop\nishl r0.w, vThreadID.x, l(2)\n\
+    store_raw u0.x, r0.w, r0.x\nret\n";
+
+const ROV_PS: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 uint\n\
+    dcl_uav_typed_texture2d_rov (uint,uint,uint,uint) u1\n\
+    dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
+    dcl_temps 2\nftou r0.xy, v0.xyxx\n\
+    ld_uav_typed_indexable(texture2d)(uint,uint,uint,uint) r1.x, r0.xyyy, u1.xyzw\n\
+    mov o0.xyzw, r1.xxxx\niadd r1.x, r1.x, l(1)\nstore_uav_typed u1.xyzw, r0.xyyy, r1.xxxx\n\
+    ret\n";
+
+/// Reads a register the program never declares: lowering fails part way.
+const BAD_CS: &str = "cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, cb0[0].x\nret\n";
+
+#[test]
+fn a_kept_translator_gives_what_translate_gives() {
+    let programs: Vec<Vec<u8>> = [SAMPLE_PS, LOOP_CS, ROV_PS, BAD_CS]
+        .iter()
+        .map(|t| crate::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}")))
+        .collect();
+    let option_sets = [
+        Options::default(),
+        Options {
+            debug_names: true,
+            ..Default::default()
+        },
+        Options {
+            target_env: TargetEnv::Vulkan1_1,
+            ..Default::default()
+        },
+    ];
+    let mut translator = Translator::new();
+    let mut translated = 0;
+    // Each program after each other one (largest before smallest and back), each options set.
+    for round in 0..3 {
+        for (p, dxbc) in programs.iter().enumerate() {
+            let opts = &option_sets[(p + round) % option_sets.len()];
+            let kept = translator.translate(dxbc, opts);
+            let fresh = crate::translate(dxbc, opts);
+            match (kept, fresh) {
+                (Ok(k), Ok(f)) => {
+                    assert_eq!(k.spirv, f.spirv, "program {p}, round {round}");
+                    assert_eq!(k.reflection, f.reflection, "program {p}, round {round}");
+                    translated += 1;
+                }
+                (Err(k), Err(f)) => assert_eq!(k, f, "program {p}, round {round}"),
+                (k, f) => panic!("program {p}, round {round}: kept {k:?}, fresh {f:?}"),
+            }
+        }
+    }
+    // Three programs translate, in each of the three rounds; the last is refused each time.
+    assert_eq!(translated, 9);
+    assert!(translator.translate(&programs[3], &option_sets[0]).is_err());
+}
