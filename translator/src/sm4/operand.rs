@@ -232,6 +232,29 @@ impl Operand {
         })
     }
 
+    /// Index `i`'s immediate value when it has no relative part (`None` past the last
+    /// index): [`Operand::index`] without building the whole [`Index`].
+    #[inline]
+    pub fn imm_index(&self, i: usize) -> Option<u64> {
+        if i >= self.index_dim as usize || self.rel[i] != NO_RELATIVE {
+            return None;
+        }
+        let lo = self.data[i] as u64;
+        Some(if self.reprs[i].immediate_dwords() == 2 {
+            (self.data[3 + i] as u64) << 32 | lo
+        } else {
+            lo
+        })
+    }
+
+    /// The first index value above `u32::MAX` (only a 64-bit representation can hold one).
+    #[inline]
+    pub fn wide_index(&self) -> Option<u64> {
+        (0..self.index_dim as usize)
+            .find(|&i| self.reprs[i].immediate_dwords() == 2 && self.data[3 + i] != 0)
+            .map(|i| (self.data[3 + i] as u64) << 32 | self.data[i] as u64)
+    }
+
     /// The indices in order.
     pub fn indices(&self) -> impl ExactSizeIterator<Item = Index> + '_ {
         (0..self.index_dim as usize).map(|i| self.index(i).expect("within index_dim"))
