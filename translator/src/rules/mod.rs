@@ -497,8 +497,40 @@ impl Checker {
         self.resource_use(inst)
     }
 
-    /// Rules on one operand wherever it appears.
+    /// Rules on one operand wherever it appears. The shapes nearly every operand has (an
+    /// immediate, `r#` below the temp count, `cb#[…]`, `v#`/`o#` in a stage with one index)
+    /// pass here with the few tests that decide them; the rest get [`Checker::operand_full`].
+    #[inline(always)]
     fn operand(&self, op: &Operand, decl: bool, at: usize) -> R {
+        let dims = op.index_dim();
+        let passes = match op.ty {
+            T::Immediate32 | T::Immediate64 | T::Null => dims == 0,
+            T::Temp => dims == 1 && op.imm_index(0).is_some_and(|r| r < self.seen.temps as u64),
+            T::ConstantBuffer
+            | T::ImmediateConstantBuffer
+            | T::Resource
+            | T::Sampler
+            | T::UnorderedAccessView => op.wide_index().is_none(),
+            T::Output => {
+                dims == 1 && self.stage != ProgramType::Compute && op.wide_index().is_none()
+            }
+            T::Input => {
+                dims == 1
+                    && matches!(self.stage, ProgramType::Vertex | ProgramType::Pixel)
+                    && op.wide_index().is_none()
+            }
+            _ => false,
+        };
+        if passes {
+            Ok(())
+        } else {
+            self.operand_full(op, decl, at)
+        }
+    }
+
+    /// Every rule on one operand.
+    #[inline(never)]
+    fn operand_full(&self, op: &Operand, decl: bool, at: usize) -> R {
         if file_stages(op.ty) & (1 << self.stage as u8) == 0 {
             return fail(
                 Rule::RegisterFileInStage,
