@@ -673,7 +673,7 @@ fn bad_value(at: usize, what: &'static str, value: u32) -> Box<DecodeError> {
 /// Reads one operand and pushes it onto `out`, or onto `pool` when `out` is `None` (the
 /// operand of a relative index); the operands of its own relative indices go to `pool`
 /// first. Returns the operand's position in the vector it went to. The operand is built
-/// from locals and written once, straight into its vector.
+/// from locals and pushed once.
 #[inline(always)]
 fn operand(
     r: &mut Reader<'_>,
@@ -683,20 +683,14 @@ fn operand(
 ) -> Res<u32> {
     let at = r.offset(r.pos);
     let token = r.read("operand token")?;
-    let components = match token & 3 {
-        0 => Components::Zero,
-        1 => Components::One,
-        2 => match (token >> 2) & 3 {
-            0 => Components::Mask(((token >> 4) & 0xf) as u8),
-            1 => Components::Swizzle([
-                ((token >> 4) & 3) as u8,
-                ((token >> 6) & 3) as u8,
-                ((token >> 8) & 3) as u8,
-                ((token >> 10) & 3) as u8,
-            ]),
-            2 => Components::Select1(((token >> 4) & 3) as u8),
-            mode => return Err(bad_value(at, "component selection mode", mode)),
-        },
+    // Bits 0-1: component count; bits 2-3: selection mode (4 components only).
+    let components = match token & 0xf {
+        0b0000 | 0b0100 | 0b1000 | 0b1100 => Components::Zero,
+        0b0001 | 0b0101 | 0b1001 | 0b1101 => Components::One,
+        0b0010 => Components::Mask(((token >> 4) & 0xf) as u8),
+        0b0110 => Components::Swizzle(SWIZZLES[((token >> 4) & 0xff) as usize]),
+        0b1010 => Components::Select1(((token >> 4) & 3) as u8),
+        0b1110 => return Err(bad_value(at, "component selection mode", 3)),
         _ => Components::N,
     };
     let ty_value = (token >> 12) & 0xff;
@@ -717,23 +711,20 @@ fn operand(
             Some(out) => out,
             None => pool,
         };
-        dest.push(Operand::EMPTY);
-        let slot = dest.last_mut().expect("just pushed");
-        slot.set_parts(
+        let mut data = [0; 6];
+        for (d, &w) in data.iter_mut().zip(words) {
+            *d = u32::from_le_bytes(w);
+        }
+        dest.push(Operand::from_parts(
             ty,
             components,
             index_dim as u8,
             [IndexRepr::Imm32; 3],
-            [0; 6],
+            data,
             [u32::MAX; 3],
             token & !known,
             (false, Modifier::None, MinPrecision::Default, false, 0),
-        );
-        // Straight into the slot: staging the words on the stack and copying them
-        // as a block stalls on store forwarding.
-        for (d, &w) in slot.data.iter_mut().zip(words) {
-            *d = u32::from_le_bytes(w);
-        }
+        ));
         r.pos += index_dim;
         return Ok(dest.len() as u32 - 1);
     }
@@ -830,11 +821,7 @@ fn operand(
         Some(out) => out,
         None => pool,
     };
-    // Writing the fields into the slot (rather than pushing a struct assembled on the
-    // stack) avoids a wide reload of freshly written narrow stores.
-    dest.push(Operand::EMPTY);
-    let slot = dest.last_mut().expect("just pushed");
-    slot.set_parts(
+    dest.push(Operand::from_parts(
         ty,
         components,
         index_dim as u8,
@@ -843,9 +830,25 @@ fn operand(
         rel,
         token & !known,
         ext_fields,
-    );
+    ));
     Ok(dest.len() as u32 - 1)
 }
+
+/// Swizzle selections by operand token bits 4–11 (the source component for x, y, z, w).
+const SWIZZLES: [[u8; 4]; 256] = {
+    let mut table = [[0; 4]; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        table[bits] = [
+            (bits & 3) as u8,
+            ((bits >> 2) & 3) as u8,
+            ((bits >> 4) & 3) as u8,
+            ((bits >> 6) & 3) as u8,
+        ];
+        bits += 1;
+    }
+    table
+};
 
 /// Reads the operand of a relative index into the pool; returns its position.
 #[inline(never)]

@@ -176,13 +176,11 @@ impl Operand {
         }
     }
 
-    /// Sets every field from decoded parts (the decoder writes each operand once, field
-    /// by field, where it will stay). `data` and `rel` follow the private layout described
-    /// on the fields.
+    /// An operand from decoded parts (the decoder builds each operand once and pushes it
+    /// whole). `data` and `rel` follow the private layout described on the fields.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn set_parts(
-        &mut self,
+    pub(super) fn from_parts(
         ty: OperandType,
         components: Components,
         index_dim: u8,
@@ -191,20 +189,22 @@ impl Operand {
         rel: [u32; 3],
         reserved: u32,
         ext: (bool, Modifier, MinPrecision, bool, u32),
-    ) {
+    ) -> Self {
         let (extended, modifier, min_precision, non_uniform, ext_reserved) = ext;
-        self.ty = ty;
-        self.components = components;
-        self.modifier = modifier;
-        self.min_precision = min_precision;
-        self.non_uniform = non_uniform;
-        self.extended = extended;
-        self.index_dim = index_dim;
-        self.reprs = reprs;
-        self.reserved = reserved;
-        self.ext_reserved = ext_reserved;
-        self.data = data;
-        self.rel = rel;
+        Operand {
+            ty,
+            components,
+            modifier,
+            min_precision,
+            non_uniform,
+            extended,
+            index_dim,
+            reprs,
+            reserved,
+            ext_reserved,
+            data,
+            rel,
+        }
     }
 
     /// Number of indices (0–3).
