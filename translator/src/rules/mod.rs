@@ -577,11 +577,7 @@ impl Checker {
             return fail(
                 Rule::IndexRange,
                 at,
-                format!(
-                    "{} register index {} (above 2^32 - 1)",
-                    op.ty.name(),
-                    big
-                ),
+                format!("{} register index {} (above 2^32 - 1)", op.ty.name(), big),
             );
         }
         let imm = |i: usize| op.imm_index(i);

@@ -95,11 +95,9 @@ fn count_instructions(words: &[[u8; 4]], mut pos: usize, end: usize) -> usize {
     while pos < end {
         let t = u32::from_le_bytes(words[pos]);
         let len = match (t >> 24) & 0x7f {
-            _ if t & 0x7ff == Opcode::CustomData as u32 => {
-                words
+            _ if t & 0x7ff == Opcode::CustomData as u32 => words
                 .get(pos + 1)
-                .map_or(0, |&l| u32::from_le_bytes(l) as usize)
-            }
+                .map_or(0, |&l| u32::from_le_bytes(l) as usize),
             0 => words
                 .get(pos + 1)
                 .map_or(0, |&l| u32::from_le_bytes(l) as usize),
