@@ -146,7 +146,8 @@ pub struct Operand {
     /// Immediate operands: the value dwords. Registers: the immediate index parts, low
     /// dwords in 0..3 and high dwords (64-bit representations) in 3..6.
     pub(super) data: [u32; 6],
-    /// Positions of relative index operands, `NO_RELATIVE` when none.
+    /// Positions of relative index operands, `NO_RELATIVE` when none (always for the
+    /// indices past `index_dim`: nothing removes an index).
     rel: [u32; 3],
 }
 
@@ -250,6 +251,9 @@ impl Operand {
     /// The first index value above `u32::MAX` (only a 64-bit representation can hold one).
     #[inline]
     pub fn wide_index(&self) -> Option<u64> {
+        if self.data[3] | self.data[4] | self.data[5] == 0 {
+            return None;
+        }
         (0..self.index_dim as usize)
             .find(|&i| self.reprs[i].immediate_dwords() == 2 && self.data[3 + i] != 0)
             .map(|i| (self.data[3 + i] as u64) << 32 | self.data[i] as u64)
@@ -353,9 +357,9 @@ impl Operand {
 
     /// Whether any index has a relative part.
     pub fn is_relative(&self) -> bool {
-        self.rel[..self.index_dim as usize]
-            .iter()
-            .any(|&r| r != NO_RELATIVE)
+        // Absent indices have no relative part, and a position is below `NO_RELATIVE`
+        // (all bits set): the AND keeps every bit only when no index has one.
+        self.rel[0] & self.rel[1] & self.rel[2] != NO_RELATIVE
     }
 
     /// Whether the extended operand token carries anything besides its presence.
