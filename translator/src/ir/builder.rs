@@ -99,8 +99,9 @@ impl<'m> FnBuilder<'m> {
         self.extracts.clear();
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
-            // A block takes a few instructions at least: one allocation, not three growths.
-            insts.reserve(8);
+            // A block takes a few instructions at least, a loop body or a branch of an `if`
+            // often a few dozen: one allocation, not a series of growths.
+            insts.reserve(32);
         }
         self.f.layout.push(b);
         self.cur = b;
@@ -181,6 +182,7 @@ impl<'m> FnBuilder<'m> {
     // ---- typing ------------------------------------------------------------------------------
 
     /// Result type of an operand (pointer type for globals and variables).
+    #[inline]
     pub fn type_of(&mut self, o: Operand) -> TypeId {
         type_of(
             &mut self.m.types,
@@ -200,11 +202,18 @@ impl<'m> FnBuilder<'m> {
     // ---- folding constructors -----------------------------------------------------------------
 
     /// `x` reinterpreted as `to` (same width).
+    #[inline]
     pub fn bitcast(&mut self, to: TypeId, x: Operand) -> Operand {
-        let from = self.type_of(x);
-        if from == to {
+        // Most reads already have the type wanted: that check stays inline at the caller.
+        if self.type_of(x) == to {
             return x;
         }
+        self.bitcast_other(to, x)
+    }
+
+    /// [`FnBuilder::bitcast`] of a value whose type differs from `to`.
+    #[inline(never)]
+    fn bitcast_other(&mut self, to: TypeId, x: Operand) -> Operand {
         match x {
             Operand::Const(c) => {
                 if let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, to) {
@@ -378,7 +387,18 @@ impl<'m> FnBuilder<'m> {
 
     /// The value of a promotable variable. Within one block the value last stored or loaded is
     /// reused directly (local value numbering), so straight-line code makes no loads.
+    #[inline]
     pub fn load_var(&mut self, var: VarId) -> Operand {
+        let i = var.0 as usize;
+        if self.var_block.get(i) == Some(&(self.cur.0 + 1)) && self.var_comp[i] == WHOLE {
+            return self.var_values[i];
+        }
+        self.load_var_other(var)
+    }
+
+    /// [`FnBuilder::load_var`] of a variable not set in this block, or set lazily.
+    #[inline(never)]
+    fn load_var_other(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
         if self.var_block.get(i) == Some(&(self.cur.0 + 1)) {
             let c = self.var_comp[i];
@@ -454,21 +474,28 @@ impl<'m> FnBuilder<'m> {
         self.dirty.clear();
     }
 
+    #[inline]
     fn remember(&mut self, var: VarId, value: Operand, comp: u8) {
         let i = var.0 as usize;
         if self.var_block.len() <= i {
-            let n = (i + 1)
-                .max(self.f.vars.len())
-                .max(2 * self.var_block.len())
-                .max(32);
-            self.var_block.resize(n, 0);
-            self.var_values.resize(n, Operand::Lit(0));
-            self.var_comp.resize(n, WHOLE);
-            self.var_dirty.resize(n, 0);
+            self.grow_var_state(i);
         }
         self.var_block[i] = self.cur.0 + 1;
         self.var_values[i] = value;
         self.var_comp[i] = comp;
+    }
+
+    /// Makes room in the per-variable state for variable `i`.
+    #[cold]
+    fn grow_var_state(&mut self, i: usize) {
+        let n = (i + 1)
+            .max(self.f.vars.len())
+            .max(2 * self.var_block.len())
+            .max(32);
+        self.var_block.resize(n, 0);
+        self.var_values.resize(n, Operand::Lit(0));
+        self.var_comp.resize(n, WHOLE);
+        self.var_dirty.resize(n, 0);
     }
 
     #[cfg(test)]
@@ -483,6 +510,7 @@ impl<'m> FnBuilder<'m> {
 }
 
 /// Result type of an operand in function `f` of a module.
+#[inline]
 pub fn type_of(
     types: &mut TypeTable,
     consts: &super::ConstTable,
@@ -494,9 +522,14 @@ pub fn type_of(
         Operand::Value(v) => f.inst(v).ty,
         Operand::Const(c) => consts.get(c).ty(),
         Operand::Global(g) => globals[g.0 as usize].ty,
-        Operand::Var(v) => types.pointer(spirv::StorageClass::Function, f.vars[v.0 as usize].ty),
+        Operand::Var(v) => var_pointer_type(types, f, v),
         Operand::Block(_) | Operand::Lit(_) => TypeId::VOID,
     }
+}
+
+/// The pointer type of a function variable (kept out of line: [`type_of`] is inlined).
+fn var_pointer_type(types: &mut TypeTable, f: &Function, v: VarId) -> TypeId {
+    types.pointer(spirv::StorageClass::Function, f.vars[v.0 as usize].ty)
 }
 
 /// A constant reinterpreted as another 32-bit scalar/vector type, if both have the same shape.

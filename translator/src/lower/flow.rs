@@ -291,9 +291,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     let i = &self.b.f.insts[v];
                     // Float results only: an integer `ExtInst` (UMin, FindILsb...) has
                     // nothing to contract.
-                    let float =
-                        matches!(self.b.m.types.scalar(i.ty), Some(Scalar::F32 | Scalar::F64));
-                    if float && is_float_arith(i.op) {
+                    // The opcode first: most instructions are not arithmetic.
+                    if is_float_arith(i.op)
+                        && matches!(self.b.m.types.scalar(i.ty), Some(Scalar::F32 | Scalar::F64))
+                    {
                         self.b.f.insts[v].flags |= crate::ir::flags::PRECISE;
                     }
                 }

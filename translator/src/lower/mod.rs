@@ -135,7 +135,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The variable holding component `c` of `r{reg}`.
+    #[inline]
     pub fn temp_var(&mut self, reg: u32, c: u8) -> R<VarId> {
+        // Nearly always the variable exists already: that check stays inline at the caller.
+        if let Some(&Some(v)) = self.temps.get(reg as usize).map(|t| &t[c as usize]) {
+            return Ok(v);
+        }
+        self.new_temp_var(reg, c)
+    }
+
+    /// [`Lowerer::temp_var`] of a component not used before: its variable, made now.
+    #[inline(never)]
+    fn new_temp_var(&mut self, reg: u32, c: u8) -> R<VarId> {
         let reg = reg as usize;
         if reg >= self.temps.len() {
             // dcl_temps bounds the register count; be lenient but bounded.

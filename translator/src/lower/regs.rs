@@ -22,6 +22,7 @@ pub(crate) enum Idx {
 }
 
 /// Components of `op` read for each component set in `mask`, in order.
+#[inline]
 pub(crate) fn src_components(op: &Sm4Operand, mask: u8) -> Comps {
     let mut out = Comps { sel: [0; 4], n: 0 };
     match op.components {
@@ -72,7 +73,17 @@ impl<'a> IntoIterator for &'a Comps {
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// The value of an operand index.
+    #[inline]
     pub fn index_value(&mut self, idx: &Index) -> R<Idx> {
+        if idx.relative.is_none() && idx.value <= u32::MAX as u64 {
+            return Ok(Idx::Imm(idx.value as u32));
+        }
+        self.index_value_other(idx)
+    }
+
+    /// [`Lowerer::index_value`] of a relative (or too large) index.
+    #[inline(never)]
+    fn index_value_other(&mut self, idx: &Index) -> R<Idx> {
         let imm = idx.value;
         if imm > u32::MAX as u64 {
             return Err(self.unsupported("64-bit register index"));
@@ -105,10 +116,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The first index of `op`, which must be immediate (`r5`, `v2`, `o0`).
+    #[inline]
     pub fn imm_register(&self, op: &Sm4Operand) -> R<u32> {
-        op.register().ok_or_else(|| {
-            self.unsupported(format!("relative addressing of {} registers", op.ty.name()))
-        })
+        match op.register() {
+            Some(r) => Ok(r),
+            None => Err(self.relative_register(op)),
+        }
+    }
+
+    /// The error for a relatively addressed operand where only an immediate index will do.
+    #[cold]
+    fn relative_register(&self, op: &Sm4Operand) -> super::error::LowerError {
+        self.unsupported(format!("relative addressing of {} registers", op.ty.name()))
     }
 
     /// Reads `op` for the destination components in `mask`, as `s`, with modifiers.
@@ -383,6 +402,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => dst.mask(),
         };
         let width = self.b.width_of(value);
+        if dst.ty == OperandType::Temp {
+            return self.write_temp(dst, mask, value, width);
+        }
         let mut i = 0u8;
         for c in 0..4u8 {
             if mask & (1 << c) == 0 {
@@ -399,6 +421,37 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             };
             i += 1;
             self.store_component(dst, c, comp)?;
+        }
+        Ok(())
+    }
+
+    /// [`Lowerer::write`] to a temp: the register is looked up once, and a vector value is
+    /// kept whole (as [`Lowerer::store_lazily`] does) unless its components are free.
+    fn write_temp(&mut self, dst: &Sm4Operand, mask: u8, value: Operand, width: u8) -> R<()> {
+        if mask & 0xf == 0 {
+            return Ok(());
+        }
+        let reg = self.imm_register(dst)?;
+        let lazy = width > 1
+            && matches!(value, Operand::Value(v) if self.b.f.inst(v).op != Op::CompositeConstruct);
+        let mut i = 0u8;
+        for c in 0..4u8 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            if lazy {
+                let var = self.temp_var(reg, c)?;
+                self.b.store_var_component(var, value, i);
+            } else {
+                let comp = if width == 1 {
+                    value
+                } else {
+                    self.b.extract(value, i)
+                };
+                let var = self.temp_var(reg, c)?;
+                self.b.store_var(var, comp);
+            }
+            i += 1;
         }
         Ok(())
     }

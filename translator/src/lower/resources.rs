@@ -914,9 +914,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     return Ok(self.load_push_row(info.global, m, offset));
                 }
                 let offset = self.idx_operand(offset);
+                if !info.range.is_array() {
+                    // The same row read again in this block is the same value (and then needs
+                    // neither its constant 0 nor its pointer type looked up).
+                    return Ok(self.b.read_only_row(info.global, offset, |b| {
+                        let zero = b.u32c(0);
+                        let ptr = b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
+                        let p = b.op(
+                            Op::AccessChain,
+                            ptr,
+                            &[Operand::Global(info.global), zero, offset],
+                        );
+                        b.op(Op::Load, TypeId::VEC4, &[p])
+                    }));
+                }
                 let zero = self.b.u32c(0);
                 let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
-                let p = if info.range.is_array() {
+                let p = {
                     let el = self
                         .descriptor_index(&info.range, if sm51 { Some(&idx[1]) } else { None })?;
                     if op.non_uniform {
@@ -931,16 +945,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         self.mark_non_uniform(p);
                     }
                     p
-                } else {
-                    // The same row read again in this block is the same value.
-                    return Ok(self.b.read_only_row(info.global, offset, |b| {
-                        let p = b.op(
-                            Op::AccessChain,
-                            ptr,
-                            &[Operand::Global(info.global), zero, offset],
-                        );
-                        b.op(Op::Load, TypeId::VEC4, &[p])
-                    }));
                 };
                 Ok(self.b.op(Op::Load, TypeId::VEC4, &[p]))
             }
