@@ -34,6 +34,8 @@ pub struct FnBuilder<'m> {
     rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by (vector, index).
     extracts: HashMap<(ValueId, u8), Operand>,
+    /// Emptied instruction lists of an earlier function's blocks, for new blocks to take.
+    block_insts: Vec<Vec<ValueId>>,
 }
 
 /// A builder's per-variable state and per-block maps, kept in the module between functions
@@ -47,6 +49,8 @@ pub(crate) struct Scratch {
     var_dirty: Vec<u32>,
     rows: HashMap<(GlobalId, Operand), Operand>,
     extracts: HashMap<(ValueId, u8), Operand>,
+    /// Instruction lists of the last function's blocks, for new blocks to take.
+    block_insts: Vec<Vec<ValueId>>,
 }
 
 impl Drop for FnBuilder<'_> {
@@ -60,6 +64,7 @@ impl Drop for FnBuilder<'_> {
             var_dirty: std::mem::take(&mut self.var_dirty),
             rows: std::mem::take(&mut self.rows),
             extracts: std::mem::take(&mut self.extracts),
+            block_insts: std::mem::take(&mut self.block_insts),
         };
     }
 }
@@ -82,6 +87,7 @@ impl<'m> FnBuilder<'m> {
                     mut var_dirty,
                     mut rows,
                     mut extracts,
+                    mut block_insts,
                 },
         } = std::mem::take(&mut m.spare);
         // Room for what a typical shader makes, so that these lists seldom grow one
@@ -91,12 +97,12 @@ impl<'m> FnBuilder<'m> {
         f.vars.clear();
         f.vars.reserve(64);
         f.layout.clear();
-        let mut entry_insts = f
-            .blocks
-            .first_mut()
-            .map(|b| std::mem::take(&mut b.insts))
-            .unwrap_or_default();
-        f.blocks.clear();
+        // The blocks' instruction lists, last first (the entry block's goes to the entry).
+        block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
+            b.insts.clear();
+            b.insts
+        }));
+        let mut entry_insts = block_insts.pop().unwrap_or_default();
         let entry = f.new_block();
         // Straight-line programs put everything in the entry block.
         entry_insts.clear();
@@ -124,6 +130,7 @@ impl<'m> FnBuilder<'m> {
             var_dirty,
             rows,
             extracts,
+            block_insts,
         }
     }
 
@@ -144,7 +151,11 @@ impl<'m> FnBuilder<'m> {
 
     /// A new block, not yet placed in the layout.
     pub fn new_block(&mut self) -> BlockId {
-        self.f.new_block()
+        let b = self.f.new_block();
+        if let Some(insts) = self.block_insts.pop() {
+            self.f.blocks[b.0 as usize].insts = insts;
+        }
+        b
     }
 
     /// Makes `b` current and appends it to the layout.
