@@ -226,34 +226,45 @@ const OUTPUT_FILES: &[T] = &[
     T::OutputStencilRef,
 ];
 
-/// The stages a register file exists in; `None` for files every stage has.
-fn file_stages(ty: T) -> Option<&'static [ProgramType]> {
+/// The stages a register file exists in, one bit per stage (`1 << ProgramType`); every bit
+/// set for files every stage has. A bit mask (rather than a list to search) because every
+/// operand of the program is looked up.
+fn file_stages(ty: T) -> u8 {
     use ProgramType::*;
-    Some(match ty {
+    const fn mask(stages: &[ProgramType]) -> u8 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < stages.len() {
+            m |= 1 << stages[i] as u8;
+            i += 1;
+        }
+        m
+    }
+    match ty {
         T::OutputDepth
         | T::OutputDepthGreaterEqual
         | T::OutputDepthLessEqual
         | T::OutputCoverageMask
         | T::OutputStencilRef
         | T::InputCoverageMask
-        | T::InnerCoverage => &[Pixel],
+        | T::InnerCoverage => const { mask(&[Pixel]) },
         T::InputThreadId
         | T::InputThreadGroupId
         | T::InputThreadIdInGroup
         | T::InputThreadIdInGroupFlattened
-        | T::ThreadGroupSharedMemory => &[Compute],
+        | T::ThreadGroupSharedMemory => const { mask(&[Compute]) },
         T::OutputControlPointId
         | T::InputForkInstanceId
         | T::InputJoinInstanceId
-        | T::OutputControlPoint => &[Hull],
-        T::InputControlPoint | T::InputPatchConstant => &[Hull, Domain],
-        T::InputDomainPoint => &[Domain],
-        T::InputGsInstanceId | T::Stream => &[Geometry],
-        T::InputPrimitiveId => &[Geometry, Hull, Domain, Pixel],
-        T::Input => &[Vertex, Pixel, Geometry, Hull],
-        T::Output => &[Vertex, Pixel, Geometry, Hull, Domain],
-        _ => return None,
-    })
+        | T::OutputControlPoint => const { mask(&[Hull]) },
+        T::InputControlPoint | T::InputPatchConstant => const { mask(&[Hull, Domain]) },
+        T::InputDomainPoint => const { mask(&[Domain]) },
+        T::InputGsInstanceId | T::Stream => const { mask(&[Geometry]) },
+        T::InputPrimitiveId => const { mask(&[Geometry, Hull, Domain, Pixel]) },
+        T::Input => const { mask(&[Vertex, Pixel, Geometry, Hull]) },
+        T::Output => const { mask(&[Vertex, Pixel, Geometry, Hull, Domain]) },
+        _ => u8::MAX,
+    }
 }
 
 /// The system values a stage has on its inputs (`output` false) or outputs, by declaration
@@ -419,14 +430,16 @@ impl Checker {
             }
             _ => {}
         }
-        if inst.decl().is_some() && self.seen.code_seen {
+        let info = inst.info();
+        let decl = info.is_declaration();
+        if self.seen.code_seen && inst.decl().is_some() {
             return fail(
                 Rule::DeclarationOrder,
                 at,
-                format!("{} after code", inst.info().name),
+                format!("{} after code", info.name),
             );
         }
-        if !inst.opcode.is_declaration()
+        if !decl
             && !matches!(
                 inst.opcode,
                 Opcode::HsDecls
@@ -438,22 +451,23 @@ impl Checker {
             self.seen.code_seen = true;
         }
         // A declaration's first index of a vertex or control point array is the count.
-        let decl = inst.opcode.is_declaration();
         for op in inst.operands {
             self.operand(op, decl, at)?;
-            for i in op.indices() {
-                if let Some(rel) = inst.rel(&i) {
-                    self.operand(rel, false, at)?;
+            if op.is_relative() {
+                for i in op.indices() {
+                    if let Some(rel) = inst.rel(&i) {
+                        self.operand(rel, false, at)?;
+                    }
                 }
             }
         }
-        if let Some(decl) = inst.decl() {
-            return self.declaration(inst, decl);
+        if let Some(d) = inst.decl() {
+            return self.declaration(inst, d);
         }
-        if inst.opcode.is_declaration() {
+        if decl {
             return Ok(());
         }
-        let n_dsts = inst.info().dsts().min(inst.operands.len());
+        let n_dsts = info.dsts().min(inst.operands.len());
         for op in &inst.operands[..n_dsts] {
             if let crate::sm4::Components::Mask(0) = op.components
                 && op.ty != T::Null
@@ -461,7 +475,7 @@ impl Checker {
                 return fail(
                     Rule::DestinationMask,
                     at,
-                    format!("{} writes no component", inst.info().name),
+                    format!("{} writes no component", info.name),
                 );
             }
             if matches!(
@@ -483,11 +497,41 @@ impl Checker {
         self.resource_use(inst)
     }
 
-    /// Rules on one operand wherever it appears.
+    /// Rules on one operand wherever it appears. The shapes nearly every operand has (an
+    /// immediate, `r#` below the temp count, `cb#[…]`, `v#`/`o#` in a stage with one index)
+    /// pass here with the few tests that decide them; the rest get [`Checker::operand_full`].
+    #[inline(always)]
     fn operand(&self, op: &Operand, decl: bool, at: usize) -> R {
-        if let Some(stages) = file_stages(op.ty)
-            && !stages.contains(&self.stage)
-        {
+        let dims = op.index_dim();
+        let passes = match op.ty {
+            T::Immediate32 | T::Immediate64 | T::Null => dims == 0,
+            T::Temp => dims == 1 && op.imm_index(0).is_some_and(|r| r < self.seen.temps as u64),
+            T::ConstantBuffer
+            | T::ImmediateConstantBuffer
+            | T::Resource
+            | T::Sampler
+            | T::UnorderedAccessView => op.wide_index().is_none(),
+            T::Output => {
+                dims == 1 && self.stage != ProgramType::Compute && op.wide_index().is_none()
+            }
+            T::Input => {
+                dims == 1
+                    && matches!(self.stage, ProgramType::Vertex | ProgramType::Pixel)
+                    && op.wide_index().is_none()
+            }
+            _ => false,
+        };
+        if passes {
+            Ok(())
+        } else {
+            self.operand_full(op, decl, at)
+        }
+    }
+
+    /// Every rule on one operand.
+    #[inline(never)]
+    fn operand_full(&self, op: &Operand, decl: bool, at: usize) -> R {
+        if file_stages(op.ty) & (1 << self.stage as u8) == 0 {
             return fail(
                 Rule::RegisterFileInStage,
                 at,
@@ -527,27 +571,16 @@ impl Checker {
                 ),
             );
         }
-        if let Some(big) = (0..dims)
-            .filter_map(|i| op.index(i))
-            .find(|x| x.value > u32::MAX as u64)
-        {
+        if let Some(big) = op.wide_index() {
             // A 64-bit index representation may hold more than any register file has; the
             // translator reads indices as 32 bits, so a larger one must not be truncated.
             return fail(
                 Rule::IndexRange,
                 at,
-                format!(
-                    "{} register index {} (above 2^32 - 1)",
-                    op.ty.name(),
-                    big.value
-                ),
+                format!("{} register index {} (above 2^32 - 1)", op.ty.name(), big),
             );
         }
-        let imm = |i: usize| {
-            op.index(i)
-                .filter(|x| x.relative.is_none())
-                .map(|x| x.value)
-        };
+        let imm = |i: usize| op.imm_index(i);
         match op.ty {
             T::Temp => {
                 if let Some(r) = imm(0)
@@ -567,7 +600,6 @@ impl Checker {
                     return fail(Rule::TempRange, at, format!("x{r} not declared"));
                 };
                 if let Some(i) = imm(1)
-                    && op.index(1).is_some_and(|x| x.relative.is_none())
                     && i >= size as u64
                 {
                     return fail(

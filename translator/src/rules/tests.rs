@@ -8,10 +8,17 @@ use crate::lower::Signatures;
 
 /// The rule `text` breaks, if any.
 fn broken(text: &str) -> Option<Rule> {
+    broken_after(text, |_| {})
+}
+
+/// The rule `text` breaks once `edit` has changed the decoded program (for operands the
+/// assembler does not write), if any.
+fn broken_after(text: &str, edit: impl FnOnce(&mut crate::sm4::Program)) -> Option<Rule> {
     let dxbc = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let c = Container::parse(&dxbc).unwrap();
     let chunk = c.shader_chunk().unwrap();
-    let prog = crate::sm4::decode(chunk.data, chunk.offset).unwrap();
+    let mut prog = crate::sm4::decode(chunk.data, chunk.offset).unwrap();
+    edit(&mut prog);
     let sig = |tags: &[&[u8; 4]]| c.chunk_any(tags).map(|ch| Signature::parse(ch).unwrap());
     let input = sig(&[b"ISG1", b"ISGN"]);
     let output = sig(&[b"OSG1", b"OSG5", b"OSGN"]);
@@ -301,6 +308,43 @@ fn index_range() {
         "ds_5_0\ndcl_input_control_point_count 3\ndcl_tessellator_domain domain_tri\n\
          dcl_input vicp[3][0].xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, vicp[2][0].xyzw\nret\n",
     );
+}
+
+/// A register index of a 64-bit representation above 2^32 - 1 breaks the rule whatever the
+/// register file; one that fits does not.
+#[test]
+fn wide_index_range() {
+    use crate::sm4::{Index, IndexRepr, Operand, OperandType as T};
+    let text = "ps_4_0\ndcl_constantbuffer cb0[4], immediateIndexed\ndcl_temps 1\n\
+        mov r0.x, cb0[1].x\nret\n";
+    // The last operand of file `ty` gets `indices` (64-bit immediates).
+    let with = |ty: T, indices: &[u64]| {
+        broken_after(text, |prog| {
+            let op = prog.operands.iter_mut().rev().find(|o| o.ty == ty).unwrap();
+            let mut new = Operand::new(ty, op.components);
+            for &value in indices {
+                assert!(new.push_index(Index {
+                    repr: IndexRepr::Imm64,
+                    value,
+                    relative: None,
+                }));
+            }
+            *op = new;
+        })
+    };
+    assert_eq!(broken(text), None);
+    assert_eq!(with(T::ConstantBuffer, &[0, 1]), None);
+    assert_eq!(
+        with(T::ConstantBuffer, &[0, 1 << 32]),
+        Some(Rule::IndexRange)
+    );
+    assert_eq!(
+        with(T::ConstantBuffer, &[1 << 32, 1]),
+        Some(Rule::IndexRange)
+    );
+    assert_eq!(with(T::Temp, &[0]), None);
+    assert_eq!(with(T::Temp, &[1 << 32]), Some(Rule::IndexRange));
+    assert_eq!(with(T::Temp, &[1]), Some(Rule::TempRange));
 }
 
 #[test]

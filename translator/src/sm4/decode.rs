@@ -40,10 +40,8 @@ fn err(offset: usize, kind: E) -> Box<DecodeError> {
 
 fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
     let available = data.len() / 4;
-    let words = data
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    // The dwords are read in place (little-endian) rather than copied out first.
+    let (words, _) = data.as_chunks::<4>();
     let mut r = Reader {
         words,
         base: base_offset,
@@ -66,15 +64,13 @@ fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
     // Capacities from the input length: an instruction takes at least one dword and an
     // operand at least one; instructions average about 5 dwords, operands never fewer
     // than 2.4 in the corpus, so these rarely grow.
-    // The instruction array is sized by a quick walk over the length fields and filled in
-    // place, field by field (pushing whole instructions stalls on store forwarding).
-    let count = count_instructions(&r.words, 2, program_end);
-    let mut instructions = Vec::with_capacity(count);
-    instructions.resize_with(count, || Instruction::new(Opcode::Nop, 0));
+    // The instruction array is sized by a quick walk over the length fields; each
+    // instruction is pushed whole, once (not written over a placeholder).
+    let count = count_instructions(r.words, 2, program_end);
     let mut program = Program {
         version,
         base_offset,
-        instructions,
+        instructions: Vec::with_capacity(count),
         operands: Vec::with_capacity(program_end / 2 + 4),
         relative: Vec::new(),
         trailing: data[program_end * 4..].to_vec(),
@@ -84,27 +80,27 @@ fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
         sm51: version.is_sm51(),
         program_end,
         relative: Vec::new(),
-        next: 0,
     };
     while d.r.pos < program_end {
         d.instruction(&mut program)?;
     }
-    program.instructions.truncate(d.next);
     program.relative = d.relative;
     Ok(program)
 }
 
 /// Counts the instructions by following their length fields, stopping at the first one
 /// that is malformed (the decoding pass reports it).
-fn count_instructions(words: &[u32], mut pos: usize, end: usize) -> usize {
+fn count_instructions(words: &[[u8; 4]], mut pos: usize, end: usize) -> usize {
     let mut n = 0;
     while pos < end {
-        let t = words[pos];
+        let t = u32::from_le_bytes(words[pos]);
         let len = match (t >> 24) & 0x7f {
-            _ if t & 0x7ff == Opcode::CustomData as u32 => {
-                words.get(pos + 1).map_or(0, |&l| l as usize)
-            }
-            0 => words.get(pos + 1).map_or(0, |&l| l as usize),
+            _ if t & 0x7ff == Opcode::CustomData as u32 => words
+                .get(pos + 1)
+                .map_or(0, |&l| u32::from_le_bytes(l) as usize),
+            0 => words
+                .get(pos + 1)
+                .map_or(0, |&l| u32::from_le_bytes(l) as usize),
             l => l as usize,
         };
         n += 1;
@@ -141,8 +137,9 @@ fn decode_version(token: u32, base: usize) -> Res<Version> {
 }
 
 /// Bounded dword reader.
-struct Reader {
-    words: Vec<u32>,
+struct Reader<'a> {
+    /// The chunk's dwords, as little-endian bytes.
+    words: &'a [[u8; 4]],
     base: usize,
     /// Next dword to read.
     pos: usize,
@@ -151,7 +148,7 @@ struct Reader {
     end: usize,
 }
 
-impl Reader {
+impl Reader<'_> {
     #[inline]
     fn offset(&self, pos: usize) -> usize {
         self.base + pos * 4
@@ -162,7 +159,7 @@ impl Reader {
         match self.words.get(self.pos) {
             Some(&v) if self.pos < self.end => {
                 self.pos += 1;
-                Ok(v)
+                Ok(u32::from_le_bytes(v))
             }
             _ => Err(self.truncated(what)),
         }
@@ -177,6 +174,14 @@ impl Reader {
     fn remaining(&self) -> usize {
         self.end - self.pos
     }
+
+    /// Dwords `start..end` (within `words`), copied out.
+    fn dwords(&self, start: usize, end: usize) -> Box<[u32]> {
+        self.words[start..end]
+            .iter()
+            .map(|&w| u32::from_le_bytes(w))
+            .collect()
+    }
 }
 
 /// Looks up an enumerated field, or reports it as invalid at `offset`.
@@ -188,17 +193,15 @@ fn field<T>(value: u32, lookup: fn(u32) -> Option<T>, what: &'static str, offset
     }
 }
 
-struct Decoder {
-    r: Reader,
+struct Decoder<'a> {
+    r: Reader<'a>,
     sm51: bool,
     program_end: usize,
-    /// Index of the next instruction slot to fill.
-    next: usize,
     /// Relative index operands (becomes `Program::relative`).
     relative: Vec<Operand>,
 }
 
-impl Decoder {
+impl Decoder<'_> {
     fn instruction(&mut self, program: &mut Program) -> Res<()> {
         let start = self.r.pos;
         let at = self.r.offset(start);
@@ -264,40 +267,27 @@ impl Decoder {
             Layout::CustomData => unreachable!("custom data is handled above"),
         }
         let padding: Box<[u32]> = if self.r.pos < self.r.end {
-            let p = self.r.words[self.r.pos..self.r.end].into();
+            let p = self.r.dwords(self.r.pos, self.r.end);
             self.r.pos = self.r.end;
             p
         } else {
             Box::default()
         };
         let end = program.operands.len() as u32;
-        let inst = self.slot(program);
-        inst.opcode = info.opcode;
-        inst.offset = at;
-        inst.saturate = ctl.saturate;
-        inst.precise = ctl.precise;
-        inst.control = ctl.control;
-        inst.reserved_control = control & !ctl.used;
-        inst.ext = ext;
-        inst.long_length = long_length;
-        if !matches!(data, InstData::None) {
-            inst.data = data;
-        }
-        if !padding.is_empty() {
-            inst.padding = padding;
-        }
-        inst.operand_range = first_operand..end;
+        program.instructions.push(Instruction {
+            opcode: info.opcode,
+            offset: at,
+            saturate: ctl.saturate,
+            precise: ctl.precise,
+            control: ctl.control,
+            reserved_control: control & !ctl.used,
+            ext,
+            long_length,
+            data,
+            padding,
+            operand_range: first_operand..end,
+        });
         Ok(())
-    }
-
-    /// The next instruction slot (pre-sized by [`count_instructions`]).
-    #[inline]
-    fn slot<'p>(&mut self, program: &'p mut Program) -> &'p mut Instruction {
-        if self.next == program.instructions.len() {
-            program.instructions.push(Instruction::new(Opcode::Nop, 0));
-        }
-        self.next += 1;
-        &mut program.instructions[self.next - 1]
     }
 
     fn custom_data(&mut self, program: &mut Program, token: u32, start: usize) -> Res<()> {
@@ -317,14 +307,14 @@ impl Decoder {
             return Err(err(at + 4, E::InstructionPastEnd { length, remaining }));
         }
         self.r.end = start + length as usize;
-        let data: Box<[u32]> = self.r.words[self.r.pos..self.r.end].into();
+        let data = self.r.dwords(self.r.pos, self.r.end);
         self.r.pos = self.r.end;
         let n = program.operands.len() as u32;
-        let inst = self.slot(program);
-        inst.opcode = Opcode::CustomData;
-        inst.offset = at;
-        inst.data = InstData::CustomData(CustomData { class, data });
-        inst.operand_range = n..n;
+        program.instructions.push(Instruction {
+            data: InstData::CustomData(CustomData { class, data }),
+            operand_range: n..n,
+            ..Instruction::new(Opcode::CustomData, at)
+        });
         Ok(())
     }
 
@@ -666,7 +656,7 @@ impl Decoder {
                 },
             ));
         }
-        let list = self.r.words[self.r.pos..self.r.pos + count as usize].into();
+        let list = self.r.dwords(self.r.pos, self.r.pos + count as usize);
         self.r.pos += count as usize;
         Ok(list)
     }
@@ -681,30 +671,24 @@ fn bad_value(at: usize, what: &'static str, value: u32) -> Box<DecodeError> {
 /// Reads one operand and pushes it onto `out`, or onto `pool` when `out` is `None` (the
 /// operand of a relative index); the operands of its own relative indices go to `pool`
 /// first. Returns the operand's position in the vector it went to. The operand is built
-/// from locals and written once, straight into its vector.
+/// from locals and pushed once.
 #[inline(always)]
 fn operand(
-    r: &mut Reader,
+    r: &mut Reader<'_>,
     pool: &mut Vec<Operand>,
     out: Option<&mut Vec<Operand>>,
     depth: u32,
 ) -> Res<u32> {
     let at = r.offset(r.pos);
     let token = r.read("operand token")?;
-    let components = match token & 3 {
-        0 => Components::Zero,
-        1 => Components::One,
-        2 => match (token >> 2) & 3 {
-            0 => Components::Mask(((token >> 4) & 0xf) as u8),
-            1 => Components::Swizzle([
-                ((token >> 4) & 3) as u8,
-                ((token >> 6) & 3) as u8,
-                ((token >> 8) & 3) as u8,
-                ((token >> 10) & 3) as u8,
-            ]),
-            2 => Components::Select1(((token >> 4) & 3) as u8),
-            mode => return Err(bad_value(at, "component selection mode", mode)),
-        },
+    // Bits 0-1: component count; bits 2-3: selection mode (4 components only).
+    let components = match token & 0xf {
+        0b0000 | 0b0100 | 0b1000 | 0b1100 => Components::Zero,
+        0b0001 | 0b0101 | 0b1001 | 0b1101 => Components::One,
+        0b0010 => Components::Mask(((token >> 4) & 0xf) as u8),
+        0b0110 => Components::Swizzle(SWIZZLES[((token >> 4) & 0xff) as usize]),
+        0b1010 => Components::Select1(((token >> 4) & 3) as u8),
+        0b1110 => return Err(bad_value(at, "component selection mode", 3)),
         _ => Components::N,
     };
     let ty_value = (token >> 12) & 0xff;
@@ -725,23 +709,20 @@ fn operand(
             Some(out) => out,
             None => pool,
         };
-        dest.push(Operand::EMPTY);
-        let slot = dest.last_mut().expect("just pushed");
-        slot.set_parts(
+        let mut data = [0; 6];
+        for (d, &w) in data.iter_mut().zip(words) {
+            *d = u32::from_le_bytes(w);
+        }
+        dest.push(Operand::from_parts(
             ty,
             components,
             index_dim as u8,
             [IndexRepr::Imm32; 3],
-            [0; 6],
+            data,
             [u32::MAX; 3],
             token & !known,
             (false, Modifier::None, MinPrecision::Default, false, 0),
-        );
-        // Straight into the slot: staging the words on the stack and copying them
-        // as a block stalls on store forwarding.
-        for (d, &w) in slot.data.iter_mut().zip(words) {
-            *d = w;
-        }
+        ));
         r.pos += index_dim;
         return Ok(dest.len() as u32 - 1);
     }
@@ -838,11 +819,7 @@ fn operand(
         Some(out) => out,
         None => pool,
     };
-    // Writing the fields into the slot (rather than pushing a struct assembled on the
-    // stack) avoids a wide reload of freshly written narrow stores.
-    dest.push(Operand::EMPTY);
-    let slot = dest.last_mut().expect("just pushed");
-    slot.set_parts(
+    dest.push(Operand::from_parts(
         ty,
         components,
         index_dim as u8,
@@ -851,13 +828,29 @@ fn operand(
         rel,
         token & !known,
         ext_fields,
-    );
+    ));
     Ok(dest.len() as u32 - 1)
 }
 
+/// Swizzle selections by operand token bits 4–11 (the source component for x, y, z, w).
+const SWIZZLES: [[u8; 4]; 256] = {
+    let mut table = [[0; 4]; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        table[bits] = [
+            (bits & 3) as u8,
+            ((bits >> 2) & 3) as u8,
+            ((bits >> 4) & 3) as u8,
+            ((bits >> 6) & 3) as u8,
+        ];
+        bits += 1;
+    }
+    table
+};
+
 /// Reads the operand of a relative index into the pool; returns its position.
 #[inline(never)]
-fn relative_operand(r: &mut Reader, pool: &mut Vec<Operand>, depth: u32) -> Res<u32> {
+fn relative_operand(r: &mut Reader<'_>, pool: &mut Vec<Operand>, depth: u32) -> Res<u32> {
     if depth >= MAX_RELATIVE_DEPTH {
         return Err(err(r.offset(r.pos), E::NestingTooDeep(MAX_RELATIVE_DEPTH)));
     }

@@ -146,7 +146,8 @@ pub struct Operand {
     /// Immediate operands: the value dwords. Registers: the immediate index parts, low
     /// dwords in 0..3 and high dwords (64-bit representations) in 3..6.
     pub(super) data: [u32; 6],
-    /// Positions of relative index operands, `NO_RELATIVE` when none.
+    /// Positions of relative index operands, `NO_RELATIVE` when none (always for the
+    /// indices past `index_dim`: nothing removes an index).
     rel: [u32; 3],
 }
 
@@ -176,13 +177,11 @@ impl Operand {
         }
     }
 
-    /// Sets every field from decoded parts (the decoder writes each operand once, field
-    /// by field, where it will stay). `data` and `rel` follow the private layout described
-    /// on the fields.
+    /// An operand from decoded parts (the decoder builds each operand once and pushes it
+    /// whole). `data` and `rel` follow the private layout described on the fields.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn set_parts(
-        &mut self,
+    pub(super) fn from_parts(
         ty: OperandType,
         components: Components,
         index_dim: u8,
@@ -191,20 +190,22 @@ impl Operand {
         rel: [u32; 3],
         reserved: u32,
         ext: (bool, Modifier, MinPrecision, bool, u32),
-    ) {
+    ) -> Self {
         let (extended, modifier, min_precision, non_uniform, ext_reserved) = ext;
-        self.ty = ty;
-        self.components = components;
-        self.modifier = modifier;
-        self.min_precision = min_precision;
-        self.non_uniform = non_uniform;
-        self.extended = extended;
-        self.index_dim = index_dim;
-        self.reprs = reprs;
-        self.reserved = reserved;
-        self.ext_reserved = ext_reserved;
-        self.data = data;
-        self.rel = rel;
+        Operand {
+            ty,
+            components,
+            modifier,
+            min_precision,
+            non_uniform,
+            extended,
+            index_dim,
+            reprs,
+            reserved,
+            ext_reserved,
+            data,
+            rel,
+        }
     }
 
     /// Number of indices (0–3).
@@ -230,6 +231,32 @@ impl Operand {
             value,
             relative,
         })
+    }
+
+    /// Index `i`'s immediate value when it has no relative part (`None` past the last
+    /// index): [`Operand::index`] without building the whole [`Index`].
+    #[inline]
+    pub fn imm_index(&self, i: usize) -> Option<u64> {
+        if i >= self.index_dim as usize || self.rel[i] != NO_RELATIVE {
+            return None;
+        }
+        let lo = self.data[i] as u64;
+        Some(if self.reprs[i].immediate_dwords() == 2 {
+            (self.data[3 + i] as u64) << 32 | lo
+        } else {
+            lo
+        })
+    }
+
+    /// The first index value above `u32::MAX` (only a 64-bit representation can hold one).
+    #[inline]
+    pub fn wide_index(&self) -> Option<u64> {
+        if self.data[3] | self.data[4] | self.data[5] == 0 {
+            return None;
+        }
+        (0..self.index_dim as usize)
+            .find(|&i| self.reprs[i].immediate_dwords() == 2 && self.data[3 + i] != 0)
+            .map(|i| (self.data[3 + i] as u64) << 32 | self.data[i] as u64)
     }
 
     /// The indices in order.
@@ -330,9 +357,9 @@ impl Operand {
 
     /// Whether any index has a relative part.
     pub fn is_relative(&self) -> bool {
-        self.rel[..self.index_dim as usize]
-            .iter()
-            .any(|&r| r != NO_RELATIVE)
+        // Absent indices have no relative part, and a position is below `NO_RELATIVE`
+        // (all bits set): the AND keeps every bit only when no index has one.
+        self.rel[0] & self.rel[1] & self.rel[2] != NO_RELATIVE
     }
 
     /// Whether the extended operand token carries anything besides its presence.

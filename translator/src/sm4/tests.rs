@@ -1023,3 +1023,77 @@ fn programs_built_from_scratch_encode() {
             .contains("relative operand")
     );
 }
+
+/// Every pattern of operand token bits 0–11 decodes to the selection the token layout
+/// defines (count in bits 0–1, mode in 2–3, mask/swizzle/component above), with the bits the
+/// selection leaves undefined kept as reserved, or is refused when the mode is 3.
+#[test]
+fn every_component_selection() {
+    for bits in 0..0x1000u32 {
+        // mov r0.x, r1<bits>
+        let body = [0x0500_0036, 0x0010_0012, 0, 0x0010_0000 | bits, 1];
+        if bits & 0xf == 0b1110 {
+            let e = decode_err(PS40, &body);
+            assert_eq!(
+                (e.offset, e.kind),
+                (
+                    BASE + 8 + 12,
+                    DecodeErrorKind::BadValue {
+                        what: "component selection mode",
+                        value: 3
+                    }
+                )
+            );
+            continue;
+        }
+        let p = decode_ok(PS40, &body);
+        let src = p.get(0).unwrap().operands[1];
+        let sel = |s: u32| ((bits >> s) & 3) as u8;
+        let want = match bits & 3 {
+            0 => Components::Zero,
+            1 => Components::One,
+            3 => Components::N,
+            _ => match (bits >> 2) & 3 {
+                0 => Components::Mask(((bits >> 4) & 0xf) as u8),
+                1 => Components::Swizzle([sel(4), sel(6), sel(8), sel(10)]),
+                _ => Components::Select1(sel(4)),
+            },
+        };
+        assert_eq!(src.components, want, "bits {bits:03x}");
+        assert_eq!(src.reserved, bits & !want.defined_bits(), "bits {bits:03x}");
+    }
+}
+
+/// `Operand::imm_index` and `Operand::wide_index` agree with `Operand::index`.
+#[test]
+fn immediate_and_wide_indices() {
+    let mut op = Operand::new(OperandType::ConstantBuffer, Components::Zero);
+    let indices = [
+        Index {
+            repr: IndexRepr::Imm64,
+            value: 7,
+            relative: None,
+        },
+        Index {
+            repr: IndexRepr::Imm32PlusRelative,
+            value: 2,
+            relative: Some(0),
+        },
+        Index {
+            repr: IndexRepr::Imm64,
+            value: (3 << 32) | 5,
+            relative: None,
+        },
+    ];
+    for i in indices {
+        assert!(op.push_index(i));
+    }
+    assert_eq!(op.imm_index(0), Some(7));
+    assert_eq!(op.imm_index(1), None);
+    assert_eq!(op.imm_index(2), Some((3 << 32) | 5));
+    assert_eq!(op.imm_index(3), None);
+    assert_eq!(op.wide_index(), Some((3 << 32) | 5));
+    let mut narrow = Operand::new(OperandType::ConstantBuffer, Components::Zero);
+    assert!(narrow.push_index(indices[0]));
+    assert_eq!(narrow.wide_index(), None);
+}
