@@ -110,9 +110,12 @@ fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
     let words = operands.len() + 1;
     // SPIR-V's universal limits: 65535 words an instruction, 16383 (literal, label) pairs an
     // OpSwitch and 16383 (value, parent) pairs an OpPhi.
-    let pairs_over = matches!(op, Op::Switch | Op::Phi) && operands.len() > 2 + 2 * 16383;
-    if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
-        buf.too_long = Some((op, words));
+    // One compare in the common case: both limits lie above 2 + 2 * 16383 operands.
+    if operands.len() > 2 + 2 * 16383 {
+        let pairs_over = matches!(op, Op::Switch | Op::Phi);
+        if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
+            buf.too_long = Some((op, words));
+        }
     }
     buf.words
         .push(((words.min(0xFFFF) as u32) << 16) | op as u32);
@@ -124,9 +127,12 @@ fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
 #[inline]
 fn end_inst(buf: &mut Words, start: usize, op: Op) {
     let words = buf.len() - start;
-    let pairs_over = matches!(op, Op::Switch | Op::Phi) && words - 1 > 2 + 2 * 16383;
-    if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
-        buf.too_long = Some((op, words));
+    // One compare in the common case: both limits lie above 2 + 2 * 16383 operands.
+    if words - 1 > 2 + 2 * 16383 {
+        let pairs_over = matches!(op, Op::Switch | Op::Phi);
+        if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
+            buf.too_long = Some((op, words));
+        }
     }
     buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
 }
@@ -184,11 +190,18 @@ impl<'m> Emitter<'m> {
         id
     }
 
+    /// The id of type `t`, written on first use (the cached case inline, the rest in
+    /// [`Emitter::new_type_id`]: most calls are per instruction and hit the cache).
+    #[inline]
     fn type_id(&mut self, t: TypeId) -> Word {
-        let cached = self.type_ids[t.0 as usize];
-        if cached != 0 {
-            return cached;
+        match self.type_ids[t.0 as usize] {
+            0 => self.new_type_id(t),
+            cached => cached,
         }
+    }
+
+    #[inline(never)]
+    fn new_type_id(&mut self, t: TypeId) -> Word {
         // Borrowed from the module (not from `self`): struct and function types hold vectors
         // that a clone would copy.
         let m = self.m;
@@ -308,11 +321,17 @@ impl<'m> Emitter<'m> {
         id
     }
 
+    /// The id of constant `c`, written on first use (cached case inline, as for types).
+    #[inline]
     fn const_id(&mut self, c: ConstId) -> Word {
-        let cached = self.const_ids[c.0 as usize];
-        if cached != 0 {
-            return cached;
+        match self.const_ids[c.0 as usize] {
+            0 => self.new_const_id(c),
+            cached => cached,
         }
+    }
+
+    #[inline(never)]
+    fn new_const_id(&mut self, c: ConstId) -> Word {
         // Borrowed from the module, not cloned (a composite's parts are a vector).
         let m = self.m;
         let k = m.consts.get(c);
@@ -390,11 +409,17 @@ impl<'m> Emitter<'m> {
         id
     }
 
+    /// The id of global `g`, declared on first use (cached case inline, as for types).
+    #[inline]
     fn global_id(&mut self, g: GlobalId) -> Word {
-        let cached = self.global_ids[g.0 as usize];
-        if cached != 0 {
-            return cached;
+        match self.global_ids[g.0 as usize] {
+            0 => self.new_global_id(g),
+            cached => cached,
         }
+    }
+
+    #[inline(never)]
+    fn new_global_id(&mut self, g: GlobalId) -> Word {
         let global = &self.m.globals[g.0 as usize];
         let ty = self.type_id(global.ty);
         let init = global.init.map(|c| self.const_id(c));
@@ -471,10 +496,12 @@ impl<'m> Emitter<'m> {
                 // Written in place: the header once the length is known.
                 let start = buf.len();
                 buf.push(0);
-                if i.has_result() {
+                // Non-zero exactly for the instructions with a result (ids start at 1).
+                let result = value_ids[v.0 as usize];
+                if result != 0 {
                     let ty = self.type_id(i.ty);
                     buf.push(ty);
-                    buf.push(value_ids[v.0 as usize]);
+                    buf.push(result);
                 }
                 if i.op == Op::ExtInst {
                     buf.push(self.glsl_id);
@@ -502,35 +529,10 @@ impl<'m> Emitter<'m> {
                     buf.push(w);
                 }
                 end_inst(&mut buf, start, i.op);
-                if i.flags & flags::PRECISE != 0 && i.has_result() {
-                    inst(
-                        &mut self.annotations,
-                        Op::Decorate,
-                        &[
-                            value_ids[v.0 as usize],
-                            spirv::Decoration::NoContraction as u32,
-                        ],
-                    );
-                }
-                if i.flags & flags::RELAXED != 0 && i.has_result() {
-                    inst(
-                        &mut self.annotations,
-                        Op::Decorate,
-                        &[
-                            value_ids[v.0 as usize],
-                            spirv::Decoration::RelaxedPrecision as u32,
-                        ],
-                    );
-                }
-                if i.flags & flags::NON_UNIFORM != 0 && i.has_result() {
-                    inst(
-                        &mut self.annotations,
-                        Op::Decorate,
-                        &[
-                            value_ids[v.0 as usize],
-                            spirv::Decoration::NonUniform as u32,
-                        ],
-                    );
+                if i.flags & (flags::PRECISE | flags::RELAXED | flags::NON_UNIFORM) != 0
+                    && result != 0
+                {
+                    self.decorate_value(i.flags, result);
                 }
             }
             match block.merge {
@@ -605,6 +607,25 @@ impl<'m> Emitter<'m> {
 }
 
 impl Emitter<'_> {
+    /// The decorations that instruction flags `fl` ask for on value `id`.
+    #[cold]
+    fn decorate_value(&mut self, fl: u8, id: Word) {
+        let table = [
+            (flags::PRECISE, spirv::Decoration::NoContraction),
+            (flags::RELAXED, spirv::Decoration::RelaxedPrecision),
+            (flags::NON_UNIFORM, spirv::Decoration::NonUniform),
+        ];
+        for (bit, decoration) in table {
+            if fl & bit != 0 {
+                inst(
+                    &mut self.annotations,
+                    Op::Decorate,
+                    &[id, decoration as u32],
+                );
+            }
+        }
+    }
+
     /// The entry point of a module with fragment shader interlock ([`Module::interlock`]):
     /// `OpBeginInvocationInterlockEXT`, a call of the program `body`, then
     /// `OpEndInvocationInterlockEXT`, in one block, so both run exactly once, in uniform

@@ -201,6 +201,7 @@ impl<'m> FnBuilder<'m> {
     }
 
     /// Appends an instruction to the current block.
+    #[inline]
     pub fn push(&mut self, inst: Inst) -> ValueId {
         let v = self.f.add_inst(inst);
         let cur = self.cur;

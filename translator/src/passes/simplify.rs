@@ -149,11 +149,9 @@ impl Ctx<'_> {
         self.emit(f, Op::LogicalNot, ty, &[c])
     }
 
-    /// Tries to fold instruction `v`; returns the operand it is equal to, if any.
+    /// Tries to fold instruction `v`, whose opcode [`has_folds`]; returns the operand it is
+    /// equal to, if any.
     fn fold(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
-        if !has_folds(f.inst(v).op) {
-            return None;
-        }
         let inst = {
             let i = f.inst(v);
             if i.args.len() > MAX_ARGS {
@@ -676,8 +674,9 @@ impl Ctx<'_> {
     }
 }
 
-/// The opcodes [`Ctx::fold`] has rules for (the arms of its `match`): every other instruction
-/// is left as it is without copying it out first.
+/// The opcodes [`Ctx::fold`] has rules for (the arms of its `match`; `OpPhi` is not one):
+/// every other instruction is left as it is without copying it out first.
+#[inline]
 fn has_folds(op: Op) -> bool {
     matches!(
         op,
@@ -741,7 +740,9 @@ pub fn simplify(
                     }
                 }
             }
-            if f.inst(v).op == Op::Phi {
+            // Tested here rather than in `fold`: most instructions have no rule, and `fold`'s
+            // frame is large. Phis (used by later blocks) are never folded.
+            if !has_folds(f.inst(v).op) {
                 cx.out.push(v);
                 continue;
             }
