@@ -249,7 +249,7 @@ fn lower_reusing(
             }
             .into());
         }
-        return Ok(crate::lower_d3d9::lower(&program, options)?);
+        return Ok(crate::lower_d3d9::lower(&program, options, reuse)?);
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {

@@ -34,6 +34,39 @@ pub struct FnBuilder<'m> {
     rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by (vector, index).
     extracts: HashMap<(ValueId, u8), Operand>,
+    /// Emptied instruction lists of an earlier function's blocks, for new blocks to take.
+    block_insts: Vec<Vec<ValueId>>,
+}
+
+/// A builder's per-variable state and per-block maps, kept in the module between functions
+/// (see [`Module::reset`]); stale until [`FnBuilder::new`] clears it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    var_block: Vec<u32>,
+    var_values: Vec<Operand>,
+    var_comp: Vec<u8>,
+    dirty: Vec<VarId>,
+    var_dirty: Vec<u32>,
+    rows: HashMap<(GlobalId, Operand), Operand>,
+    extracts: HashMap<(ValueId, u8), Operand>,
+    /// Instruction lists of the last function's blocks, for new blocks to take.
+    block_insts: Vec<Vec<ValueId>>,
+}
+
+impl Drop for FnBuilder<'_> {
+    /// Gives the builder's buffers back to the module for its next function.
+    fn drop(&mut self) {
+        self.m.spare.builder = Scratch {
+            var_block: std::mem::take(&mut self.var_block),
+            var_values: std::mem::take(&mut self.var_values),
+            var_comp: std::mem::take(&mut self.var_comp),
+            dirty: std::mem::take(&mut self.dirty),
+            var_dirty: std::mem::take(&mut self.var_dirty),
+            rows: std::mem::take(&mut self.rows),
+            extracts: std::mem::take(&mut self.extracts),
+            block_insts: std::mem::take(&mut self.block_insts),
+        };
+    }
 }
 
 /// `var_comp` value meaning "the value itself".
@@ -41,36 +74,70 @@ const WHOLE: u8 = u8::MAX;
 
 impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
+    /// It reuses the buffers the module keeps from its last function ([`Module::reset`]).
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
+        let super::Spare {
+            function: mut f,
+            builder:
+                Scratch {
+                    mut var_block,
+                    mut var_values,
+                    mut var_comp,
+                    mut dirty,
+                    mut var_dirty,
+                    mut rows,
+                    mut extracts,
+                    mut block_insts,
+                },
+        } = std::mem::take(&mut m.spare);
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
-        let mut f = Function {
-            insts: Vec::with_capacity(size_hint),
-            vars: Vec::with_capacity(64),
-            ..Default::default()
-        };
+        f.insts.clear();
+        f.insts.reserve(size_hint);
+        f.vars.clear();
+        f.vars.reserve(64);
+        f.layout.clear();
+        // The blocks' instruction lists, last first (the entry block's goes to the entry).
+        block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
+            b.insts.clear();
+            b.insts
+        }));
+        let mut entry_insts = block_insts.pop().unwrap_or_default();
         let entry = f.new_block();
         // Straight-line programs put everything in the entry block.
-        f.blocks[entry.0 as usize].insts.reserve(size_hint / 4);
+        entry_insts.clear();
+        entry_insts.reserve(size_hint / 4);
+        f.blocks[entry.0 as usize].insts = entry_insts;
         f.layout.push(entry);
+        var_block.clear();
+        var_values.clear();
+        var_comp.clear();
+        dirty.clear();
+        dirty.reserve(32);
+        var_dirty.clear();
+        rows.clear();
+        rows.reserve(16);
+        extracts.clear();
+        extracts.reserve(64);
         FnBuilder {
             m,
             f,
             cur: entry,
-            var_block: Vec::new(),
-            var_values: Vec::new(),
-            var_comp: Vec::new(),
-            dirty: Vec::with_capacity(32),
-            var_dirty: Vec::new(),
-            rows: HashMap::with_capacity_and_hasher(16, Default::default()),
-            extracts: HashMap::with_capacity_and_hasher(64, Default::default()),
+            var_block,
+            var_values,
+            var_comp,
+            dirty,
+            var_dirty,
+            rows,
+            extracts,
+            block_insts,
         }
     }
 
     /// The finished function.
     #[cfg(test)]
-    pub fn finish(self) -> Function {
-        self.f
+    pub fn finish(mut self) -> Function {
+        std::mem::take(&mut self.f)
     }
 
     pub fn current(&self) -> BlockId {
@@ -84,7 +151,11 @@ impl<'m> FnBuilder<'m> {
 
     /// A new block, not yet placed in the layout.
     pub fn new_block(&mut self) -> BlockId {
-        self.f.new_block()
+        let b = self.f.new_block();
+        if let Some(insts) = self.block_insts.pop() {
+            self.f.blocks[b.0 as usize].insts = insts;
+        }
+        b
     }
 
     /// Makes `b` current and appends it to the layout.

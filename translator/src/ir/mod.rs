@@ -252,6 +252,15 @@ pub struct Var {
     pub ty: TypeId,
 }
 
+/// The buffers a module keeps from its last built function for the next (see
+/// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
+/// contents are stale; [`FnBuilder::new`](builder::FnBuilder::new) clears them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Spare {
+    pub function: Function,
+    pub builder: builder::Scratch,
+}
+
 /// A function: an instruction arena and basic blocks.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Function {
@@ -366,6 +375,10 @@ pub struct Module {
     /// `OpEndInvocationInterlockEXT`, so each runs exactly once, in uniform control flow,
     /// whatever returns the body takes (rasterizer-ordered views).
     pub interlock: bool,
+    /// Buffers of this module's last function and its builder, which [`Module::reset`]
+    /// keeps for the next [`FnBuilder`](builder::FnBuilder) (fewer allocations when a module
+    /// is reused). Holds no program state.
+    pub(crate) spare: Spare,
 }
 
 impl Module {
@@ -392,6 +405,7 @@ impl Module {
             names: Vec::new(),
             keep_names: true,
             interlock: false,
+            spare: Spare::default(),
         }
     }
 
@@ -414,6 +428,7 @@ impl Module {
             keep_names,
             void_fn_type,
             interlock,
+            spare,
         } = self;
         *s = stage;
         if entry_name != "main" {
@@ -426,6 +441,9 @@ impl Module {
         });
         consts.clear();
         globals.clear();
+        if let Some(f) = functions.pop() {
+            spare.function = f;
+        }
         functions.clear();
         capabilities.clear();
         capabilities.push(spirv::Capability::Shader);

@@ -151,7 +151,14 @@ impl<'p, 'm> D9<'p, 'm> {
 }
 
 /// Lowers a decoded D3D9 program to an IR module and its reflection.
-pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, ReflectionGlobals)> {
+///
+/// `reuse`: a module from an earlier translation whose tables are reset and refilled (fewer
+/// allocations); `None` makes a new one.
+pub fn lower(
+    prog: &Program,
+    opts: &Options,
+    reuse: Option<Module>,
+) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.
     let mut checked = prog.version;
@@ -161,7 +168,13 @@ pub fn lower(prog: &Program, opts: &Options) -> R<(Module, Reflection, Reflectio
     prog.check_opcodes_as(checked).map_err(|e| {
         LowerError::invalid(e.offset, format!("{}", e.kind)).with_rule("opcode-in-version")
     })?;
-    let mut module = Module::new(stage);
+    let mut module = match reuse {
+        Some(mut m) => {
+            m.reset(stage);
+            m
+        }
+        None => Module::new(stage),
+    };
     module.keep_names = opts.debug_names;
     let insts: Vec<&Instruction> = prog.instructions().collect();
     let mut l = D9 {

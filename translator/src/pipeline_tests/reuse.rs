@@ -1,7 +1,8 @@
 //! A [`crate::Translator`] kept across translations gives exactly what [`crate::translate`]
 //! gives for each: shaders of different stages and sizes, options that change the output
 //! (debug names, target), a failing shader in between, and a module with fragment shader
-//! interlock (its entry point is written apart).
+//! interlock (its entry point is written apart), and Direct3D 9 shaders between DXBC ones
+//! (both paths reuse the same module).
 
 use crate::{Options, TargetEnv, Translator};
 
@@ -27,15 +28,30 @@ const ROV_PS: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Targ
     mov o0.xyzw, r1.xxxx\niadd r1.x, r1.x, l(1)\nstore_uav_typed u1.xyzw, r0.xyyy, r1.xxxx\n\
     ret\n";
 
+/// Direct3D 9 shaders: a vertex shader with constants and a pixel shader with a loop and a
+/// texture.
+const D9_VS: &str = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\ndef c10, 0.5, 1, 0, 0\n\
+    m4x4 oPos, v0, c0\nmul oT0, v1, c10.x\n";
+const D9_PS: &str = "ps_3_0\ndcl_texcoord0 v0.xy\ndcl_2d s0\ndefi i0, 3, 0, 1, 0\n\
+    def c0, 0.25, 0, 0, 0\nmov r0, c0.y\nloop aL, i0\ntexld r1, v0, s0\nmad r0, r1, c0.x, r0\n\
+    endloop\nmov oC0, r0\n";
+
 /// Reads a register the program never declares: lowering fails part way.
 const BAD_CS: &str = "cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, cb0[0].x\nret\n";
 
 #[test]
 fn a_kept_translator_gives_what_translate_gives() {
-    let programs: Vec<Vec<u8>> = [SAMPLE_PS, LOOP_CS, ROV_PS, BAD_CS]
-        .iter()
-        .map(|t| crate::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}")))
-        .collect();
+    let dxbc = |t: &str| crate::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+    let d3d9 = |t: &str| crate::d3dbc::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+    let programs: Vec<Vec<u8>> = vec![
+        dxbc(SAMPLE_PS),
+        d3d9(D9_VS),
+        dxbc(LOOP_CS),
+        d3d9(D9_PS),
+        dxbc(ROV_PS),
+        dxbc(BAD_CS),
+    ];
+    let bad = programs.len() - 1;
     let option_sets = [
         Options::default(),
         Options {
@@ -66,7 +82,11 @@ fn a_kept_translator_gives_what_translate_gives() {
             }
         }
     }
-    // Three programs translate, in each of the three rounds; the last is refused each time.
-    assert_eq!(translated, 9);
-    assert!(translator.translate(&programs[3], &option_sets[0]).is_err());
+    // Five programs translate, in each of the three rounds; the last is refused each time.
+    assert_eq!(translated, 15);
+    assert!(
+        translator
+            .translate(&programs[bad], &option_sets[0])
+            .is_err()
+    );
 }
