@@ -126,6 +126,16 @@ impl std::fmt::Debug for Translator {
 }
 
 impl Translator {
+    /// Block instruction lists the kept module holds: its functions' blocks, which the next
+    /// translation reuses, and the builder's pool (tests: bounded, not growing per translation).
+    #[cfg(test)]
+    pub(crate) fn kept_block_lists(&self) -> usize {
+        self.module.as_ref().map_or(0, |m| {
+            let blocks: usize = m.functions.iter().map(|f| f.blocks.len()).sum();
+            blocks + m.spare.function.blocks.len() + m.spare.builder.pooled_block_lists()
+        })
+    }
+
     /// A translator with no buffers yet.
     pub fn new() -> Self {
         Self::default()

@@ -53,6 +53,14 @@ pub(crate) struct Scratch {
     block_insts: Vec<Vec<ValueId>>,
 }
 
+impl Scratch {
+    /// How many instruction lists the builder keeps for new blocks (tests: the pool is bounded).
+    #[cfg(test)]
+    pub(crate) fn pooled_block_lists(&self) -> usize {
+        self.block_insts.len()
+    }
+}
+
 impl Drop for FnBuilder<'_> {
     /// Gives the builder's buffers back to the module for its next function.
     fn drop(&mut self) {
@@ -97,7 +105,10 @@ impl<'m> FnBuilder<'m> {
         f.vars.clear();
         f.vars.reserve(64);
         f.layout.clear();
-        // The blocks' instruction lists, last first (the entry block's goes to the entry).
+        // The last function's block lists, last first (the entry block's goes to the entry).
+        // Only those: lists left over from before are dropped, or the pool would grow by the
+        // blocks the passes add to every function, translation after translation.
+        block_insts.clear();
         block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
             b.insts.clear();
             b.insts

@@ -90,3 +90,29 @@ fn a_kept_translator_gives_what_translate_gives() {
             .is_err()
     );
 }
+
+/// The buffers a translator keeps are bounded by the largest shader, not by how many it has
+/// translated: the same loop program (whose structurizer adds blocks after lowering) over and
+/// over keeps the same number of block lists. A pool that also kept the lists left over from
+/// earlier functions grew by the added blocks on every translation (RSS grew ~9 KiB per
+/// translation over the bench set).
+#[test]
+fn kept_buffers_do_not_grow_with_translations() {
+    let cs = crate::asm::assemble(LOOP_CS).expect("assembles");
+    let mut translator = Translator::new();
+    let mut kept = Vec::new();
+    for _ in 0..12 {
+        translator
+            .translate(&cs, &Options::default())
+            .expect("translates");
+        kept.push(translator.kept_block_lists());
+    }
+    assert!(
+        kept[0] > 1,
+        "the loop program keeps its blocks' lists: {kept:?}"
+    );
+    assert!(
+        kept[1..].iter().all(|&k| k == kept[1]),
+        "kept block lists grew: {kept:?}"
+    );
+}
