@@ -648,15 +648,18 @@ thread_local! {
 }
 
 /// Translates with this thread's [`TRANSLATOR`], or with a new one when it is busy (a binding
-/// callback that translates from inside a translation).
+/// callback that translates from inside a translation) or gone (called while the thread's
+/// locals are being destroyed).
 fn translate_on_this_thread(
     bytes: &[u8],
     opts: &Options,
 ) -> Result<translator::Translation, translator::Error> {
-    TRANSLATOR.with(|t| match t.try_borrow_mut() {
-        Ok(mut t) => t.translate(bytes, opts),
-        Err(_) => translator::translate(bytes, opts),
-    })
+    TRANSLATOR
+        .try_with(|t| match t.try_borrow_mut() {
+            Ok(mut t) => t.translate(bytes, opts),
+            Err(_) => translator::translate(bytes, opts),
+        })
+        .unwrap_or_else(|_| translator::translate(bytes, opts))
 }
 
 /// Frees the words of a `dxbc_spirv_code` and empties it. Null and empty codes are ignored.

@@ -409,6 +409,17 @@ impl Module {
         }
     }
 
+    /// `reuse` reset for `stage` ([`Module::reset`]), or a new module when there is none.
+    pub fn reuse_or_new(reuse: Option<Module>, stage: ShaderStage) -> Module {
+        match reuse {
+            Some(mut m) => {
+                m.reset(stage);
+                m
+            }
+            None => Module::new(stage),
+        }
+    }
+
     /// Makes the module what `Module::new(stage)` makes, keeping the allocations of its
     /// tables (a [`crate::Translator`] reuses them for its next translation).
     pub fn reset(&mut self, stage: ShaderStage) {

@@ -188,6 +188,12 @@ impl TypeTable {
             Type::Vector(s, n) if (2..=4).contains(&n) => return Self::vec(s, n),
             _ => {}
         }
+        // `new_struct`'s structs are not in `map` (each is distinct): interning one would
+        // make a second type without the first one's decorations.
+        debug_assert!(
+            !matches!(ty, Type::Struct { unique, .. } if unique != 0),
+            "intern: a struct made by new_struct"
+        );
         if let Some(&id) = self.map.get(&ty) {
             return id;
         }

@@ -303,13 +303,7 @@ pub fn lower<'p>(
         }
     }
     io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
-    let mut module = match reuse {
-        Some(mut m) => {
-            m.reset(stage);
-            m
-        }
-        None => Module::new(stage),
-    };
+    let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),

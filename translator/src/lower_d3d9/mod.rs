@@ -168,13 +168,7 @@ pub fn lower(
     prog.check_opcodes_as(checked).map_err(|e| {
         LowerError::invalid(e.offset, format!("{}", e.kind)).with_rule("opcode-in-version")
     })?;
-    let mut module = match reuse {
-        Some(mut m) => {
-            m.reset(stage);
-            m
-        }
-        None => Module::new(stage),
-    };
+    let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
     let insts: Vec<&Instruction> = prog.instructions().collect();
     let mut l = D9 {

@@ -743,6 +743,13 @@ pub fn simplify(
             // Tested here rather than in `fold`: most instructions have no rule, and `fold`'s
             // frame is large. Phis (used by later blocks) are never folded.
             if !has_folds(f.inst(v).op) {
+                // Debug builds (the tests) check the list against `fold`'s rules: an opcode
+                // given a rule but not listed would silently never fold.
+                debug_assert!(
+                    cx.fold(f, v).is_none(),
+                    "simplify: {:?} folds but is missing from has_folds",
+                    f.inst(v).op
+                );
                 cx.out.push(v);
                 continue;
             }

@@ -498,8 +498,10 @@ impl Checker {
     }
 
     /// Rules on one operand wherever it appears. The shapes nearly every operand has (an
-    /// immediate, `r#` below the temp count, `cb#[…]`, `v#`/`o#` in a stage with one index)
-    /// pass here with the few tests that decide them; the rest get [`Checker::operand_full`].
+    /// immediate, `r#` below the temp count, `cb#`/`icb`/`t#`/`s#`/`u#` with 32-bit indices,
+    /// `v#`/`o#` with one index in a stage where that is their form) pass here with the few
+    /// tests that decide them; the rest get [`Checker::operand_full`]. Debug builds (the tests)
+    /// check every fast pass against the full rules, so the two cannot drift apart unseen.
     #[inline(always)]
     fn operand(&self, op: &Operand, decl: bool, at: usize) -> R {
         let dims = op.index_dim();
@@ -522,6 +524,10 @@ impl Checker {
             _ => false,
         };
         if passes {
+            debug_assert!(
+                self.operand_full(op, decl, at).is_ok(),
+                "rules: the fast path passed an operand the full rules refuse: {op:?}"
+            );
             Ok(())
         } else {
             self.operand_full(op, decl, at)

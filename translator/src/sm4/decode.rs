@@ -61,9 +61,8 @@ fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
         ));
     }
     let program_end = length as usize;
-    // Capacities from the input length: an instruction takes at least one dword and an
-    // operand at least one; instructions average about 5 dwords, operands never fewer
-    // than 2.4 in the corpus, so these rarely grow.
+    // The operand array's capacity comes from the input length (an operand takes at least one
+    // dword, never fewer than 2.4 on average in the corpus, so it rarely grows).
     // The instruction array is sized by a quick walk over the length fields; each
     // instruction is pushed whole, once (not written over a placeholder).
     let count = count_instructions(r.words, 2, program_end);
@@ -94,14 +93,12 @@ fn count_instructions(words: &[[u8; 4]], mut pos: usize, end: usize) -> usize {
     let mut n = 0;
     while pos < end {
         let t = u32::from_le_bytes(words[pos]);
+        // Custom data and a zero length field keep the length in the next dword.
         let len = match (t >> 24) & 0x7f {
-            _ if t & 0x7ff == Opcode::CustomData as u32 => words
+            l if l != 0 && t & 0x7ff != Opcode::CustomData as u32 => l as usize,
+            _ => words
                 .get(pos + 1)
                 .map_or(0, |&l| u32::from_le_bytes(l) as usize),
-            0 => words
-                .get(pos + 1)
-                .map_or(0, |&l| u32::from_le_bytes(l) as usize),
-            l => l as usize,
         };
         n += 1;
         if len == 0 || len > end - pos {
