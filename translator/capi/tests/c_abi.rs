@@ -1237,28 +1237,35 @@ fn d3d9_state_deliveries() {
         })
     };
     let run = |choices: &[dxbc_spirv_d3d9_state_choice]| run_full(choices).map(|(w, _)| w);
-    // Alpha function from the table (200 + 0), reference baked, fog as spec constant 40,
-    // flat shading baked off: the alpha function's and fog's IDs appear.
-    let words = run(&[
-        choice(
-            DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
-            DXBC_SPIRV_D3D9_STATE_TABLE_ID,
-            &[],
-        ),
-        choice(
-            DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
-            0,
-            &reference,
-        ),
-        choice(
-            DXBC_SPIRV_D3D9_STATE_FOG_MODE,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
-            40,
-            &[],
-        ),
-    ])
+    // The alpha function from the table, the reference baked, and fog mode delivered as given.
+    let alpha_and_fog = |fog_delivery, fog_location| {
+        [
+            choice(
+                DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC,
+                DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+                DXBC_SPIRV_D3D9_STATE_TABLE_ID,
+                &[],
+            ),
+            choice(
+                DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
+                DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
+                0,
+                &reference,
+            ),
+            choice(
+                DXBC_SPIRV_D3D9_STATE_FOG_MODE,
+                fog_delivery,
+                fog_location,
+                &[],
+            ),
+        ]
+    };
+    // Alpha function from the table (200 + 0), fog as spec constant 40: the alpha function's
+    // and fog's IDs appear.
+    let words = run(&alpha_and_fog(
+        DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
+        40,
+    ))
     .unwrap();
     let ids = spec_ids(&words);
     assert!(ids.contains(&200) && ids.contains(&40), "{ids:?}");
@@ -1266,26 +1273,10 @@ fn d3d9_state_deliveries() {
     // The reflection lists each item read with its resolved delivery: the table's ID as the
     // ID, the baked words, and the items left to their default (fog colour and parameters from
     // the table).
-    let (_, entries) = run_full(&[
-        choice(
-            DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT,
-            DXBC_SPIRV_D3D9_STATE_TABLE_ID,
-            &[],
-        ),
-        choice(
-            DXBC_SPIRV_D3D9_STATE_ALPHA_REF,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_BAKED,
-            0,
-            &reference,
-        ),
-        choice(
-            DXBC_SPIRV_D3D9_STATE_FOG_MODE,
-            DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
-            8,
-            &[],
-        ),
-    ])
+    let (_, entries) = run_full(&alpha_and_fog(
+        DXBC_SPIRV_D3D9_STATE_DELIVERY_PUSH_CONSTANT,
+        8,
+    ))
     .unwrap();
     let spec = DXBC_SPIRV_D3D9_STATE_DELIVERY_SPEC_CONSTANT;
     for want in [

@@ -19,6 +19,15 @@ pub struct FnBuilder<'m> {
     pub m: &'m mut Module,
     pub f: Function,
     cur: BlockId,
+    /// Per-variable state and per-block maps, handed back to the module when the builder is
+    /// dropped.
+    s: Scratch,
+}
+
+/// A builder's per-variable state and per-block maps, kept in the module between functions
+/// (see [`Module::reset`]); stale until [`FnBuilder::new`] clears it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
     /// Per variable: the block (id + 1) in which `var_values` holds its current value.
     var_block: Vec<u32>,
     var_values: Vec<Operand>,
@@ -33,21 +42,6 @@ pub struct FnBuilder<'m> {
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
     rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by (vector, index).
-    extracts: HashMap<(ValueId, u8), Operand>,
-    /// Emptied instruction lists of an earlier function's blocks, for new blocks to take.
-    block_insts: Vec<Vec<ValueId>>,
-}
-
-/// A builder's per-variable state and per-block maps, kept in the module between functions
-/// (see [`Module::reset`]); stale until [`FnBuilder::new`] clears it.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Scratch {
-    var_block: Vec<u32>,
-    var_values: Vec<Operand>,
-    var_comp: Vec<u8>,
-    dirty: Vec<VarId>,
-    var_dirty: Vec<u32>,
-    rows: HashMap<(GlobalId, Operand), Operand>,
     extracts: HashMap<(ValueId, u8), Operand>,
     /// Instruction lists of the last function's blocks, for new blocks to take.
     block_insts: Vec<Vec<ValueId>>,
@@ -64,16 +58,7 @@ impl Scratch {
 impl Drop for FnBuilder<'_> {
     /// Gives the builder's buffers back to the module for its next function.
     fn drop(&mut self) {
-        self.m.spare.builder = Scratch {
-            var_block: std::mem::take(&mut self.var_block),
-            var_values: std::mem::take(&mut self.var_values),
-            var_comp: std::mem::take(&mut self.var_comp),
-            dirty: std::mem::take(&mut self.dirty),
-            var_dirty: std::mem::take(&mut self.var_dirty),
-            rows: std::mem::take(&mut self.rows),
-            extracts: std::mem::take(&mut self.extracts),
-            block_insts: std::mem::take(&mut self.block_insts),
-        };
+        self.m.spare.builder = std::mem::take(&mut self.s);
     }
 }
 
@@ -86,17 +71,7 @@ impl<'m> FnBuilder<'m> {
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
         let super::Spare {
             function: mut f,
-            builder:
-                Scratch {
-                    mut var_block,
-                    mut var_values,
-                    mut var_comp,
-                    mut dirty,
-                    mut var_dirty,
-                    mut rows,
-                    mut extracts,
-                    mut block_insts,
-                },
+            builder: mut s,
         } = std::mem::take(&mut m.spare);
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
@@ -108,40 +83,33 @@ impl<'m> FnBuilder<'m> {
         // The last function's block lists, last first (the entry block's goes to the entry).
         // Only those: lists left over from before are dropped, or the pool would grow by the
         // blocks the passes add to every function, translation after translation.
-        block_insts.clear();
-        block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
+        s.block_insts.clear();
+        s.block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
             b.insts.clear();
             b.insts
         }));
-        let mut entry_insts = block_insts.pop().unwrap_or_default();
+        let mut entry_insts = s.block_insts.pop().unwrap_or_default();
         let entry = f.new_block();
         // Straight-line programs put everything in the entry block.
         entry_insts.clear();
         entry_insts.reserve(size_hint / 4);
         f.blocks[entry.0 as usize].insts = entry_insts;
         f.layout.push(entry);
-        var_block.clear();
-        var_values.clear();
-        var_comp.clear();
-        dirty.clear();
-        dirty.reserve(32);
-        var_dirty.clear();
-        rows.clear();
-        rows.reserve(16);
-        extracts.clear();
-        extracts.reserve(64);
+        s.var_block.clear();
+        s.var_values.clear();
+        s.var_comp.clear();
+        s.dirty.clear();
+        s.dirty.reserve(32);
+        s.var_dirty.clear();
+        s.rows.clear();
+        s.rows.reserve(16);
+        s.extracts.clear();
+        s.extracts.reserve(64);
         FnBuilder {
             m,
             f,
             cur: entry,
-            var_block,
-            var_values,
-            var_comp,
-            dirty,
-            var_dirty,
-            rows,
-            extracts,
-            block_insts,
+            s,
         }
     }
 
@@ -163,7 +131,7 @@ impl<'m> FnBuilder<'m> {
     /// A new block, not yet placed in the layout.
     pub fn new_block(&mut self) -> BlockId {
         let b = self.f.new_block();
-        if let Some(insts) = self.block_insts.pop() {
+        if let Some(insts) = self.s.block_insts.pop() {
             self.f.blocks[b.0 as usize].insts = insts;
         }
         b
@@ -173,12 +141,12 @@ impl<'m> FnBuilder<'m> {
     pub fn begin(&mut self, b: BlockId) {
         debug_assert!(!self.f.layout.contains(&b));
         // Writes pending in an unfinished block would be lost: store them where they are.
-        if !self.dirty.is_empty() && self.is_open() {
+        if !self.s.dirty.is_empty() && self.is_open() {
             self.flush_vars();
         }
-        self.dirty.clear();
-        self.rows.clear();
-        self.extracts.clear();
+        self.s.dirty.clear();
+        self.s.rows.clear();
+        self.s.extracts.clear();
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
             // A block takes a few instructions at least, a loop body or a branch of an `if`
@@ -195,8 +163,8 @@ impl<'m> FnBuilder<'m> {
         if self.is_open() {
             if matches!(term, Terminator::Return | Terminator::Unreachable) {
                 // No successor reads the variables: their pending stores are dead.
-                for v in std::mem::take(&mut self.dirty) {
-                    self.var_dirty[v.0 as usize] = 0;
+                for v in std::mem::take(&mut self.s.dirty) {
+                    self.s.var_dirty[v.0 as usize] = 0;
                 }
             } else {
                 self.flush_vars();
@@ -376,11 +344,11 @@ impl<'m> FnBuilder<'m> {
             return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
         };
         // D3D code reads the same component many times: extract it once per block.
-        if let Some(&e) = self.extracts.get(&(xv, i)) {
+        if let Some(&e) = self.s.extracts.get(&(xv, i)) {
             return e;
         }
         let e = self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
-        self.extracts.insert((xv, i), e);
+        self.s.extracts.insert((xv, i), e);
         e
     }
 
@@ -473,8 +441,8 @@ impl<'m> FnBuilder<'m> {
     #[inline]
     pub fn load_var(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
-        if self.var_block.get(i) == Some(&(self.cur.0 + 1)) && self.var_comp[i] == WHOLE {
-            return self.var_values[i];
+        if self.s.var_block.get(i) == Some(&(self.cur.0 + 1)) && self.s.var_comp[i] == WHOLE {
+            return self.s.var_values[i];
         }
         self.load_var_other(var)
     }
@@ -483,14 +451,14 @@ impl<'m> FnBuilder<'m> {
     #[inline(never)]
     fn load_var_other(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
-        if self.var_block.get(i) == Some(&(self.cur.0 + 1)) {
-            let c = self.var_comp[i];
+        if self.s.var_block.get(i) == Some(&(self.cur.0 + 1)) {
+            let c = self.s.var_comp[i];
             if c == WHOLE {
-                return self.var_values[i];
+                return self.s.var_values[i];
             }
-            let x = self.extract(self.var_values[i], c);
-            self.var_values[i] = x;
-            self.var_comp[i] = WHOLE;
+            let x = self.extract(self.s.var_values[i], c);
+            self.s.var_values[i] = x;
+            self.s.var_comp[i] = WHOLE;
             return x;
         }
         let ty = self.f.vars[i].ty;
@@ -506,11 +474,11 @@ impl<'m> FnBuilder<'m> {
         row: Operand,
         load: impl FnOnce(&mut Self) -> Operand,
     ) -> Operand {
-        if let Some(&v) = self.rows.get(&(g, row)) {
+        if let Some(&v) = self.s.rows.get(&(g, row)) {
             return v;
         }
         let v = load(self);
-        self.rows.insert((g, row), v);
+        self.s.rows.insert((g, row), v);
         v
     }
 
@@ -518,8 +486,8 @@ impl<'m> FnBuilder<'m> {
     /// and, for a lazily written component, its index in that vector value.
     pub fn peek_var(&self, var: VarId) -> Option<(Operand, u8)> {
         let i = var.0 as usize;
-        (self.var_block.get(i) == Some(&(self.cur.0 + 1)))
-            .then(|| (self.var_values[i], self.var_comp[i]))
+        (self.s.var_block.get(i) == Some(&(self.cur.0 + 1)))
+            .then(|| (self.s.var_values[i], self.s.var_comp[i]))
     }
 
     /// Sets a variable (any 32-bit scalar type); the store is emitted at the block's end.
@@ -536,36 +504,36 @@ impl<'m> FnBuilder<'m> {
 
     fn mark_dirty(&mut self, var: VarId) {
         let i = var.0 as usize;
-        if self.var_dirty[i] != self.cur.0 + 1 {
-            self.var_dirty[i] = self.cur.0 + 1;
-            self.dirty.push(var);
+        if self.s.var_dirty[i] != self.cur.0 + 1 {
+            self.s.var_dirty[i] = self.cur.0 + 1;
+            self.s.dirty.push(var);
         }
     }
 
     /// Emits the stores of the variables written in the current block.
     pub fn flush_vars(&mut self) {
-        let dirty = std::mem::take(&mut self.dirty);
+        let dirty = std::mem::take(&mut self.s.dirty);
         for &var in &dirty {
-            self.var_dirty[var.0 as usize] = 0;
+            self.s.var_dirty[var.0 as usize] = 0;
             if self.peek_var(var).is_none() {
                 continue;
             }
             let v = self.load_var(var);
             self.op_void(Op::Store, &[Operand::Var(var), v]);
         }
-        self.dirty = dirty;
-        self.dirty.clear();
+        self.s.dirty = dirty;
+        self.s.dirty.clear();
     }
 
     #[inline]
     fn remember(&mut self, var: VarId, value: Operand, comp: u8) {
         let i = var.0 as usize;
-        if self.var_block.len() <= i {
+        if self.s.var_block.len() <= i {
             self.grow_var_state(i);
         }
-        self.var_block[i] = self.cur.0 + 1;
-        self.var_values[i] = value;
-        self.var_comp[i] = comp;
+        self.s.var_block[i] = self.cur.0 + 1;
+        self.s.var_values[i] = value;
+        self.s.var_comp[i] = comp;
     }
 
     /// Makes room in the per-variable state for variable `i`.
@@ -573,12 +541,12 @@ impl<'m> FnBuilder<'m> {
     fn grow_var_state(&mut self, i: usize) {
         let n = (i + 1)
             .max(self.f.vars.len())
-            .max(2 * self.var_block.len())
+            .max(2 * self.s.var_block.len())
             .max(32);
-        self.var_block.resize(n, 0);
-        self.var_values.resize(n, Operand::Lit(0));
-        self.var_comp.resize(n, WHOLE);
-        self.var_dirty.resize(n, 0);
+        self.s.var_block.resize(n, 0);
+        self.s.var_values.resize(n, Operand::Lit(0));
+        self.s.var_comp.resize(n, WHOLE);
+        self.s.var_dirty.resize(n, 0);
     }
 
     #[cfg(test)]
