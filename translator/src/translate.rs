@@ -116,6 +116,7 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 pub struct Translator {
     /// The module of the last translation, reset for the next.
     module: Option<crate::ir::Module>,
+    passes: crate::passes::Scratch,
     emit: crate::emit::EmitScratch,
 }
 
@@ -165,9 +166,9 @@ impl Translator {
         globals: &crate::lower::ReflectionGlobals,
         options: &Options,
     ) -> Result<Vec<u32>, crate::Error> {
-        crate::passes::run(module)?;
+        crate::passes::run_with(module, &mut self.passes)?;
         if options.min_precision == crate::MinPrecisionMode::Native16 {
-            let used = crate::passes::run_min16(module)?;
+            let used = crate::passes::run_min16(module, &mut self.passes)?;
             for (on, cap, feature) in [
                 (used.float16, spirv::Capability::Float16, "shaderFloat16"),
                 (used.int16, spirv::Capability::Int16, "shaderInt16"),

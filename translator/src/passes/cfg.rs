@@ -22,6 +22,11 @@ use smallvec::SmallVec;
 
 use crate::ir::{BlockId, Function};
 
+/// Working buffers of the dominator computations, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// A function's control-flow graph as a petgraph graph: nodes are the blocks in the layout,
 /// edges the terminators' successors (in terminator order). Borrowed, nothing copied.
 #[derive(Clone, Copy)]
@@ -309,6 +314,11 @@ pub struct DomTree {
 }
 
 impl DomTree {
+    /// [`DomTree::compute`] with kept working buffers.
+    pub fn compute_with(f: &Function, _scratch: &mut Scratch) -> Self {
+        Self::compute(f)
+    }
+
     /// Dominators of `f`'s blocks, from the entry block.
     pub fn compute(f: &Function) -> Self {
         let root = f.entry();

@@ -100,6 +100,11 @@ fn read_only(storage: StorageClass) -> bool {
     )
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Removes repeated pure computations from `f`.
 #[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn eliminate_common_subexpressions(
@@ -107,6 +112,7 @@ pub fn eliminate_common_subexpressions(
     globals: &[Global],
     dom: &DomTree,
     repl: &mut Replacements,
+    _scratch: &mut Scratch,
 ) {
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {

@@ -45,8 +45,13 @@ pub fn has_side_effects(op: Op) -> bool {
     )
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Removes dead instructions from `f`'s blocks.
-pub fn eliminate_dead_code(f: &mut Function) {
+pub fn eliminate_dead_code(f: &mut Function, _scratch: &mut Scratch) {
     let n = f.insts.len();
     let mut live = vec![false; n];
     let mut work: Vec<ValueId> = Vec::with_capacity(n / 2);

@@ -58,14 +58,32 @@ pub struct PassCx<'m> {
     pub consts: &'m mut ConstTable,
     pub globals: &'m [Global],
     pub dom: &'m mut Option<DomTree>,
-    /// A value replacement map the passes share (one allocation per module, not per pass).
-    pub repl: &'m mut Replacements,
+    /// The passes' working buffers, kept across functions and translations.
+    pub scratch: &'m mut Scratch,
+}
+
+/// The passes' working buffers: each pass owns one field, cleared and refilled per function,
+/// never read across functions (no program state). A [`crate::Translator`] keeps one from one
+/// translation to the next, so that steady-state translation allocates little in the passes.
+#[derive(Default)]
+pub struct Scratch {
+    /// A value replacement map the passes share (one allocation, not one per pass).
+    pub repl: Replacements,
+    pub cfg: cfg::Scratch,
+    pub structurize: structurize::Scratch,
+    pub ssa: ssa::Scratch,
+    pub retype: retype::Scratch,
+    pub simplify: simplify::Scratch,
+    pub cse: cse::Scratch,
+    pub dce: dce::Scratch,
 }
 
 impl PassCx<'_> {
     /// The dominator tree; computed here when no earlier pass left one.
     fn dom(&mut self, f: &Function) -> &DomTree {
-        self.dom.get_or_insert_with(|| DomTree::compute(f))
+        let scratch = &mut self.scratch.cfg;
+        self.dom
+            .get_or_insert_with(|| DomTree::compute_with(f, scratch))
     }
 }
 
@@ -76,32 +94,46 @@ pub type Pass = fn(&mut Function, &mut PassCx<'_>) -> Result<(), PassError>;
 /// validator's rules for the IR it leaves, and the pass.
 pub const PIPELINE: &[(&str, Stage, Pass)] = &[
     ("structurize", Stage::Structured, |f, cx| {
-        *cx.dom = Some(structurize::structurize(f)?);
+        *cx.dom = Some(structurize::structurize_with(
+            f,
+            &mut cx.scratch.structurize,
+        )?);
         Ok(())
     }),
     ("ssa", Stage::Ssa, |f, cx| {
         cx.dom(f);
         let dom = cx.dom.as_ref().expect("computed above");
-        ssa::construct_ssa(f, cx.consts, dom, cx.repl);
+        let s = &mut *cx.scratch;
+        ssa::construct_ssa(f, cx.consts, dom, &mut s.repl, &mut s.ssa);
         Ok(())
     }),
     ("retype", Stage::Ssa, |f, cx| {
-        retype::retype_phis(f, cx.types, cx.consts, cx.repl);
+        let s = &mut *cx.scratch;
+        retype::retype_phis(f, cx.types, cx.consts, &mut s.repl, &mut s.retype);
         Ok(())
     }),
     ("simplify", Stage::Ssa, |f, cx| {
-        simplify::simplify(f, cx.types, cx.consts, cx.globals, cx.repl);
+        let s = &mut *cx.scratch;
+        simplify::simplify(
+            f,
+            cx.types,
+            cx.consts,
+            cx.globals,
+            &mut s.repl,
+            &mut s.simplify,
+        );
         Ok(())
     }),
     ("cse", Stage::Ssa, |f, cx| {
         let globals = cx.globals;
         cx.dom(f);
         let dom = cx.dom.as_ref().expect("computed above");
-        cse::eliminate_common_subexpressions(f, globals, dom, cx.repl);
+        let s = &mut *cx.scratch;
+        cse::eliminate_common_subexpressions(f, globals, dom, &mut s.repl, &mut s.cse);
         Ok(())
     }),
-    ("dce", Stage::Ssa, |f, _| {
-        dce::eliminate_dead_code(f);
+    ("dce", Stage::Ssa, |f, cx| {
+        dce::eliminate_dead_code(f, &mut cx.scratch.dce);
         Ok(())
     }),
 ];
@@ -148,9 +180,14 @@ fn after(
 }
 
 /// Runs the whole pass pipeline on every function of `m`.
+#[cfg(test)]
 pub fn run(m: &mut Module) -> Result<(), PassError> {
+    run_with(m, &mut Scratch::default())
+}
+
+/// [`run`] with working buffers kept by the caller (see [`Scratch`]).
+pub fn run_with(m: &mut Module, scratch: &mut Scratch) -> Result<(), PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
-    let mut repl = Replacements::new(0);
     let result = (|| {
         for (i, f) in funcs.iter_mut().enumerate() {
             after(m, f, i, Stage::Lowered, "lowering")?;
@@ -161,7 +198,7 @@ pub fn run(m: &mut Module) -> Result<(), PassError> {
                     consts: &mut m.consts,
                     globals: &m.globals,
                     dom: &mut dom,
-                    repl: &mut repl,
+                    scratch,
                 };
                 pass(f, &mut cx)?;
                 after(m, f, i, stage, name)?;
@@ -175,7 +212,7 @@ pub fn run(m: &mut Module) -> Result<(), PassError> {
 
 /// Runs [`min16::narrow`] and a dead-code sweep on every function of `m` (after [`run`], when
 /// the options ask for native 16-bit minimum precision); says which 16-bit kinds are used.
-pub fn run_min16(m: &mut Module) -> Result<min16::Used, PassError> {
+pub fn run_min16(m: &mut Module, scratch: &mut Scratch) -> Result<min16::Used, PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
     let mut used = min16::Used::default();
     let result = (|| {
@@ -183,7 +220,7 @@ pub fn run_min16(m: &mut Module) -> Result<min16::Used, PassError> {
             let u = min16::narrow(f, &m.types, &m.consts);
             used.float16 |= u.float16;
             used.int16 |= u.int16;
-            dce::eliminate_dead_code(f);
+            dce::eliminate_dead_code(f, &mut scratch.dce);
             after(m, f, i, Stage::Ssa, "min16")?;
         }
         Ok(())

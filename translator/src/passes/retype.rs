@@ -23,6 +23,11 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Retypes phi webs of `f` (see the module documentation).
 #[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn retype_phis(
@@ -30,6 +35,7 @@ pub fn retype_phis(
     types: &TypeTable,
     consts: &mut ConstTable,
     repl: &mut Replacements,
+    _scratch: &mut Scratch,
 ) {
     // Phis in layout order, with their block.
     let mut phis: Vec<(ValueId, crate::ir::BlockId, TypeId)> = Vec::new();

@@ -707,6 +707,11 @@ fn has_folds(op: Op) -> bool {
     )
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Runs the peephole folds over `f`.
 #[inline(never)] // a frame of its own in profiles (called once per function)
 pub fn simplify(
@@ -715,6 +720,7 @@ pub fn simplify(
     consts: &mut ConstTable,
     globals: &[Global],
     repl: &mut Replacements,
+    _scratch: &mut Scratch,
 ) {
     merge_row_stores(f, types, consts, globals);
     repl.reset(f.insts.len());

@@ -61,6 +61,12 @@ fn unpack(w: u64) -> Option<Operand> {
     })
 }
 
+impl Default for Replacements {
+    fn default() -> Self {
+        Replacements::new(0)
+    }
+}
+
 impl Replacements {
     pub fn new(n: usize) -> Self {
         Replacements {
@@ -176,12 +182,18 @@ impl Replacements {
     }
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Promotes every register variable of `f` to SSA values.
 pub fn construct_ssa(
     f: &mut Function,
     consts: &mut ConstTable,
     dom: &DomTree,
     repl: &mut Replacements,
+    _scratch: &mut Scratch,
 ) {
     let nvars = f.vars.len();
     if nvars == 0 {

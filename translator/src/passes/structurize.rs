@@ -923,9 +923,19 @@ fn structured_layout(f: &mut Function) {
     f.layout = post;
 }
 
+/// This pass's working buffers, kept across functions and translations (see
+/// [`super::Scratch`]).
+#[derive(Debug, Default)]
+pub struct Scratch {}
+
 /// Structurizes `f` in place (see the module documentation); returns the final dominator
 /// tree, which the later passes reuse (they do not change the graph).
 pub fn structurize(f: &mut Function) -> Result<DomTree, PassError> {
+    structurize_with(f, &mut Scratch::default())
+}
+
+/// [`structurize`] with kept working buffers.
+pub fn structurize_with(f: &mut Function, _scratch: &mut Scratch) -> Result<DomTree, PassError> {
     // Straight-line code (most vertex and pixel shaders): the entry block leaves the function,
     // so it is the whole function and there is nothing to reshape.
     let entry = f.entry();

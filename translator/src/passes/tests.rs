@@ -4,8 +4,7 @@
 
 use spirv::{Op, StorageClass};
 
-use super::ssa::Replacements;
-use super::{PIPELINE, PassCx};
+use super::{PIPELINE, PassCx, Scratch};
 use crate::ir::builder::FnBuilder;
 use crate::ir::validate::validate_function;
 use crate::ir::{BlockId, Const, Function, GlobalId, Module, Operand, Terminator, TypeId, ValueId};
@@ -58,14 +57,14 @@ fn run(m: &mut Module, first: &str, last: &str) {
     };
     let mut f = m.functions.pop().expect("one function");
     let mut dom = None;
-    let mut repl = Replacements::new(0);
+    let mut scratch = Scratch::default();
     for &(name, stage, pass) in &PIPELINE[pos(first)..=pos(last)] {
         let mut cx = PassCx {
             types: &mut m.types,
             consts: &mut m.consts,
             globals: &m.globals,
             dom: &mut dom,
-            repl: &mut repl,
+            scratch: &mut scratch,
         };
         pass(&mut f, &mut cx).unwrap_or_else(|e| panic!("{name}: {e}"));
         if let Err(e) = validate_function(m, &f, 0, stage) {
