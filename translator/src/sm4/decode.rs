@@ -706,10 +706,15 @@ fn operand(
             Some(out) => out,
             None => pool,
         };
-        let mut data = [0; 6];
-        for (d, &w) in data.iter_mut().zip(words) {
-            *d = u32::from_le_bytes(w);
-        }
+        // One arm per index count: a loop over a slice of unknown length became a
+        // `memcpy` call per operand.
+        let word = |i: usize| u32::from_le_bytes(words[i]);
+        let data = match index_dim {
+            0 => [0; 6],
+            1 => [word(0), 0, 0, 0, 0, 0],
+            2 => [word(0), word(1), 0, 0, 0, 0],
+            _ => [word(0), word(1), word(2), 0, 0, 0],
+        };
         dest.push(Operand::from_parts(
             ty,
             components,
