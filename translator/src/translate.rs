@@ -116,6 +116,8 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 pub struct Translator {
     /// The module of the last translation, reset for the next.
     module: Option<crate::ir::Module>,
+    /// The decoded program of the last DXBC translation, its vectors reused by the next.
+    program: Option<crate::sm4::Program>,
     passes: crate::passes::Scratch,
     emit: crate::emit::EmitScratch,
 }
@@ -150,7 +152,7 @@ impl Translator {
         options: &Options,
     ) -> Result<Translation, crate::Error> {
         let (mut module, mut reflection, globals) =
-            lower_reusing(dxbc, options, self.module.take())?;
+            lower_reusing(dxbc, options, self.module.take(), &mut self.program)?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
         self.module = Some(module);
         let spirv = r?;
@@ -206,7 +208,7 @@ pub(crate) fn lower_container(
     dxbc: &[u8],
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
-    Ok(lower_reusing(dxbc, options, None)?.0)
+    Ok(lower_reusing(dxbc, options, None, &mut None)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -236,11 +238,13 @@ fn sync_reflection(
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
-/// `reuse` (a module of an earlier translation) when given.
+/// `reuse` (a module of an earlier translation) when given, and the decoded program's vectors
+/// of `kept` (left there for the next translation).
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
     reuse: Option<crate::ir::Module>,
+    kept: &mut Option<crate::sm4::Program>,
 ) -> Result<
     (
         crate::ir::Module,
@@ -266,7 +270,7 @@ fn lower_reusing(
     let chunk = container.shader_chunk().ok_or_else(|| {
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
     })?;
-    let program = crate::sm4::decode(chunk.data, chunk.offset)?;
+    let program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
             Some(c) => Ok(Some(Signature::parse(c)?)),
@@ -283,6 +287,7 @@ fn lower_reusing(
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
     let mut lowered = crate::lower::lower(&program, sigs, options, reuse)?;
+    *kept = Some(program);
     if let (Some(linkage), Some(chunk)) = (
         lowered.1.class_linkage.as_mut(),
         container.chunk_any(&[b"IFCE"]),

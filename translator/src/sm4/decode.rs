@@ -25,7 +25,18 @@ const CONTROL_MASK: u32 = 0x00ff_f800;
 /// Decodes a SHDR/SHEX chunk's data; `base_offset` is the byte offset of `data` in the
 /// container, used in error messages and instruction offsets.
 pub fn decode(data: &[u8], base_offset: usize) -> Result<Program, DecodeError> {
-    decode_boxed(data, base_offset).map_err(|e| *e)
+    decode_boxed(data, base_offset, None).map_err(|e| *e)
+}
+
+/// [`decode`], filling the vectors of `reuse` (a program decoded earlier, whose contents are
+/// dropped) instead of allocating new ones: a caller decoding many programs keeps the last
+/// one for the next. The result is that of [`decode`].
+pub fn decode_reusing(
+    data: &[u8],
+    base_offset: usize,
+    reuse: Option<Program>,
+) -> Result<Program, DecodeError> {
+    decode_boxed(data, base_offset, reuse).map_err(|e| *e)
 }
 
 /// Errors travel boxed inside the decoder: a one-pointer `Err` keeps every `Result` on the
@@ -38,7 +49,7 @@ fn err(offset: usize, kind: E) -> Box<DecodeError> {
     Box::new(DecodeError::new(offset, kind))
 }
 
-fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
+fn decode_boxed(data: &[u8], base_offset: usize, reuse: Option<Program>) -> Res<Program> {
     let available = data.len() / 4;
     // The dwords are read in place (little-endian) rather than copied out first.
     let (words, _) = data.as_chunks::<4>();
@@ -61,24 +72,38 @@ fn decode_boxed(data: &[u8], base_offset: usize) -> Res<Program> {
         ));
     }
     let program_end = length as usize;
-    // The operand array's capacity comes from the input length (an operand takes at least one
-    // dword, never fewer than 2.4 on average in the corpus, so it rarely grows).
-    // The instruction array is sized by a quick walk over the length fields; each
-    // instruction is pushed whole, once (not written over a placeholder).
-    let count = count_instructions(r.words, 2, program_end);
-    let mut program = Program {
-        version,
-        base_offset,
-        instructions: Vec::with_capacity(count),
-        operands: Vec::with_capacity(program_end / 2 + 4),
-        relative: Vec::new(),
-        trailing: data[program_end * 4..].to_vec(),
+    let mut program = match reuse {
+        Some(mut p) => {
+            // Kept vectors: cleared, their capacity (that of the largest program decoded
+            // before) kept; they grow like any vector when this program is larger.
+            p.instructions.clear();
+            p.operands.clear();
+            p.relative.clear();
+            p.trailing.clear();
+            p.version = version;
+            p.base_offset = base_offset;
+            p
+        }
+        None => Program {
+            version,
+            base_offset,
+            // Sized by a quick walk over the length fields.
+            instructions: Vec::with_capacity(count_instructions(r.words, 2, program_end)),
+            operands: Vec::new(),
+            relative: Vec::new(),
+            trailing: Vec::new(),
+        },
     };
+    // The operand array's capacity comes from the input length (an operand takes at least one
+    // dword, never fewer than 2.4 on average in the corpus, so it rarely grows). Each
+    // instruction is pushed whole, once (not written over a placeholder).
+    program.operands.reserve(program_end / 2 + 4);
+    program.trailing.extend_from_slice(&data[program_end * 4..]);
     let mut d = Decoder {
         r,
         sm51: version.is_sm51(),
         program_end,
-        relative: Vec::new(),
+        relative: std::mem::take(&mut program.relative),
     };
     while d.r.pos < program_end {
         d.instruction(&mut program)?;

@@ -33,7 +33,7 @@ mod operand;
 mod tests;
 
 pub use decl::{CustomData, Declaration, NameToken, ReturnTypeToken, UavFlags};
-pub use decode::{MAX_RELATIVE_DEPTH, decode};
+pub use decode::{MAX_RELATIVE_DEPTH, decode, decode_reusing};
 pub use disasm::{format_f32, format_f64};
 pub use encode::{EncodeError, encode, encode_chunk, encode_instruction, encode_operand};
 pub use enums::*;
