@@ -32,8 +32,9 @@ use crate::ir::{BlockId, Function, Merge, Terminator};
 
 const TOP: usize = usize::MAX;
 
-/// Restructuring loops costs about (loops × blocks): each loop recomputes dominators and
-/// predecessors and keeps a body set over all blocks. Real programs stay far below this bound
+/// Restructuring loops costs about (loops × blocks): each loop recomputes predecessors,
+/// renumbers the dominator tree (updated in place, not recomputed) and keeps a body set over
+/// all blocks. Real programs stay far below this bound
 /// (a hundred loops in ten thousand blocks is 2^20); a hostile one over it gets an error rather
 /// than minutes of work and a quadratic amount of memory.
 const MAX_LOOP_WORK: u64 = 1 << 24;
@@ -246,8 +247,7 @@ fn restructure_loops(
     order.clear();
     order.extend(0..loops.len());
     order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
-    for k in 0..order.len() {
-        let li = order[k];
+    for &li in order.iter() {
         let sizes = &mut sc.subtree;
         subtree_sizes(dom, f.blocks.len(), sizes);
         let header = loops[li].header;
