@@ -20,12 +20,96 @@ use petgraph::visit::{
 #[cfg(test)]
 use smallvec::SmallVec;
 
-use crate::ir::{BlockId, Function};
+use crate::ir::{BlockId, Function, Terminator};
 
 /// Working buffers of the dominator computations, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// The edge list handed to [`immediate_dominators_into`].
+    edges: Vec<(u32, u32)>,
+    /// [`immediate_dominators_into`]'s temporaries.
+    buf: Vec<u32>,
+    /// The dominator-tree numbering's stack.
+    stack: Vec<(BlockId, u32)>,
+    /// A tree given back ([`Scratch::recycle`]) whose arrays the next one reuses.
+    spare: Option<DomTree>,
+}
+
+impl Scratch {
+    /// Keeps `t`'s arrays for the next [`DomTree::compute_with`].
+    pub fn recycle(&mut self, t: DomTree) {
+        self.spare = Some(t);
+    }
+
+    /// The edge list buffer, emptied (for callers of [`immediate_dominators_into`]), and the
+    /// temporaries that function needs.
+    pub fn edges_and_buf(&mut self) -> (&mut Vec<(u32, u32)>, &mut Vec<u32>) {
+        self.edges.clear();
+        (&mut self.edges, &mut self.buf)
+    }
+}
+
+/// Predecessor lists of a function's blocks, in one array: each block's predecessors in layout
+/// order, each once (the lists [`Function::predecessors`] gives, without one allocation per
+/// block). Kept by the passes that need them, refilled per use.
+#[derive(Debug, Default)]
+pub struct Preds {
+    /// `list[start[b]..start[b + 1]]` are `b`'s predecessors.
+    start: Vec<u32>,
+    list: Vec<BlockId>,
+    /// The last block found branching to each block.
+    last: Vec<u32>,
+}
+
+impl Preds {
+    /// Fills the lists for `f`'s graph (edges from the blocks in the layout).
+    pub fn compute(&mut self, f: &Function) {
+        let n = f.blocks.len();
+        self.start.clear();
+        self.start.resize(n + 2, 0);
+        self.last.clear();
+        self.last.resize(n, NONE);
+        // Counts at `start[s + 2]`, prefix sums, then `start[s + 1]` is the fill cursor. A
+        // block branching twice to one target is one predecessor (`last`: the last block
+        // counted for each target).
+        for &b in &f.layout {
+            let term = &f.block(b).term;
+            for i in 0..successor_count(term) {
+                let s = successor(term, i).0 as usize;
+                if self.last[s] != b.0 {
+                    self.last[s] = b.0;
+                    self.start[s + 2] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            self.start[i + 2] += self.start[i + 1];
+        }
+        self.list.clear();
+        self.list.resize(self.start[n + 1] as usize, BlockId(0));
+        self.last.fill(NONE);
+        for &b in &f.layout {
+            let term = &f.block(b).term;
+            for i in 0..successor_count(term) {
+                let s = successor(term, i).0 as usize;
+                if self.last[s] != b.0 {
+                    self.last[s] = b.0;
+                    let at = &mut self.start[s + 1];
+                    self.list[*at as usize] = b;
+                    *at += 1;
+                }
+            }
+        }
+        self.start.pop();
+    }
+
+    /// `b`'s predecessors.
+    pub fn of(&self, b: BlockId) -> &[BlockId] {
+        let i = b.0 as usize;
+        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
 
 /// A function's control-flow graph as a petgraph graph: nodes are the blocks in the layout,
 /// edges the terminators' successors (in terminator order). Borrowed, nothing copied.
@@ -138,6 +222,7 @@ impl IntoNeighborsDirected for CfgPreds<'_> {
 /// Immediate dominators of any graph with petgraph's `IntoNeighbors`, `IntoNodeIdentifiers`
 /// and `NodeIndexable` (a [`Cfg`], petgraph's `Reversed` of a [`CfgPreds`], a `DiGraph`), from
 /// `root`, indexed by `to_index`: see [`immediate_dominators`].
+#[cfg(test)]
 pub fn dominators_of<G>(g: G, root: G::NodeId) -> Vec<u32>
 where
     G: IntoNeighbors + IntoNodeIdentifiers + NodeIndexable,
@@ -152,32 +237,83 @@ where
     immediate_dominators(g.node_bound(), g.to_index(root) as u32, &edges)
 }
 
+/// How many successors `term` lists ([`crate::ir::Terminator::successors`]'s length).
+pub fn successor_count(term: &Terminator) -> usize {
+    match term {
+        Terminator::Branch(_) => 1,
+        Terminator::CondBranch { .. } => 2,
+        Terminator::Switch { cases, .. } => 1 + cases.len(),
+        Terminator::Open | Terminator::Return | Terminator::Unreachable => 0,
+    }
+}
+
+/// Successor `i` of `term`, in [`crate::ir::Terminator::successors`]'s order, without
+/// building the list; `i` is below [`successor_count`].
+pub fn successor(term: &Terminator, i: usize) -> BlockId {
+    match term {
+        Terminator::Branch(b) => *b,
+        Terminator::CondBranch {
+            on_true, on_false, ..
+        } => {
+            if i == 0 {
+                *on_true
+            } else {
+                *on_false
+            }
+        }
+        Terminator::Switch { default, cases, .. } => {
+            if i == 0 {
+                *default
+            } else {
+                cases[i - 1].1
+            }
+        }
+        Terminator::Open | Terminator::Return | Terminator::Unreachable => {
+            unreachable!("successor of a terminator without successors")
+        }
+    }
+}
+
 /// Blocks reachable from the entry, in reverse post-order of a depth-first search that visits
 /// successors in terminator order.
 pub fn reverse_post_order(f: &Function) -> Vec<BlockId> {
-    let n = f.blocks.len();
-    let mut visited = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    // Iterative DFS: (block, its successors, next successor index). The successors are listed
-    // once per block, not once per step (a switch may have thousands).
-    let mut stack: Vec<(BlockId, crate::ir::Succs, usize)> =
-        vec![(f.entry(), f.block(f.entry()).term.successors(), 0)];
-    visited[f.entry().0 as usize] = true;
-    while let Some((b, succ, i)) = stack.last_mut() {
-        if *i < succ.len() {
-            let s = succ[*i];
+    let mut out = Vec::new();
+    reverse_post_order_into(f, &mut out, &mut Vec::new(), &mut Vec::new());
+    out
+}
+
+/// [`reverse_post_order`] into `out`, with working buffers kept by the caller (their contents
+/// do not matter).
+pub fn reverse_post_order_into(
+    f: &Function,
+    out: &mut Vec<BlockId>,
+    visited: &mut Vec<bool>,
+    stack: &mut Vec<(BlockId, u32)>,
+) {
+    let entry = f.entry();
+    visited.clear();
+    visited.resize(f.blocks.len(), false);
+    out.clear();
+    // Iterative DFS: (block, next successor index); successors are read from the terminator
+    // by index, not listed (a switch may have thousands).
+    stack.clear();
+    stack.push((entry, 0));
+    visited[entry.0 as usize] = true;
+    while let Some((b, i)) = stack.last_mut() {
+        let term = &f.block(*b).term;
+        if (*i as usize) < successor_count(term) {
+            let s = successor(term, *i as usize);
             *i += 1;
             if !visited[s.0 as usize] {
                 visited[s.0 as usize] = true;
-                stack.push((s, f.block(s).term.successors(), 0));
+                stack.push((s, 0));
             }
         } else {
-            post.push(*b);
+            out.push(*b);
             stack.pop();
         }
     }
-    post.reverse();
-    post
+    out.reverse();
 }
 
 const NONE: u32 = u32::MAX;
@@ -190,12 +326,29 @@ const NONE: u32 = u32::MAX;
 /// and results in hash maps, which cost more than the rest of structurization together on the
 /// small graphs shaders have, so this version works on dense arrays. A test checks it against
 /// petgraph's on thousands of random graphs.
+#[cfg(test)]
 pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u32> {
+    let mut idom = Vec::new();
+    immediate_dominators_into(n, root, edges, &mut Vec::new(), &mut idom);
+    idom
+}
+
+/// [`immediate_dominators`] into `idom` (emptied first), with the temporaries in `buf` (a
+/// buffer kept by the caller; its contents do not matter).
+pub fn immediate_dominators_into(
+    n: usize,
+    root: u32,
+    edges: &[(u32, u32)],
+    buf: &mut Vec<u32>,
+    idom: &mut Vec<u32>,
+) {
     // Every temporary lives in one buffer (one allocation, not ten): successor and predecessor
     // lists in compressed form (edge order kept), post-order numbers, the post-order itself,
-    // the dominators by post-order number and the depth-first search's stack.
+    // the dominators by post-order number and the depth-first search's stack. Only the list
+    // starts need zeros; the rest is written before it is read.
     let e = edges.len();
-    let mut buf = vec![0u32; 2 * (n + 2) + 2 * e + 5 * n];
+    buf.clear();
+    buf.resize(2 * (n + 2) + 2 * e + 5 * n, 0);
     let (succ_start, rest) = buf.split_at_mut(n + 2);
     let (pred_start, rest) = rest.split_at_mut(n + 2);
     let (succ, rest) = rest.split_at_mut(e);
@@ -294,11 +447,11 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
             }
         }
     }
-    let mut idom = vec![NONE; n];
+    idom.clear();
+    idom.resize(n, NONE);
     for (i, &v) in order[..m].iter().enumerate() {
         idom[v as usize] = order[dom[i] as usize];
     }
-    idom
 }
 
 /// A dominator tree over a function's blocks (only blocks reachable from the entry are in it).
@@ -310,29 +463,109 @@ pub struct DomTree {
     kids: Vec<BlockId>,
     pre: Vec<u32>,
     post: Vec<u32>,
+    /// The blocks of the tree in pre-order (by `pre`).
+    order: Vec<BlockId>,
     root: BlockId,
 }
 
 impl DomTree {
-    /// [`DomTree::compute`] with kept working buffers.
-    pub fn compute_with(f: &Function, _scratch: &mut Scratch) -> Self {
-        Self::compute(f)
-    }
-
     /// Dominators of `f`'s blocks, from the entry block.
     pub fn compute(f: &Function) -> Self {
-        let root = f.entry();
-        let mut idom = dominators_of(Cfg::new(f), root);
-        idom[root.0 as usize] = NONE;
-        Self::from_idom_array(root, idom)
+        Self::compute_with(f, &mut Scratch::default())
     }
 
-    fn from_idom_array(root: BlockId, idom: Vec<u32>) -> Self {
-        let n = idom.len();
+    /// [`DomTree::compute`] with kept working buffers (and the arrays of a recycled tree).
+    pub fn compute_with(f: &Function, scratch: &mut Scratch) -> Self {
+        let mut t = scratch.spare.take().unwrap_or_default();
+        t.recompute(f, scratch);
+        t
+    }
+
+    /// Recomputes the tree in place for `f`'s graph as it is now.
+    pub fn recompute(&mut self, f: &Function, scratch: &mut Scratch) {
+        let root = f.entry();
+        self.root = root;
+        if f.layout.len() == 1 && successor_count(&f.block(root).term) == 0 {
+            // One block that leaves the function (straight-line code): the tree is the entry
+            // alone.
+            self.idom.clear();
+            self.idom.resize(f.blocks.len(), NONE);
+        } else {
+            let edges = &mut scratch.edges;
+            edges.clear();
+            for &b in &f.layout {
+                let term = &f.block(b).term;
+                for i in 0..successor_count(term) {
+                    edges.push((b.0, successor(term, i).0));
+                }
+            }
+            immediate_dominators_into(
+                f.blocks.len(),
+                root.0,
+                edges,
+                &mut scratch.buf,
+                &mut self.idom,
+            );
+            self.idom[root.0 as usize] = NONE;
+        }
+        self.rebuild(scratch);
+    }
+
+    /// The nearest block that dominates both `a` and `b` (both in the tree).
+    pub fn common_dominator(&self, a: BlockId, b: BlockId) -> BlockId {
+        let mut x = a;
+        while !self.dominates(x, b) {
+            x = self
+                .idom(x)
+                .expect("the root dominates every block of the tree");
+        }
+        x
+    }
+
+    /// Starts an update by hand, for a pass that changed the graph in ways whose effect on
+    /// dominators it knows: blocks up to `n` exist (new ones outside the tree). The numbering
+    /// (and so [`DomTree::dominates`]) stays that of the tree before the update until
+    /// [`DomTree::finish_update`].
+    pub fn grow(&mut self, n: usize) {
+        if self.idom.len() < n {
+            self.idom.resize(n, NONE);
+        }
+    }
+
+    /// Sets `b`'s immediate dominator (`None`: `b` is unreachable) during an update.
+    pub fn set_idom(&mut self, b: BlockId, d: Option<BlockId>) {
+        self.idom[b.0 as usize] = d.map_or(NONE, |d| d.0);
+    }
+
+    /// Makes `to` the immediate dominator of every block (but `to`) whose immediate dominator
+    /// is `from`, during an update.
+    pub fn move_children(&mut self, from: BlockId, to: BlockId) {
+        for (i, d) in self.idom.iter_mut().enumerate() {
+            if *d == from.0 && i != to.0 as usize {
+                *d = to.0;
+            }
+        }
+    }
+
+    /// Ends an update: children lists and numbering from the immediate dominators set.
+    pub fn finish_update(&mut self, scratch: &mut Scratch) {
+        self.rebuild(scratch);
+    }
+
+    /// Whether `self` and `other` have the same immediate dominators (a check of updates).
+    pub fn same_as(&self, other: &DomTree) -> bool {
+        self.root == other.root && self.idom == other.idom
+    }
+
+    /// The children lists and numbering from `idom`.
+    fn rebuild(&mut self, scratch: &mut Scratch) {
+        let n = self.idom.len();
         // Counts at `kid_start[d + 2]`, prefix sums, then `kid_start[d + 1]` is the fill
         // cursor; once filled, `kid_start[d]..kid_start[d + 1]` are `d`'s children.
-        let mut kid_start = vec![0u32; n + 2];
-        for &d in &idom {
+        let kid_start = &mut self.kid_start;
+        kid_start.clear();
+        kid_start.resize(n + 2, 0);
+        for &d in &self.idom {
             if d != NONE {
                 kid_start[d as usize + 2] += 1;
             }
@@ -340,40 +573,37 @@ impl DomTree {
         for i in 0..n {
             kid_start[i + 2] += kid_start[i + 1];
         }
-        let mut kids = vec![BlockId(0); kid_start[n + 1] as usize];
-        for (i, &d) in idom.iter().enumerate() {
+        self.kids.clear();
+        self.kids.resize(kid_start[n + 1] as usize, BlockId(0));
+        for (i, &d) in self.idom.iter().enumerate() {
             if d != NONE {
                 let at = &mut kid_start[d as usize + 1];
-                kids[*at as usize] = BlockId(i as u32);
+                self.kids[*at as usize] = BlockId(i as u32);
                 *at += 1;
             }
         }
         kid_start.pop();
-        let mut t = DomTree {
-            idom,
-            kid_start,
-            kids,
-            pre: vec![NONE; n],
-            post: vec![NONE; n],
-            root,
-        };
-        t.number();
-        t
+        self.pre.clear();
+        self.pre.resize(n, NONE);
+        self.post.clear();
+        self.post.resize(n, NONE);
+        self.order.clear();
+        self.number(&mut scratch.stack);
     }
 
-    fn number(&mut self) {
-        let mut counter = 0u32;
+    fn number(&mut self, stack: &mut Vec<(BlockId, u32)>) {
         let mut post_counter = 0u32;
-        let mut stack = vec![(self.root, 0usize)];
-        self.pre[self.root.0 as usize] = counter;
-        counter += 1;
+        stack.clear();
+        stack.push((self.root, 0));
+        self.pre[self.root.0 as usize] = 0;
+        self.order.push(self.root);
         while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-            let kids = self.children(b);
-            if *i < kids.len() {
-                let c = kids[*i];
+            let at = self.kid_start[b.0 as usize] + *i;
+            if at < self.kid_start[b.0 as usize + 1] {
+                let c = self.kids[at as usize];
                 *i += 1;
-                self.pre[c.0 as usize] = counter;
-                counter += 1;
+                self.pre[c.0 as usize] = self.order.len() as u32;
+                self.order.push(c);
                 stack.push((c, 0));
             } else {
                 self.post[b.0 as usize] = post_counter;
@@ -411,26 +641,21 @@ impl DomTree {
             && self.post[b.0 as usize] <= self.post[a.0 as usize]
     }
 
-    /// Blocks of the tree in pre-order (dominators before the blocks they dominate).
-    pub fn preorder(&self) -> Vec<BlockId> {
-        let mut out = Vec::with_capacity(self.idom.len());
-        let mut stack = vec![self.root];
-        while let Some(b) = stack.pop() {
-            out.push(b);
-            stack.extend(self.children(b).iter().rev());
-        }
-        out
+    /// Blocks of the tree in pre-order (dominators before the blocks they dominate; children
+    /// in block order).
+    pub fn preorder(&self) -> &[BlockId] {
+        &self.order
     }
 
-    /// Dominance frontiers (Cooper, Harvey and Kennedy's algorithm).
-    pub fn frontiers(
-        &self,
-        f: &Function,
-        preds: &[smallvec::SmallVec<[BlockId; 2]>],
-    ) -> Vec<Vec<BlockId>> {
-        let mut df: Vec<Vec<BlockId>> = vec![Vec::new(); f.blocks.len()];
+    /// Dominance frontiers (Cooper, Harvey and Kennedy's algorithm) into `df`; `preds` are
+    /// `f`'s predecessors.
+    pub fn frontiers(&self, f: &Function, preds: &Preds, df: &mut Frontiers) {
+        let n = f.blocks.len();
+        df.pairs.clear();
+        df.last.clear();
+        df.last.resize(n, NONE);
         for &b in &f.layout {
-            let p = &preds[b.0 as usize];
+            let p = preds.of(b);
             if p.len() < 2 || !self.contains(b) {
                 continue;
             }
@@ -441,24 +666,75 @@ impl DomTree {
                     if Some(r) == stop || !self.contains(r) {
                         break;
                     }
-                    let list = &mut df[r.0 as usize];
-                    if list.last() == Some(&b) {
+                    let last = &mut df.last[r.0 as usize];
+                    if *last == b.0 {
                         // An earlier walk for `b` came through here and went on up to `stop`.
                         break;
                     }
-                    list.push(b);
+                    *last = b.0;
+                    df.pairs.push((r.0, b));
                     runner = self.idom(r);
                 }
             }
         }
-        df
+        // Bucketed by block, each block's frontier in the order found.
+        df.start.clear();
+        df.start.resize(n + 2, 0);
+        for &(r, _) in &df.pairs {
+            df.start[r as usize + 2] += 1;
+        }
+        for i in 0..n {
+            df.start[i + 2] += df.start[i + 1];
+        }
+        df.list.clear();
+        df.list.resize(df.pairs.len(), BlockId(0));
+        for &(r, b) in &df.pairs {
+            let at = &mut df.start[r as usize + 1];
+            df.list[*at as usize] = b;
+            *at += 1;
+        }
+        df.start.pop();
+    }
+}
+
+impl Default for DomTree {
+    fn default() -> Self {
+        DomTree {
+            idom: Vec::new(),
+            kid_start: Vec::new(),
+            kids: Vec::new(),
+            pre: Vec::new(),
+            post: Vec::new(),
+            order: Vec::new(),
+            root: BlockId(0),
+        }
+    }
+}
+
+/// Dominance frontiers of a function's blocks ([`DomTree::frontiers`]), in one array; kept by
+/// the caller and refilled per use.
+#[derive(Debug, Default)]
+pub struct Frontiers {
+    /// `list[start[b]..start[b + 1]]` is `b`'s frontier.
+    start: Vec<u32>,
+    list: Vec<BlockId>,
+    /// The (block, frontier block) pairs as found; the last block added to each frontier.
+    pairs: Vec<(u32, BlockId)>,
+    last: Vec<u32>,
+}
+
+impl Frontiers {
+    /// `b`'s dominance frontier.
+    pub fn of(&self, b: BlockId) -> &[BlockId] {
+        let i = b.0 as usize;
+        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
 
 /// The function's control-flow graph in Graphviz form: one node per live block labelled with
 /// its id, instruction count and merge annotation; edges in terminator order.
 pub fn to_dot(f: &Function) -> String {
-    use crate::ir::{Merge, Terminator};
+    use crate::ir::Merge;
     use petgraph::dot::{Config, Dot};
     use petgraph::graph::DiGraph;
     let mut g: DiGraph<String, &'static str> = DiGraph::new();

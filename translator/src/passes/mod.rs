@@ -94,9 +94,11 @@ pub type Pass = fn(&mut Function, &mut PassCx<'_>) -> Result<(), PassError>;
 /// validator's rules for the IR it leaves, and the pass.
 pub const PIPELINE: &[(&str, Stage, Pass)] = &[
     ("structurize", Stage::Structured, |f, cx| {
+        let s = &mut *cx.scratch;
         *cx.dom = Some(structurize::structurize_with(
             f,
-            &mut cx.scratch.structurize,
+            &mut s.structurize,
+            &mut s.cfg,
         )?);
         Ok(())
     }),
@@ -202,6 +204,9 @@ pub fn run_with(m: &mut Module, scratch: &mut Scratch) -> Result<(), PassError> 
                 };
                 pass(f, &mut cx)?;
                 after(m, f, i, stage, name)?;
+            }
+            if let Some(dom) = dom {
+                scratch.cfg.recycle(dom);
             }
         }
         Ok(())

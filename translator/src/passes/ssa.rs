@@ -14,7 +14,6 @@
 //! at all: the pass then only drops the (dead) stores and returns, and places no phis when no
 //! block reads a variable before writing it.
 
-use smallvec::SmallVec;
 use spirv::Op;
 
 use super::cfg::DomTree;
@@ -185,7 +184,36 @@ impl Replacements {
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// (variable, block) for each block that stores the variable, in layout order.
+    defs: Vec<(u32, BlockId)>,
+    /// Whether each variable is read in some block before that block writes it.
+    global: Vec<bool>,
+    /// The last block found writing each variable.
+    written_here: Vec<u32>,
+    /// `def_blocks[def_start[v]..def_start[v + 1]]`: the blocks that store variable `v`.
+    def_start: Vec<u32>,
+    def_blocks: Vec<BlockId>,
+    /// The phis placed, (block, phi, variable) in creation order, and bucketed by block:
+    /// `block_phis[phi_start[b]..phi_start[b + 1]]`.
+    phis: Vec<(u32, ValueId, u32)>,
+    phi_start: Vec<u32>,
+    block_phis: Vec<(ValueId, u32)>,
+    /// Phi placement: predecessors, dominance frontiers, per-block marks, the work list.
+    preds: super::cfg::Preds,
+    df: super::cfg::Frontiers,
+    has_phi: Vec<u32>,
+    in_work: Vec<u32>,
+    work: Vec<BlockId>,
+    /// Renaming: each variable's current value, the undo log, the walk's stack, a spare
+    /// instruction list, and what uses a phi (instructions; blocks by their terminator).
+    current: Vec<Operand>,
+    undo: Vec<(u32, Operand)>,
+    stack: Vec<(BlockId, usize, bool)>,
+    spare: Vec<ValueId>,
+    phi_users: Vec<ValueId>,
+    phi_terms: Vec<BlockId>,
+}
 
 /// Promotes every register variable of `f` to SSA values.
 pub fn construct_ssa(
@@ -193,7 +221,7 @@ pub fn construct_ssa(
     consts: &mut ConstTable,
     dom: &DomTree,
     repl: &mut Replacements,
-    _scratch: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
     let nvars = f.vars.len();
     if nvars == 0 {
@@ -202,29 +230,34 @@ pub fn construct_ssa(
     let nblocks = f.blocks.len();
     // One block (most vertex and pixel shaders): no phis, only renaming.
     let single = f.layout.len() == 1;
+    let s = scratch;
 
     // Stores per variable (blocks), and whether the variable is read before written in a block.
-    // Definitions are collected flat and bucketed by variable (one allocation, not one per
+    // Definitions are collected flat and bucketed by variable (one array, not one per
     // variable).
-    let mut defs: Vec<(u32, BlockId)> = Vec::with_capacity(nvars * 2);
-    let mut global = vec![false; nvars];
-    let mut written_here = vec![u32::MAX; nvars];
+    s.defs.clear();
+    s.global.clear();
+    s.global.resize(nvars, false);
+    s.written_here.clear();
+    s.written_here.resize(nvars, u32::MAX);
     let mut loads = 0usize;
+    let mut any_global = false;
     for &b in &f.layout {
         for &v in &f.block(b).insts {
             let inst = f.inst(v);
             match (inst.op, inst.args.first()) {
                 (Op::Store, Some(Operand::Var(var))) => {
                     let vi = var.0 as usize;
-                    if written_here[vi] != b.0 {
-                        written_here[vi] = b.0;
-                        defs.push((var.0, b));
+                    if s.written_here[vi] != b.0 {
+                        s.written_here[vi] = b.0;
+                        s.defs.push((var.0, b));
                     }
                 }
                 (Op::Load, Some(Operand::Var(var))) => {
                     loads += 1;
-                    if written_here[var.0 as usize] != b.0 {
-                        global[var.0 as usize] = true;
+                    if s.written_here[var.0 as usize] != b.0 {
+                        s.global[var.0 as usize] = true;
+                        any_global = true;
                     }
                 }
                 _ => {}
@@ -234,53 +267,58 @@ pub fn construct_ssa(
     if loads == 0 {
         // Lowering answered every read from the value it knew (straight-line code, or code
         // whose registers do not live across blocks): the stores are dead, nothing to rename.
-        if !defs.is_empty() {
+        if !s.defs.is_empty() {
             drop_var_stores(f);
         }
         f.vars.clear();
         return;
     }
     // Phis only where some variable is read in a block before that block writes it.
-    let single = single || !global.contains(&true);
-    let mut def_start = vec![0u32; nvars + 1];
-    for &(var, _) in &defs {
-        def_start[var as usize + 1] += 1;
-    }
-    for i in 0..nvars {
-        def_start[i + 1] += def_start[i];
-    }
-    let mut def_blocks_flat = vec![BlockId(0); defs.len()];
-    let mut fill = def_start.clone();
-    for &(var, b) in &defs {
-        def_blocks_flat[fill[var as usize] as usize] = b;
-        fill[var as usize] += 1;
-    }
+    let single = single || !any_global;
 
     // Phi placement on iterated dominance frontiers. The phis are numbered from `first_phi` on,
     // one after another, before any bitcast the renaming adds (`phi_ids` below).
     let first_phi = f.insts.len() as u32;
-    let mut block_phis: Vec<SmallVec<[(ValueId, u32); 4]>> = vec![SmallVec::new(); nblocks];
+    s.phis.clear();
     if !single {
-        place_phis(
-            f,
-            dom,
-            &global,
-            &def_blocks_flat,
-            &def_start,
-            &mut block_phis,
-        );
+        place_phis(f, dom, s);
     }
-    for (bi, phis) in block_phis.iter().enumerate() {
-        if !phis.is_empty() {
-            let blk = &mut f.blocks[bi];
-            let mut insts: Vec<ValueId> = phis.iter().map(|p| p.0).collect();
-            insts.extend_from_slice(&blk.insts);
-            blk.insts = insts;
+    // The phis by block (counts at `phi_start[b + 2]`, prefix sums, `phi_start[b + 1]` the fill
+    // cursor), each block's in creation order, and at the head of their blocks.
+    s.phi_start.clear();
+    s.phi_start.resize(nblocks + 2, 0);
+    for &(b, _, _) in &s.phis {
+        s.phi_start[b as usize + 2] += 1;
+    }
+    for i in 0..nblocks {
+        s.phi_start[i + 2] += s.phi_start[i + 1];
+    }
+    s.block_phis.clear();
+    s.block_phis.resize(s.phis.len(), (ValueId(0), 0));
+    for &(b, phi, var) in &s.phis {
+        let at = &mut s.phi_start[b as usize + 1];
+        s.block_phis[*at as usize] = (phi, var);
+        *at += 1;
+    }
+    s.phi_start.pop();
+    if !s.phis.is_empty() {
+        for bi in 0..nblocks {
+            let phis = &s.block_phis[s.phi_start[bi] as usize..s.phi_start[bi + 1] as usize];
+            if !phis.is_empty() {
+                let insts = &mut f.blocks[bi].insts;
+                let len = insts.len();
+                insts.resize(len + phis.len(), ValueId(0));
+                insts.copy_within(0..len, phis.len());
+                for (slot, p) in insts.iter_mut().zip(phis) {
+                    *slot = p.0;
+                }
+            }
         }
     }
 
     // Renaming along the dominator tree.
-    let mut current: Vec<Operand> = Vec::with_capacity(nvars);
+    let current = &mut s.current;
+    current.clear();
     let mut zero_of_u32 = None;
     for v in &f.vars {
         let z = if v.ty == TypeId::U32 {
@@ -294,13 +332,22 @@ pub fn construct_ssa(
     let is_phi = |o: Operand| matches!(o, Operand::Value(x) if phi_ids.contains(&x.0));
     // What uses a phi (instructions; blocks by their terminator): the only places that
     // trivial phis' removal rewrites, besides the phis themselves.
-    let mut phi_users: Vec<ValueId> = Vec::new();
-    let mut phi_terms: Vec<BlockId> = Vec::new();
+    let phi_users = &mut s.phi_users;
+    let phi_terms = &mut s.phi_terms;
+    phi_users.clear();
+    phi_terms.clear();
     repl.reset(f.insts.len());
-    let mut undo: Vec<(u32, Operand)> = Vec::new();
-    let mut spare: Vec<ValueId> = Vec::new();
+    let undo = &mut s.undo;
+    undo.clear();
+    let mut spare = std::mem::take(&mut s.spare);
     // Stack entries: (block, undo-log length at entry, entered?)
-    let mut stack: Vec<(BlockId, usize, bool)> = vec![(dom.root(), 0, false)];
+    let stack = &mut s.stack;
+    stack.clear();
+    stack.push((dom.root(), 0, false));
+    let phis_of = |b: BlockId| {
+        let i = b.0 as usize;
+        s.phi_start[i] as usize..s.phi_start[i + 1] as usize
+    };
     while let Some(&mut (b, ref mut mark, ref mut entered)) = stack.last_mut() {
         if *entered {
             // Leave: restore the definitions of the parent.
@@ -314,7 +361,7 @@ pub fn construct_ssa(
         }
         *entered = true;
         *mark = undo.len();
-        for &(phi, var) in &block_phis[b.0 as usize] {
+        for &(phi, var) in &s.block_phis[phis_of(b)] {
             undo.push((var, current[var as usize]));
             current[var as usize] = Operand::Value(phi);
         }
@@ -400,8 +447,8 @@ pub fn construct_ssa(
             succs.truncate(k);
         }
         f.block_mut(b).term = term;
-        for s in succs {
-            for &(phi, var) in &block_phis[s.0 as usize] {
+        for succ in succs {
+            for &(phi, var) in &s.block_phis[phis_of(succ)] {
                 let mut val = current[var as usize];
                 let phi_ty = f.inst(phi).ty;
                 let val_ty = match val {
@@ -427,8 +474,10 @@ pub fn construct_ssa(
             stack.push((c, 0, false));
         }
     }
+    spare.clear();
+    s.spare = spare;
     if !single {
-        remove_trivial_phis(f, &phi_users, &phi_terms, repl);
+        remove_trivial_phis(f, phi_users, phi_terms, repl);
     }
     f.vars.clear();
 }
@@ -446,37 +495,54 @@ fn drop_var_stores(f: &mut Function) {
     }
 }
 
-/// Places the phis of the variables read across blocks (`global`) on the iterated dominance
-/// frontiers of the blocks that store them (`def_blocks[def_start[v]..def_start[v + 1]]`).
-fn place_phis(
-    f: &mut Function,
-    dom: &DomTree,
-    global: &[bool],
-    def_blocks: &[BlockId],
-    def_start: &[u32],
-    block_phis: &mut [SmallVec<[(ValueId, u32); 4]>],
-) {
+/// Places the phis of the variables read across blocks (`s.global`) on the iterated dominance
+/// frontiers of the blocks that store them (`s.defs`), listing them in `s.phis`.
+fn place_phis(f: &mut Function, dom: &DomTree, s: &mut Scratch) {
     let nblocks = f.blocks.len();
-    let preds = f.predecessors();
-    let df = dom.frontiers(f, &preds);
-    let mut has_phi = vec![u32::MAX; nblocks];
-    let mut in_work = vec![u32::MAX; nblocks];
-    let mut work: Vec<BlockId> = Vec::new();
-    for (var, _) in global.iter().enumerate().filter(|g| *g.1) {
+    let nvars = f.vars.len();
+    // The blocks storing each variable (counts at `def_start[v + 2]`, prefix sums,
+    // `def_start[v + 1]` the fill cursor), in layout order.
+    s.def_start.clear();
+    s.def_start.resize(nvars + 2, 0);
+    for &(var, _) in &s.defs {
+        s.def_start[var as usize + 2] += 1;
+    }
+    for i in 0..nvars {
+        s.def_start[i + 2] += s.def_start[i + 1];
+    }
+    s.def_blocks.clear();
+    s.def_blocks.resize(s.defs.len(), BlockId(0));
+    for &(var, b) in &s.defs {
+        let at = &mut s.def_start[var as usize + 1];
+        s.def_blocks[*at as usize] = b;
+        *at += 1;
+    }
+    s.def_start.pop();
+    s.preds.compute(f);
+    dom.frontiers(f, &s.preds, &mut s.df);
+    s.has_phi.clear();
+    s.has_phi.resize(nblocks, u32::MAX);
+    s.in_work.clear();
+    s.in_work.resize(nblocks, u32::MAX);
+    let work = &mut s.work;
+    for var in 0..nvars {
+        if !s.global[var] {
+            continue;
+        }
         work.clear();
-        for &d in &def_blocks[def_start[var] as usize..def_start[var + 1] as usize] {
-            in_work[d.0 as usize] = var as u32;
+        for &d in &s.def_blocks[s.def_start[var] as usize..s.def_start[var + 1] as usize] {
+            s.in_work[d.0 as usize] = var as u32;
             work.push(d);
         }
         while let Some(x) = work.pop() {
-            for &y in &df[x.0 as usize] {
-                if has_phi[y.0 as usize] != var as u32 {
-                    has_phi[y.0 as usize] = var as u32;
+            for &y in s.df.of(x) {
+                if s.has_phi[y.0 as usize] != var as u32 {
+                    s.has_phi[y.0 as usize] = var as u32;
                     let ty = f.vars[var].ty;
                     let phi = f.add_inst(Inst::new(Op::Phi, ty, Args::new()));
-                    block_phis[y.0 as usize].push((phi, var as u32));
-                    if in_work[y.0 as usize] != var as u32 {
-                        in_work[y.0 as usize] = var as u32;
+                    s.phis.push((y.0, phi, var as u32));
+                    if s.in_work[y.0 as usize] != var as u32 {
+                        s.in_work[y.0 as usize] = var as u32;
                         work.push(y);
                     }
                 }

@@ -25,17 +25,21 @@
 //!    comes after its dominators and each construct's body before its merge.
 
 use super::PassError;
-use super::cfg::{DomTree, immediate_dominators, reverse_post_order};
+use super::cfg::{
+    DomTree, Preds, immediate_dominators_into, reverse_post_order_into, successor, successor_count,
+};
 use crate::ir::{BlockId, Function, Merge, Terminator};
 
 const TOP: usize = usize::MAX;
 
-/// Restructuring loops costs about (loops × blocks): each loop recomputes dominators and
-/// predecessors and keeps a body set over all blocks. Real programs stay far below this bound
+/// Restructuring loops costs about (loops × blocks): each loop recomputes predecessors,
+/// renumbers the dominator tree (updated in place, not recomputed) and keeps a body set over
+/// all blocks. Real programs stay far below this bound
 /// (a hundred loops in ten thousand blocks is 2^20); a hostile one over it gets an error rather
 /// than minutes of work and a quadratic amount of memory.
 const MAX_LOOP_WORK: u64 = 1 << 24;
 
+#[derive(Debug)]
 struct Loop {
     header: BlockId,
     latches: Vec<BlockId>,
@@ -87,28 +91,54 @@ fn fold_trivial_branches(f: &mut Function) {
     }
 }
 
-/// Size of each block's dominator subtree.
-fn subtree_sizes(dom: &DomTree, n: usize) -> Vec<u32> {
-    let mut size = vec![0u32; n];
-    let order = dom.preorder();
-    for &b in order.iter().rev() {
+/// Size of each block's dominator subtree, into `size`.
+fn subtree_sizes(dom: &DomTree, n: usize, size: &mut Vec<u32>) {
+    size.clear();
+    size.resize(n, 0);
+    for &b in dom.preorder().iter().rev() {
         size[b.0 as usize] += 1;
         if let Some(p) = dom.idom(b) {
             size[p.0 as usize] += size[b.0 as usize];
         }
     }
-    size
 }
 
-fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
+/// A loop with header `header`, its vectors taken from `pool` (emptied) when it has one.
+fn new_loop(pool: &mut Vec<Loop>, header: BlockId) -> Loop {
+    let mut l = pool.pop().unwrap_or(Loop {
+        header,
+        latches: Vec::new(),
+        body: Vec::new(),
+        merge: header,
+        cont: header,
+        parent: TOP,
+    });
+    l.header = header;
+    l.latches.clear();
+    l.body.clear();
+    l.merge = header;
+    l.cont = header;
+    l.parent = TOP;
+    l
+}
+
+fn find_loops(
+    f: &Function,
+    dom: &DomTree,
+    loops: &mut Vec<Loop>,
+    sc: &mut Scratch,
+) -> Result<(), PassError> {
     let n = f.blocks.len();
-    let mut rpo_index = vec![u32::MAX; n];
+    let rpo_index = &mut sc.index;
+    rpo_index.clear();
+    rpo_index.resize(n, u32::MAX);
     for (i, &b) in f.layout.iter().enumerate() {
         rpo_index[b.0 as usize] = i as u32;
     }
-    let mut loops: Vec<Loop> = Vec::new();
     // The loop whose header each block is (u32::MAX: none).
-    let mut loop_of = vec![u32::MAX; n];
+    let loop_of = &mut sc.loop_of;
+    loop_of.clear();
+    loop_of.resize(n, u32::MAX);
     for &b in &f.layout {
         for s in f.block(b).term.successors() {
             if rpo_index[s.0 as usize] > rpo_index[b.0 as usize] {
@@ -125,14 +155,9 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
                 }
                 None => {
                     loop_of[s.0 as usize] = loops.len() as u32;
-                    loops.push(Loop {
-                        header: s,
-                        latches: vec![b],
-                        body: Vec::new(),
-                        merge: s,
-                        cont: s,
-                        parent: TOP,
-                    })
+                    let mut l = new_loop(&mut sc.loop_pool, s);
+                    l.latches.push(b);
+                    loops.push(l);
                 }
             }
         }
@@ -143,14 +168,7 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
     for &b in &f.layout {
         if f.block(b).loop_exit.is_some() && loop_of[b.0 as usize] == u32::MAX {
             loop_of[b.0 as usize] = loops.len() as u32;
-            loops.push(Loop {
-                header: b,
-                latches: Vec::new(),
-                body: Vec::new(),
-                merge: b,
-                cont: b,
-                parent: TOP,
-            });
+            loops.push(new_loop(&mut sc.loop_pool, b));
         }
     }
     if loops.len() as u64 * n as u64 > MAX_LOOP_WORK {
@@ -160,32 +178,23 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
             loops.len()
         )));
     }
-    let preds = f.predecessors();
+    if loops.is_empty() {
+        return Ok(());
+    }
+    sc.preds.compute(f);
     for l in loops.iter_mut() {
-        let mut body = vec![false; n];
-        body[l.header.0 as usize] = true;
-        let mut stack: Vec<BlockId> = Vec::new();
-        for &latch in &l.latches {
-            if !body[latch.0 as usize] {
-                body[latch.0 as usize] = true;
-                stack.push(latch);
-            }
-        }
-        while let Some(x) = stack.pop() {
-            for &p in &preds[x.0 as usize] {
-                if !body[p.0 as usize] {
-                    body[p.0 as usize] = true;
-                    stack.push(p);
-                }
-            }
-        }
+        let mut body = std::mem::take(&mut l.body);
+        natural_body(f, l.header, &l.latches, &sc.preds, &mut body, &mut sc.stack);
         l.body = body;
     }
     // Parents: the smallest other loop whose body holds this loop's header.
-    let sizes: Vec<usize> = loops
-        .iter()
-        .map(|l| l.body.iter().filter(|&&x| x).count())
-        .collect();
+    let sizes = &mut sc.sizes;
+    sizes.clear();
+    sizes.extend(
+        loops
+            .iter()
+            .map(|l| l.body.iter().filter(|&&x| x).count() as u32),
+    );
     for i in 0..loops.len() {
         let mut best = TOP;
         for j in 0..loops.len() {
@@ -198,7 +207,7 @@ fn find_loops(f: &Function, dom: &DomTree) -> Result<Vec<Loop>, PassError> {
         }
         loops[i].parent = best;
     }
-    Ok(loops)
+    Ok(())
 }
 
 fn in_body(l: &Loop, b: BlockId) -> bool {
@@ -218,29 +227,46 @@ fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
 }
 
 /// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
-/// cannot carry OpLoopMerge directly. Returns the merges it made and the dominator tree of the
-/// reshaped graph (computed after the last loop anyway, so the caller need not again).
+/// cannot carry OpLoopMerge directly. Lists the merges it made in `fresh_merges`, and leaves
+/// `dom` the dominator tree of the reshaped graph (computed after the last loop anyway, so the
+/// caller need not again).
 fn restructure_loops(
     f: &mut Function,
     loops: &mut [Loop],
-    dom: &DomTree,
-) -> Result<(Vec<(BlockId, usize)>, DomTree), PassError> {
-    let mut fresh_merges = Vec::new();
+    dom: &mut DomTree,
+    fresh_merges: &mut Vec<(BlockId, usize)>,
+    sc: &mut Scratch,
+    cfg: &mut super::cfg::Scratch,
+) -> Result<(), PassError> {
     // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
     // headers), so dominators and the next loop's natural body are computed afresh.
-    let headers: Vec<BlockId> = loops.iter().map(|l| l.header).collect();
-    let mut order: Vec<usize> = (0..loops.len()).collect();
+    let headers = &mut sc.headers;
+    headers.clear();
+    headers.extend(loops.iter().map(|l| l.header));
+    let order = &mut sc.order;
+    order.clear();
+    order.extend(0..loops.len());
     order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
-    let mut fresh_dom: Option<DomTree> = None;
-    for li in order {
-        let dom = fresh_dom.as_ref().unwrap_or(dom);
-        let sizes = subtree_sizes(dom, f.blocks.len());
+    for &li in order.iter() {
+        let sizes = &mut sc.subtree;
+        subtree_sizes(dom, f.blocks.len(), sizes);
         let header = loops[li].header;
-        let preds = f.predecessors();
-        loops[li].body = natural_body(f, header, &loops[li].latches, &preds);
+        let preds = &mut sc.preds;
+        preds.compute(f);
+        let mut body = std::mem::take(&mut loops[li].body);
+        natural_body(
+            f,
+            header,
+            &loops[li].latches,
+            preds,
+            &mut body,
+            &mut sc.stack,
+        );
+        loops[li].body = body;
         // Exit targets (through single-entry forwarding chains such as `if (c) break;`
         // blocks) and how many edges reach each.
-        let mut exits: Vec<(BlockId, u32)> = Vec::new();
+        let exits = &mut sc.exits;
+        exits.clear();
         for (bi, &inside) in loops[li].body.iter().enumerate() {
             if !inside {
                 continue;
@@ -252,7 +278,7 @@ fn restructure_loops(
                 let mut s = s;
                 let mut steps = 0;
                 while steps < f.blocks.len()
-                    && preds[s.0 as usize].len() == 1
+                    && preds.of(s).len() == 1
                     && dom.dominates(header, s)
                     && !headers.contains(&s)
                     && !stated_exit(f, s)
@@ -271,11 +297,14 @@ fn restructure_loops(
                 }
             }
         }
-        let mut outside: Vec<BlockId> = exits
-            .iter()
-            .map(|e| e.0)
-            .filter(|&t| !dom.dominates(header, t))
-            .collect();
+        let outside = &mut sc.outside;
+        outside.clear();
+        outside.extend(
+            exits
+                .iter()
+                .map(|e| e.0)
+                .filter(|&t| !dom.dominates(header, t)),
+        );
         // The program's own `endloop` exit is the merge when it is a real exit of this loop
         // (or, for a loop left only by returns, an unreachable block kept as the merge).
         let hinted = f
@@ -283,15 +312,22 @@ fn restructure_loops(
             .loop_exit
             .filter(|&x| x != header && !in_body(&loops[li], x) && outside.iter().all(|&o| o == x));
         if let Some(x) = hinted
-            && !preds[x.0 as usize].is_empty()
+            && !preds.of(x).is_empty()
             && !dom.dominates(header, x)
         {
             // Reached from outside the loop too: exit through a forwarding block (below).
-            outside = vec![x];
+            outside.clear();
+            outside.push(x);
         }
+        // The dominators change only where the steps below say (new blocks are dominated by
+        // the common dominator of the blocks branching to them; nothing else changes but a
+        // split header's children): `full` when a case falls outside that.
+        let mut full = false;
+        let mut fwd_idom = None;
         if let Some(x) = hinted
-            && preds[x.0 as usize].is_empty()
+            && preds.of(x).is_empty()
         {
+            full |= dom.contains(x);
             let blk = f.block_mut(x);
             blk.insts.clear();
             blk.term = Terminator::Unreachable;
@@ -318,12 +354,18 @@ fn restructure_loops(
             let fwd = f.new_block();
             f.block_mut(fwd).term = Terminator::Branch(m);
             f.layout.push(fwd);
+            let mut d = None;
             for bi in 0..f.blocks.len() {
                 let b = BlockId(bi as u32);
                 if b != fwd && dom.dominates(header, b) {
+                    if branches_to(&f.block(b).term, m) {
+                        d = Some(d.map_or(b, |d| dom.common_dominator(d, b)));
+                    }
                     f.block_mut(b).term.replace_successor(m, fwd);
                 }
             }
+            // `m` keeps its dominator: it is reached from outside the header's blocks too.
+            fwd_idom = Some((fwd, d));
             fresh_merges.push((fwd, loops[li].parent));
             fwd
         } else if let Some(best) = exits
@@ -343,7 +385,11 @@ fn restructure_loops(
         f.block_mut(cont).term = Terminator::Branch(header);
         f.layout.push(cont);
         add_to_loops_holding(loops, header, cont);
-        for &latch in &loops[li].latches.clone() {
+        let mut cont_idom = None;
+        for &latch in &loops[li].latches {
+            if dom.contains(latch) && branches_to(&f.block(latch).term, header) {
+                cont_idom = Some(cont_idom.map_or(latch, |d| dom.common_dominator(d, latch)));
+            }
             f.block_mut(latch).term.replace_successor(header, cont);
         }
         // The header must end in a branch, or a conditional branch that can exit the loop.
@@ -354,8 +400,10 @@ fn restructure_loops(
             } => *on_true == merge || *on_false == merge,
             _ => false,
         };
+        let mut split = None;
         if !header_ok {
             let body_start = f.new_block();
+            split = Some(body_start);
             let insts = std::mem::take(&mut f.block_mut(header).insts);
             let term = std::mem::replace(
                 &mut f.block_mut(header).term,
@@ -374,11 +422,33 @@ fn restructure_loops(
         };
         loops[li].merge = merge;
         loops[li].cont = cont;
-        fresh_dom = Some(DomTree::compute(f));
+        if full {
+            dom.recompute(f, cfg);
+        } else {
+            dom.grow(f.blocks.len());
+            if let Some((fwd, d)) = fwd_idom {
+                dom.set_idom(fwd, d);
+            }
+            dom.set_idom(cont, cont_idom);
+            if let Some(body_start) = split {
+                // Everything the header dominated is now reached through its body's start.
+                dom.move_children(header, body_start);
+                dom.set_idom(body_start, Some(header));
+            }
+            dom.finish_update(cfg);
+            // Checked where the IR is (debug builds, tests, `DXBC_VALIDATE_IR`).
+            if super::checking() && !dom.same_as(&DomTree::compute(f)) {
+                return Err(PassError::Internal {
+                    pass: "structurize",
+                    what: format!(
+                        "dominators updated after loop B{} differ from recomputed ones",
+                        header.0
+                    ),
+                });
+            }
+        }
     }
-    // The dominators of the graph as the last loop left it.
-    let dom = fresh_dom.unwrap_or_else(|| DomTree::compute(f));
-    Ok((fresh_merges, dom))
+    Ok(())
 }
 
 /// Whether `b` is the block after some `endloop` (a loop exit the program states): exit chains
@@ -392,11 +462,14 @@ fn natural_body(
     f: &Function,
     header: BlockId,
     latches: &[BlockId],
-    preds: &[smallvec::SmallVec<[BlockId; 2]>],
-) -> Vec<bool> {
-    let mut body = vec![false; f.blocks.len()];
+    preds: &Preds,
+    body: &mut Vec<bool>,
+    stack: &mut Vec<BlockId>,
+) {
+    body.clear();
+    body.resize(f.blocks.len(), false);
     body[header.0 as usize] = true;
-    let mut stack: Vec<BlockId> = Vec::new();
+    stack.clear();
     for &latch in latches {
         if !body[latch.0 as usize] {
             body[latch.0 as usize] = true;
@@ -404,14 +477,13 @@ fn natural_body(
         }
     }
     while let Some(x) = stack.pop() {
-        for &p in &preds[x.0 as usize] {
+        for &p in preds.of(x) {
             if !body[p.0 as usize] {
                 body[p.0 as usize] = true;
                 stack.push(p);
             }
         }
     }
-    body
 }
 
 /// Innermost loop (index into `loops`, or TOP) whose construct holds each block.
@@ -420,30 +492,37 @@ fn assign_regions(
     loops: &[Loop],
     dom: &DomTree,
     fresh: &[(BlockId, usize)],
-) -> Vec<usize> {
+    region: &mut Vec<usize>,
+    header_of: &mut Vec<usize>,
+    is_merge: &mut Vec<bool>,
+) {
     let n = f.blocks.len();
-    let mut region = vec![TOP; n];
-    let mut header_of = vec![TOP; n];
-    let mut merge_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    region.clear();
+    region.resize(n, TOP);
+    header_of.clear();
+    header_of.resize(n, TOP);
+    // Whether some loop merges at each block (`loops[i].merge == b` tells which).
+    is_merge.clear();
+    is_merge.resize(n, false);
     for (i, l) in loops.iter().enumerate() {
         header_of[l.header.0 as usize] = i;
-        merge_of[l.merge.0 as usize].push(i);
+        is_merge[l.merge.0 as usize] = true;
     }
-    for b in dom.preorder() {
+    for &b in dom.preorder() {
         let bi = b.0 as usize;
         let mut r = dom.idom(b).map_or(TOP, |p| region[p.0 as usize]);
         if header_of[bi] != TOP {
             r = header_of[bi];
-        } else if !merge_of[bi].is_empty() {
+        } else if is_merge[bi] {
             // Leaving the loops this block merges: its region is the outermost such loop's parent.
             let mut cur = r;
-            while cur != TOP && !merge_of[bi].contains(&cur) {
+            while cur != TOP && loops[cur].merge != b {
                 cur = loops[cur].parent;
             }
             if cur != TOP {
                 let mut out = loops[cur].parent;
                 // Several nested loops may share a merge block: leave all of them.
-                while out != TOP && merge_of[bi].contains(&out) {
+                while out != TOP && loops[out].merge == b {
                     out = loops[out].parent;
                 }
                 r = out;
@@ -457,7 +536,6 @@ fn assign_regions(
     for &(m, r) in fresh {
         region[m.0 as usize] = r;
     }
-    region
 }
 
 /// Gives every selection header its merge block.
@@ -466,45 +544,57 @@ fn place_selection_merges(
     loops: &[Loop],
     region: &mut Vec<usize>,
     dom: &DomTree,
+    sc: &mut Scratch,
+    cfg: &mut super::cfg::Scratch,
 ) -> Result<bool, PassError> {
     let n = f.blocks.len();
     let mut redirected_any = false;
-    let mut claimed = vec![false; n];
+    let claimed = &mut sc.claimed;
+    claimed.clear();
+    claimed.resize(n, false);
     for l in loops {
         claimed[l.merge.0 as usize] = true;
         claimed[l.cont.0 as usize] = true;
     }
-    let mut header_loop = vec![TOP; n];
+    let header_loop = &mut sc.header_of;
+    header_loop.clear();
+    header_loop.resize(n, TOP);
     for (i, l) in loops.iter().enumerate() {
         header_loop[l.header.0 as usize] = i;
     }
     // Selection headers in dominator pre-order (outer before inner).
-    let headers: Vec<BlockId> = dom
-        .preorder()
-        .into_iter()
-        .filter(|&b| {
-            let blk = f.block(b);
-            blk.merge == Merge::None
-                && matches!(
-                    blk.term,
-                    Terminator::CondBranch { .. } | Terminator::Switch { .. }
-                )
-        })
-        .collect();
+    let mut headers = std::mem::take(&mut sc.headers);
+    headers.clear();
+    headers.extend(dom.preorder().iter().copied().filter(|&b| {
+        let blk = f.block(b);
+        blk.merge == Merge::None
+            && matches!(
+                blk.term,
+                Terminator::CondBranch { .. } | Terminator::Switch { .. }
+            )
+    }));
     if headers.is_empty() {
+        sc.headers = headers;
         return Ok(false);
     }
-    let preds = f.predecessors();
+    let preds = &mut sc.preds;
+    preds.compute(f);
     // The join the program itself states (D3D's `endif`/`endswitch`, the code after
     // `breakc`/`retc`) is the merge when it is one: not the header, not already a loop's merge
     // or continue target, and dominated by the header (or unreachable: all paths left).
-    let mut in_layout = vec![false; n];
+    let in_layout = &mut sc.in_layout;
+    in_layout.clear();
+    in_layout.resize(n, false);
     for &b in &f.layout {
         in_layout[b.0 as usize] = true;
     }
-    let mut hinted: Vec<Option<BlockId>> = vec![None; n];
+    let hinted = &mut sc.hinted;
+    hinted.clear();
+    hinted.resize(n, None);
     // Blocks already some header's hinted merge.
-    let mut hint_taken = vec![false; n];
+    let hint_taken = &mut sc.hint_taken;
+    hint_taken.clear();
+    hint_taken.resize(n, false);
     for &h in &headers {
         if let Some(j) = f.block(h).join
             && j != h
@@ -512,26 +602,37 @@ fn place_selection_merges(
             && !claimed[j.0 as usize]
             && !hint_taken[j.0 as usize]
             && (!in_layout[j.0 as usize]
-                || (dom.dominates(h, j) && merge_is_clean(f, dom, &preds, h, j, &claimed)))
+                || (dom.dominates(h, j)
+                    && merge_is_clean(f, dom, preds, h, j, claimed, &mut sc.seen, &mut sc.stack)))
         {
             hinted[h.0 as usize] = Some(j);
             hint_taken[j.0 as usize] = true;
         }
     }
     // One post-dominator computation per region that has selection headers without a join.
-    let mut regions: Vec<usize> = headers
-        .iter()
-        .filter(|h| hinted[h.0 as usize].is_none())
-        .map(|h| region[h.0 as usize])
-        .collect();
+    let regions = &mut sc.regions;
+    regions.clear();
+    regions.extend(
+        headers
+            .iter()
+            .filter(|h| hinted[h.0 as usize].is_none())
+            .map(|h| region[h.0 as usize]),
+    );
     regions.sort_unstable();
     regions.dedup();
-    let mut ipdom: Vec<Option<BlockId>> = vec![None; n];
-    let mut to_sink = vec![false; n];
-    for &r in &regions {
+    let ipdom = &mut sc.ipdom;
+    ipdom.clear();
+    ipdom.resize(n, None);
+    let to_sink = &mut sc.to_sink;
+    to_sink.clear();
+    to_sink.resize(n, false);
+    let node_of = &mut sc.index;
+    let nodes = &mut sc.nodes;
+    for &r in regions.iter() {
         // Nodes: blocks of region r, child-loop headers (standing for the whole child loop), sink.
-        let mut node_of = vec![u32::MAX; n];
-        let mut nodes: Vec<BlockId> = Vec::new();
+        node_of.clear();
+        node_of.resize(n, u32::MAX);
+        nodes.clear();
         for &b in &f.layout {
             let bi = b.0 as usize;
             let is_child_header = header_loop[bi] != TOP && loops[header_loop[bi]].parent == r;
@@ -550,7 +651,7 @@ fn place_selection_merges(
         // invocation leaves to the sink. (Headers left with only the sink get their merge from
         // `join_after_exits` below.)
         {
-            let mut edges: Vec<(u32, u32)> = Vec::with_capacity(nodes.len() * 2);
+            let (edges, buf) = cfg.edges_and_buf();
             let map = |s: BlockId| -> u32 {
                 if Some(s) == own_merge || Some(s) == own_cont {
                     return sink;
@@ -574,7 +675,8 @@ fn place_selection_merges(
                     edges.push((map(s), ni as u32));
                 }
             }
-            let pd = immediate_dominators(nodes.len() + 1, sink, &edges);
+            let pd = &mut sc.pd;
+            immediate_dominators_into(nodes.len() + 1, sink, edges, buf, pd);
             for (ni, &b) in nodes.iter().enumerate() {
                 let bi = b.0 as usize;
                 match pd[ni] {
@@ -587,7 +689,7 @@ fn place_selection_merges(
             }
         }
     }
-    for h in headers {
+    for &h in &headers {
         let hi = h.0 as usize;
         if let Some(j) = hinted[hi]
             && !claimed[j.0 as usize]
@@ -608,7 +710,7 @@ fn place_selection_merges(
             continue;
         }
         let joined = if to_sink[hi] {
-            join_after_exits(f, h, loops, region, &preds, dom)
+            join_after_exits(f, h, loops, region, preds, dom, &mut sc.seen, &mut sc.stack)
         } else {
             None
         };
@@ -629,13 +731,13 @@ fn place_selection_merges(
             f.block_mut(fwd).term = Terminator::Branch(m);
             region.push(region[hi]);
             claimed.push(false);
-            let layout = f.layout.clone();
             let mut redirected = false;
-            for b in layout {
+            for li in 0..f.layout.len() {
+                let b = f.layout[li];
                 if dom.dominates(h, b) && b != m {
-                    let before = f.block(b).term.clone();
+                    // The terminator changes when it targets `m`.
+                    redirected |= branches_to(&f.block(b).term, m);
                     f.block_mut(b).term.replace_successor(m, fwd);
-                    redirected |= f.block(b).term != before;
                 }
             }
             if !redirected {
@@ -653,31 +755,51 @@ fn place_selection_merges(
         claimed[m.0 as usize] = true;
         f.block_mut(h).merge = Merge::Selection(m);
     }
+    sc.headers = headers;
     Ok(redirected_any)
+}
+
+/// Whether `term` has `m` among its targets.
+fn branches_to(term: &Terminator, m: BlockId) -> bool {
+    match term {
+        Terminator::Branch(b) => *b == m,
+        Terminator::CondBranch {
+            on_true, on_false, ..
+        } => *on_true == m || *on_false == m,
+        Terminator::Switch { default, cases, .. } => {
+            *default == m || cases.iter().any(|c| c.1 == m)
+        }
+        Terminator::Open | Terminator::Return | Terminator::Unreachable => false,
+    }
 }
 
 /// Whether `m` can merge the construct headed by `h`: nothing reachable from the merge leads
 /// back into the construct (blocks `h` dominates that `m` does not). A join the program states
 /// can fail this when the construct it closes is not what it seems in the graph — a `loop`
 /// whose back edge is dead code, say.
+#[allow(clippy::too_many_arguments)] // the last two are working buffers
 fn merge_is_clean(
     f: &Function,
     dom: &DomTree,
-    preds: &[smallvec::SmallVec<[BlockId; 2]>],
+    preds: &Preds,
     h: BlockId,
     m: BlockId,
     loop_exits: &[bool],
+    seen: &mut Vec<bool>,
+    stack: &mut Vec<BlockId>,
 ) -> bool {
     // The walk below covers everything `m` dominates, which after a run of `if`s is the rest
     // of the program: first look for an edge from there into the construct (the blocks `h`
     // dominates and `m` does not, found from `h` without entering `m`'s subtree), which costs
     // only the construct. Without one the walk cannot find a way back either.
-    let mut seen = vec![false; f.blocks.len()];
-    let mut stack = vec![h];
+    seen.clear();
+    seen.resize(f.blocks.len(), false);
+    stack.clear();
+    stack.push(h);
     seen[h.0 as usize] = true;
     let mut way_back = false;
     while let Some(u) = stack.pop() {
-        if preds[u.0 as usize].iter().any(|&p| dom.dominates(m, p)) {
+        if preds.of(u).iter().any(|&p| dom.dominates(m, p)) {
             way_back = true;
             break;
         }
@@ -729,13 +851,16 @@ fn merge_is_clean(
 /// successor is the merge (`if (c) break;`). Otherwise each non-exit successor's dominance
 /// subtree is walked (stopping at exits) for edges leaving it: a successor reached that way from
 /// another one is the join (an `if` without `else`); else the single block so reached is.
+#[allow(clippy::too_many_arguments)] // the last two are working buffers
 fn join_after_exits(
     f: &Function,
     h: BlockId,
     loops: &[Loop],
     region: &[usize],
-    preds: &[smallvec::SmallVec<[BlockId; 2]>],
+    preds: &Preds,
     dom: &DomTree,
+    seen: &mut Vec<bool>,
+    stack: &mut Vec<BlockId>,
 ) -> Option<BlockId> {
     let r = region[h.0 as usize];
     let (own_merge, own_cont) = if r == TOP {
@@ -746,7 +871,7 @@ fn join_after_exits(
     let is_exit = |b: BlockId| {
         Some(b) == own_merge
             || Some(b) == own_cont
-            || (f.block(b).term.successors().is_empty() && preds[b.0 as usize].len() <= 1)
+            || (f.block(b).term.successors().is_empty() && preds.of(b).len() <= 1)
     };
     let mut targets: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
     for s in f.block(h).term.successors() {
@@ -761,9 +886,11 @@ fn join_after_exits(
         _ => {}
     }
     let mut escapes: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
-    let mut seen = vec![false; f.blocks.len()];
+    seen.clear();
+    seen.resize(f.blocks.len(), false);
     for &t in &targets {
-        let mut stack = vec![t];
+        stack.clear();
+        stack.push(t);
         seen[t.0 as usize] = true;
         while let Some(b) = stack.pop() {
             for s in f.block(b).term.successors() {
@@ -876,43 +1003,50 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), PassError> 
 
 /// Lays blocks out in reverse post-order, visiting a header's merge (and continue) block
 /// before its other successors so that they come after the construct's body.
-fn structured_layout(f: &mut Function) {
+fn structured_layout(f: &mut Function, sc: &mut Scratch) {
     let n = f.blocks.len();
-    let mut visited = vec![false; n];
-    let mut post: Vec<BlockId> = Vec::with_capacity(n);
-    let succ_order = |f: &Function, b: BlockId| -> smallvec::SmallVec<[BlockId; 4]> {
+    let visited = &mut sc.seen;
+    visited.clear();
+    visited.resize(n, false);
+    let mut post = std::mem::take(&mut sc.post);
+    post.clear();
+    // The `i`th block to visit from `b`: its merge (and continue) block, then its successors
+    // in reverse (switch: default first in source order; visited in reverse so that RPO keeps
+    // case order).
+    let next = |f: &Function, b: BlockId, i: u32| -> Option<BlockId> {
         let blk = f.block(b);
-        let mut v: smallvec::SmallVec<[BlockId; 4]> = smallvec::SmallVec::new();
+        let mut i = i as usize;
         match blk.merge {
-            Merge::Selection(m) => v.push(m),
+            Merge::Selection(m) => {
+                if i == 0 {
+                    return Some(m);
+                }
+                i -= 1;
+            }
             Merge::Loop {
                 merge,
                 continue_target,
-            } => {
-                v.push(merge);
-                v.push(continue_target);
-            }
+            } => match i {
+                0 => return Some(merge),
+                1 => return Some(continue_target),
+                _ => i -= 2,
+            },
             Merge::None => {}
         }
-        let succ = blk.term.successors();
-        // Switch: default first in source order; visit in reverse so RPO keeps case order.
-        for &s in succ.iter().rev() {
-            v.push(s);
-        }
-        v
+        let count = successor_count(&blk.term);
+        (i < count).then(|| successor(&blk.term, count - 1 - i))
     };
     let entry = f.entry();
-    let mut stack: Vec<(BlockId, smallvec::SmallVec<[BlockId; 4]>, usize)> =
-        vec![(entry, succ_order(f, entry), 0)];
+    let stack = &mut sc.walk;
+    stack.clear();
+    stack.push((entry, 0));
     visited[entry.0 as usize] = true;
     while let Some(top) = stack.last_mut() {
-        if top.2 < top.1.len() {
-            let s = top.1[top.2];
-            top.2 += 1;
+        if let Some(s) = next(f, top.0, top.1) {
+            top.1 += 1;
             if !visited[s.0 as usize] {
                 visited[s.0 as usize] = true;
-                let so = succ_order(f, s);
-                stack.push((s, so, 0));
+                stack.push((s, 0));
             }
         } else {
             post.push(top.0);
@@ -920,22 +1054,67 @@ fn structured_layout(f: &mut Function) {
         }
     }
     post.reverse();
-    f.layout = post;
+    sc.post = std::mem::replace(&mut f.layout, post);
 }
 
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// The loops found, and spare loops whose vectors the next ones reuse.
+    loops: Vec<Loop>,
+    loop_pool: Vec<Loop>,
+    /// The merges made for loops: (block, region).
+    fresh: Vec<(BlockId, usize)>,
+    /// Each block's innermost loop construct (see [`assign_regions`]).
+    region: Vec<usize>,
+    preds: Preds,
+    /// Per-block arrays: a number (layout index, region node), the loop a block heads, whether
+    /// a loop merges there, dominator subtree sizes.
+    index: Vec<u32>,
+    loop_of: Vec<u32>,
+    header_of: Vec<usize>,
+    is_merge: Vec<bool>,
+    subtree: Vec<u32>,
+    /// Loops: their sizes, the order they are restructured in, their headers, exits.
+    sizes: Vec<u32>,
+    order: Vec<usize>,
+    headers: Vec<BlockId>,
+    exits: Vec<(BlockId, u32)>,
+    outside: Vec<BlockId>,
+    /// Selections: claimed merges, blocks in the layout, stated joins, post-dominators.
+    claimed: Vec<bool>,
+    in_layout: Vec<bool>,
+    hinted: Vec<Option<BlockId>>,
+    hint_taken: Vec<bool>,
+    regions: Vec<usize>,
+    ipdom: Vec<Option<BlockId>>,
+    to_sink: Vec<bool>,
+    nodes: Vec<BlockId>,
+    pd: Vec<u32>,
+    /// Walks: visited marks, work stacks, the layout being built.
+    seen: Vec<bool>,
+    stack: Vec<BlockId>,
+    walk: Vec<(BlockId, u32)>,
+    post: Vec<BlockId>,
+}
 
 /// Structurizes `f` in place (see the module documentation); returns the final dominator
 /// tree, which the later passes reuse (they do not change the graph).
 pub fn structurize(f: &mut Function) -> Result<DomTree, PassError> {
-    structurize_with(f, &mut Scratch::default())
+    structurize_with(
+        f,
+        &mut Scratch::default(),
+        &mut super::cfg::Scratch::default(),
+    )
 }
 
-/// [`structurize`] with kept working buffers.
-pub fn structurize_with(f: &mut Function, _scratch: &mut Scratch) -> Result<DomTree, PassError> {
+/// [`structurize`] with kept working buffers (this pass's and the dominator computations').
+pub fn structurize_with(
+    f: &mut Function,
+    sc: &mut Scratch,
+    cfg: &mut super::cfg::Scratch,
+) -> Result<DomTree, PassError> {
     // Straight-line code (most vertex and pixel shaders): the entry block leaves the function,
     // so it is the whole function and there is nothing to reshape.
     let entry = f.entry();
@@ -945,30 +1124,57 @@ pub fn structurize_with(f: &mut Function, _scratch: &mut Scratch) -> Result<DomT
     ) {
         f.layout.clear();
         f.layout.push(entry);
-        return Ok(DomTree::compute(f));
+        return Ok(DomTree::compute_with(f, cfg));
     }
     fold_trivial_branches(f);
-    f.layout = reverse_post_order(f);
-    let mut dom = DomTree::compute(f);
-    let mut loops = find_loops(f, &dom)?;
-    let mut fresh = Vec::new();
-    if !loops.is_empty() {
-        (fresh, dom) = restructure_loops(f, &mut loops, &dom)?;
+    let mut layout = std::mem::take(&mut sc.post);
+    reverse_post_order_into(f, &mut layout, &mut sc.seen, &mut sc.walk);
+    sc.post = std::mem::replace(&mut f.layout, layout);
+    let mut dom = DomTree::compute_with(f, cfg);
+    let mut loops = std::mem::take(&mut sc.loops);
+    let mut fresh = std::mem::take(&mut sc.fresh);
+    let mut region = std::mem::take(&mut sc.region);
+    let result = (|| {
+        loops.clear();
+        fresh.clear();
+        find_loops(f, &dom, &mut loops, sc)?;
+        if !loops.is_empty() {
+            restructure_loops(f, &mut loops, &mut dom, &mut fresh, sc, cfg)?;
+        }
+        assign_regions(
+            f,
+            &loops,
+            &dom,
+            &fresh,
+            &mut region,
+            &mut sc.header_of,
+            &mut sc.is_merge,
+        );
+        let redirected = place_selection_merges(f, &loops, &mut region, &dom, sc, cfg)?;
+        if redirected {
+            // The layout must hold the new blocks before dominators are computed from it (the
+            // final layout below depends only on the graph, not on this one).
+            structured_layout(f, sc);
+            dom.recompute(f, cfg);
+        }
+        order_switch_cases(f, &dom)?;
+        structured_layout(f, sc);
+        if cfg!(debug_assertions) {
+            check_merges_dominated(f)?;
+        }
+        Ok(())
+    })();
+    sc.loop_pool.append(&mut loops);
+    sc.loops = loops;
+    sc.fresh = fresh;
+    sc.region = region;
+    match result {
+        Ok(()) => Ok(dom),
+        Err(e) => {
+            cfg.recycle(dom);
+            Err(e)
+        }
     }
-    let mut region = assign_regions(f, &loops, &dom, &fresh);
-    let redirected = place_selection_merges(f, &loops, &mut region, &dom)?;
-    if redirected {
-        // The layout must hold the new blocks before dominators are computed from it (the
-        // final layout below depends only on the graph, not on this one).
-        structured_layout(f);
-        dom = DomTree::compute(f);
-    }
-    order_switch_cases(f, &dom)?;
-    structured_layout(f);
-    if cfg!(debug_assertions) {
-        check_merges_dominated(f)?;
-    }
-    Ok(dom)
 }
 
 /// Every header must dominate its merge (unless the merge is unreachable).
