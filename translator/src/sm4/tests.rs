@@ -1097,3 +1097,33 @@ fn immediate_and_wide_indices() {
     assert!(narrow.push_index(indices[0]));
     assert_eq!(narrow.wide_index(), None);
 }
+
+#[test]
+fn decode_reusing_gives_what_decode_gives() {
+    // A program with relative operands and trailing bytes, and a smaller one with neither:
+    // decoding each into the other's vectors gives exactly what a fresh decode gives.
+    #[rustfmt::skip]
+    let rel = [
+        0x0700_0036, 0x0010_0012, 0, 0x0420_800a, 0, 0x0010_000a, 1, 0x0800_0036, 0x0010_0012, 0, 0x0620_300a, 0, 3, 0x0010_001a, 1,
+    ];
+    let mut big = program(PS40, &rel);
+    big.extend_from_slice(&[0xaa, 0xbb, 0xcc, 0xdd]);
+    let mut small_body = vec![0x0200_0068, 8];
+    small_body.extend([0x0500_0036]);
+    small_body.extend(R0_XYZW_DST);
+    small_body.extend(V1_XYZW);
+    let small = program(PS50, &small_body);
+    let fresh_big = decode(&big, BASE).unwrap();
+    let fresh_small = decode(&small, 0x80).unwrap();
+    assert!(!fresh_big.relative.is_empty() && !fresh_big.trailing.is_empty());
+    let reused_small = decode_reusing(&small, 0x80, Some(fresh_big.clone())).unwrap();
+    assert_eq!(reused_small, fresh_small);
+    let reused_big = decode_reusing(&big, BASE, Some(reused_small)).unwrap();
+    assert_eq!(reused_big, fresh_big);
+    // Errors are those of `decode`.
+    let bad = bytes(&[PS40, 5, 0x0100_003e]);
+    assert_eq!(
+        decode_reusing(&bad, BASE, Some(fresh_big)).unwrap_err(),
+        decode(&bad, BASE).unwrap_err()
+    );
+}
