@@ -194,7 +194,10 @@ pub fn eliminate_common_subexpressions(
             let resolve = !repl.is_empty();
             let inst = f.inst_mut(v);
             let mut candidate = !never(inst.op) && inst.ty != TypeId::VOID && inst.args.len() <= 6;
-            let mut h = mix(mix(0, inst.op as u32 | u32::from(inst.flags) << 24), inst.ty.0);
+            let mut h = mix(
+                mix(0, inst.op as u32 | u32::from(inst.flags) << 24),
+                inst.ty.0,
+            );
             for a in inst.args.iter_mut() {
                 if resolve && let Operand::Value(_) = *a {
                     *a = repl.resolve(*a);

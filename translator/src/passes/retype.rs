@@ -88,10 +88,7 @@ pub fn retype_phis(
             if let Operand::Value(a) = pair[0]
                 && slot[a.0 as usize] != u32::MAX
             {
-                let (x, y) = (
-                    find(parent, i as u32),
-                    find(parent, slot[a.0 as usize]),
-                );
+                let (x, y) = (find(parent, i as u32), find(parent, slot[a.0 as usize]));
                 if x != y {
                     parent[x as usize] = y;
                 }
