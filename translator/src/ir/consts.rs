@@ -6,6 +6,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
+use std::collections::hash_map::Entry;
 
 use super::types::{Scalar, TypeId, TypeTable};
 
@@ -82,13 +83,15 @@ impl ConstTable {
         if let Const::Scalar { ty, bits } = c {
             return self.scalar(ty, bits);
         }
-        if let Some(&id) = self.map.get(&c) {
-            return id;
+        // One hash and probe, found or not; the constant is cloned only when new.
+        match self.map.entry(c) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let id = ConstId(self.consts.len() as u32);
+                self.consts.push(v.key().clone());
+                *v.insert(id)
+            }
         }
-        let id = ConstId(self.consts.len() as u32);
-        self.consts.push(c.clone());
-        self.map.insert(c, id);
-        id
     }
 
     pub fn get(&self, id: ConstId) -> &Const {

@@ -9,6 +9,7 @@
 //! key, because Vulkan forbids explicit layout on arrays in Private/Function storage.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 use super::ConstId;
 
@@ -194,13 +195,15 @@ impl TypeTable {
             !matches!(ty, Type::Struct { unique, .. } if unique != 0),
             "intern: a struct made by new_struct"
         );
-        if let Some(&id) = self.map.get(&ty) {
-            return id;
+        // One hash and probe, found or not; the type is cloned only when new.
+        match self.map.entry(ty) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let id = TypeId(self.types.len() as u32);
+                self.types.push(v.key().clone());
+                *v.insert(id)
+            }
         }
-        let id = TypeId(self.types.len() as u32);
-        self.types.push(ty.clone());
-        self.map.insert(ty, id);
-        id
     }
 
     /// A new struct type, distinct from every other.
