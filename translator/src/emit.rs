@@ -211,9 +211,9 @@ impl Emitter<'_, '_> {
         let m = self.m;
         let ty = m.types.get(t);
         // Dependencies first; the type's own id is taken after theirs. The operands after the
-        // result id: `ops[..n]` (at most 7, OpTypeImage's), then the ids of the types `list`
-        // (a struct's members, a function's parameters).
-        let mut ops = [0 as Word; 7];
+        // result id: `ops[1..=n]` (at most 7, OpTypeImage's; `ops[0]` is the result id), then
+        // the ids of the types `list` (a struct's members, a function's parameters).
+        let mut ops = [0 as Word; 8];
         let mut list: &[TypeId] = &[];
         let (op, n) = match ty {
             Type::Void => (Op::TypeVoid, 0),
@@ -229,21 +229,21 @@ impl Emitter<'_, '_> {
                     Scalar::I16 => (Op::TypeInt, &[16, 1][..]),
                     Scalar::U16 => (Op::TypeInt, &[16, 0][..]),
                 };
-                ops[..bits.len()].copy_from_slice(bits);
+                ops[1..=bits.len()].copy_from_slice(bits);
                 (op, bits.len())
             }
             Type::Vector(s, n) => {
-                ops[0] = self.type_id(crate::ir::TypeTable::vec(*s, 1));
-                ops[1] = *n as u32;
+                ops[1] = self.type_id(crate::ir::TypeTable::vec(*s, 1));
+                ops[2] = *n as u32;
                 (Op::TypeVector, 2)
             }
             Type::Array { elem, len, .. } => {
-                ops[0] = self.type_id(*elem);
-                ops[1] = self.const_id(*len);
+                ops[1] = self.type_id(*elem);
+                ops[2] = self.const_id(*len);
                 (Op::TypeArray, 2)
             }
             Type::RuntimeArray { elem, .. } => {
-                ops[0] = self.type_id(*elem);
+                ops[1] = self.type_id(*elem);
                 (Op::TypeRuntimeArray, 1)
             }
             Type::Struct { members, .. } => {
@@ -254,8 +254,8 @@ impl Emitter<'_, '_> {
                 (Op::TypeStruct, 0)
             }
             Type::Pointer { storage, pointee } => {
-                ops[0] = *storage as u32;
-                ops[1] = self.type_id(*pointee);
+                ops[1] = *storage as u32;
+                ops[2] = self.type_id(*pointee);
                 (Op::TypePointer, 2)
             }
             Type::Image(ImageType {
@@ -267,24 +267,25 @@ impl Emitter<'_, '_> {
                 sampled,
                 format,
             }) => {
-                ops = [
-                    self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1)),
+                let sampled_id = self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1));
+                ops[1..].copy_from_slice(&[
+                    sampled_id,
                     *dim as u32,
                     *depth as u32,
                     *arrayed as u32,
                     *ms as u32,
                     *sampled as u32,
                     *format as u32,
-                ];
+                ]);
                 (Op::TypeImage, 7)
             }
             Type::Sampler => (Op::TypeSampler, 0),
             Type::SampledImage(img) => {
-                ops[0] = self.type_id(*img);
+                ops[1] = self.type_id(*img);
                 (Op::TypeSampledImage, 1)
             }
             Type::Function { ret, params } => {
-                ops[0] = self.type_id(*ret);
+                ops[1] = self.type_id(*ret);
                 for &p in params {
                     self.type_id(p);
                 }
@@ -295,14 +296,19 @@ impl Emitter<'_, '_> {
         let id = self.id();
         let s = &mut *self.s;
         s.type_ids[t.0 as usize] = id;
-        let start = s.globals.len();
-        s.globals.extend_from_slice(&[0, id]);
-        s.globals.extend_from_slice(&ops[..n]);
-        // Written above (dependencies first), so cached.
-        let type_ids = &s.type_ids;
-        s.globals
-            .extend(list.iter().map(|&x| type_ids[x.0 as usize]));
-        end_inst(&mut s.globals, start, op);
+        ops[0] = id;
+        if list.is_empty() {
+            inst(&mut s.globals, op, &ops[..=n]);
+        } else {
+            let start = s.globals.len();
+            s.globals.push(0);
+            s.globals.extend_from_slice(&ops[..=n]);
+            // Written above (dependencies first), so cached.
+            let type_ids = &s.type_ids;
+            s.globals
+                .extend(list.iter().map(|&x| type_ids[x.0 as usize]));
+            end_inst(&mut s.globals, start, op);
+        }
         match *ty {
             Type::Array {
                 stride: Some(st), ..
@@ -614,19 +620,18 @@ impl Emitter<'_, '_> {
     /// The decorations that instruction flags `fl` ask for on value `id`.
     #[cold]
     fn decorate_value(&mut self, fl: u8, id: Word) {
-        let table = [
-            (flags::PRECISE, spirv::Decoration::NoContraction),
-            (flags::RELAXED, spirv::Decoration::RelaxedPrecision),
-            (flags::NON_UNIFORM, spirv::Decoration::NonUniform),
-        ];
-        for (bit, decoration) in table {
-            if fl & bit != 0 {
-                inst(
-                    &mut self.s.annotations,
-                    Op::Decorate,
-                    &[id, decoration as u32],
-                );
-            }
+        let a = &mut self.s.annotations;
+        if fl & flags::PRECISE != 0 {
+            let d = spirv::Decoration::NoContraction as u32;
+            inst(a, Op::Decorate, &[id, d]);
+        }
+        if fl & flags::RELAXED != 0 {
+            let d = spirv::Decoration::RelaxedPrecision as u32;
+            inst(a, Op::Decorate, &[id, d]);
+        }
+        if fl & flags::NON_UNIFORM != 0 {
+            let d = spirv::Decoration::NonUniform as u32;
+            inst(a, Op::Decorate, &[id, d]);
         }
     }
 
