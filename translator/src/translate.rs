@@ -189,10 +189,10 @@ impl Translator {
             },
             &mut self.emit,
         )?;
-        sync_reflection(&used, reflection, globals);
+        sync_reflection(used, reflection, globals);
         if module.interlock {
             // The emitter chose the interlock's kind from the globals the module uses.
-            let (cap, _, feature) = module.interlock_kind(&used);
+            let (cap, _, feature) = module.interlock_kind(used);
             reflection.capabilities.push(format!("{cap:?}"));
             reflection.vulkan_features.push(feature.to_string());
             reflection.vulkan_features.sort();
