@@ -69,10 +69,8 @@ impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
     /// It reuses the buffers the module keeps from its last function ([`Module::reset`]).
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
-        let super::Spare {
-            function: mut f,
-            builder: mut s,
-        } = std::mem::take(&mut m.spare);
+        let mut f = std::mem::take(&mut m.spare.function);
+        let mut s = std::mem::take(&mut m.spare.builder);
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
         f.insts.clear();

@@ -146,6 +146,39 @@ pub(crate) struct ResourceState {
     pub rasterizer_ordered: bool,
 }
 
+impl ResourceState {
+    /// This state emptied for the next program, its maps' allocations kept.
+    pub fn recycled(self) -> Self {
+        use crate::lower::Emptied;
+        // Every field named, so that a new one cannot be left out.
+        let ResourceState {
+            cbs,
+            srvs,
+            uavs,
+            samplers,
+            tgsm,
+            indexable,
+            icb: _,
+            sparse_structs,
+            sample_positions: _,
+            plan,
+            push_block: _,
+            rasterizer_ordered: _,
+        } = self;
+        ResourceState {
+            cbs: cbs.emptied(),
+            srvs: srvs.emptied(),
+            uavs: uavs.emptied(),
+            samplers: samplers.emptied(),
+            tgsm: tgsm.emptied(),
+            indexable: indexable.emptied(),
+            sparse_structs: sparse_structs.emptied(),
+            plan: plan.recycled(),
+            ..ResourceState::default()
+        }
+    }
+}
+
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {
     match d {
         ResourceDimension::Buffer

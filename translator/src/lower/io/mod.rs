@@ -189,6 +189,50 @@ pub(crate) struct IoState {
 }
 
 impl IoState {
+    /// This state emptied for the next program, its lists' and maps' allocations kept.
+    pub fn recycled(self) -> Self {
+        use crate::lower::Emptied;
+        // Every field named, so that a new one cannot be left out.
+        let IoState {
+            input_ranges,
+            output_ranges,
+            inputs,
+            outputs,
+            patch_inputs,
+            patch_outputs,
+            patch_input_ranges,
+            patch_output_ranges,
+            current_stream: _,
+            declared_streams: _,
+            patch_phase: _,
+            patch_location_base: _,
+            stream_location_base: _,
+            vertex_loads,
+            special,
+            special_decls,
+            clip_out: _,
+            cull_out: _,
+            clip_in: _,
+            cull_in: _,
+            builtins,
+        } = self;
+        IoState {
+            input_ranges: input_ranges.emptied(),
+            output_ranges: output_ranges.emptied(),
+            inputs: inputs.emptied(),
+            outputs: outputs.emptied(),
+            patch_inputs: patch_inputs.emptied(),
+            patch_outputs: patch_outputs.emptied(),
+            patch_input_ranges: patch_input_ranges.emptied(),
+            patch_output_ranges: patch_output_ranges.emptied(),
+            vertex_loads: vertex_loads.emptied(),
+            special: special.emptied(),
+            special_decls: special_decls.emptied(),
+            builtins: builtins.emptied(),
+            ..IoState::default()
+        }
+    }
+
     /// The registers of one file.
     pub fn file(&self, f: IoFile) -> &Vec<IoReg> {
         match f {
