@@ -106,6 +106,32 @@ pub(crate) struct IoReg {
     pub stream_parts: SmallVec<[(u8, SmallVec<[IoPart; 2]>); 1]>,
 }
 
+/// What a register's declarations said (the plain facts of an [`IoReg`], copied without its
+/// part lists).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IoRegFacts {
+    pub mask: u8,
+    pub sysval: Option<SystemName>,
+    pub sysval_mask: u8,
+    pub sysval_stream: u8,
+    pub interp: Option<InterpolationMode>,
+    pub array_len: u32,
+}
+
+impl IoReg {
+    /// The declarations' facts of this register.
+    pub fn facts(&self) -> IoRegFacts {
+        IoRegFacts {
+            mask: self.mask,
+            sysval: self.sysval,
+            sysval_mask: self.sysval_mask,
+            sysval_stream: self.sysval_stream,
+            interp: self.interp,
+            array_len: self.array_len,
+        }
+    }
+}
+
 /// Which register file a declared register belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum IoFile {
