@@ -152,6 +152,8 @@ impl Translator {
         let (mut module, mut reflection, globals) =
             lower_reusing(dxbc, options, self.module.take())?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
+        // The lists of the reflection globals serve the next lowering.
+        module.spare.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
         Ok(Translation { spirv, reflection })

@@ -259,6 +259,8 @@ pub struct Var {
 pub(crate) struct Spare {
     pub function: Function,
     pub builder: builder::Scratch,
+    /// The SM4 lowering's maps and lists ([`crate::lower::LowerScratch`]).
+    pub lower: Box<crate::lower::LowerScratch>,
 }
 
 /// A function: an instruction arena and basic blocks.
