@@ -55,15 +55,26 @@ impl Words {
         }
     }
 
-    /// The (emptied) buffer `v`, with room for at least `n` words.
-    fn reusing(v: &mut Vec<Word>, n: usize) -> Self {
-        let mut words = std::mem::take(v);
-        words.clear();
-        words.reserve(n);
-        Words {
-            words,
-            too_long: None,
+    /// Empties the section, keeping room for at least `n` words.
+    fn reset(&mut self, n: usize) {
+        self.words.clear();
+        self.words.reserve(n);
+        self.too_long = None;
+    }
+
+    /// The header word of an instruction `op` of `words` words (operands included), noting
+    /// the first instruction over SPIR-V's universal limits: 65535 words an instruction,
+    /// 16383 (literal, label) pairs an OpSwitch and 16383 (value, parent) pairs an OpPhi.
+    #[inline]
+    fn header(&mut self, op: Op, words: usize) -> Word {
+        // One compare in the common case: both limits lie above 3 + 2 * 16383 words.
+        if words > 3 + 2 * 16383 {
+            let pairs_over = matches!(op, Op::Switch | Op::Phi);
+            if (words > 0xFFFF || pairs_over) && self.too_long.is_none() {
+                self.too_long = Some((op, words));
+            }
         }
+        ((words.min(0xFFFF) as u32) << 16) | op as u32
     }
 }
 
@@ -74,20 +85,45 @@ pub struct EmitScratch {
     type_ids: Vec<Word>,
     const_ids: Vec<Word>,
     global_ids: Vec<Word>,
+    /// Function-storage variables (id, pointer type, initializer) of the entry function.
     function_vars: Vec<(Word, Word, Option<Word>)>,
-    debug: Vec<Word>,
-    annotations: Vec<Word>,
-    globals: Vec<Word>,
-    functions: Vec<Word>,
+    // sections
+    debug: Words,
+    annotations: Words,
+    globals: Words,
+    functions: Words,
+    /// Scratch of [`Emitter::function`]: the value and block ids, one instruction's words.
     value_ids: Vec<Word>,
     words: Vec<Word>,
+    /// Per global of the last module written, whether it uses it.
+    used: Vec<bool>,
+}
+
+impl EmitScratch {
+    /// Empties every buffer for module `m` (the id maps: one zero per type, constant and
+    /// global of `m`).
+    fn reset(&mut self, m: &Module) {
+        zero(&mut self.type_ids, m.types.len());
+        zero(&mut self.const_ids, m.consts.len());
+        zero(&mut self.global_ids, m.globals.len());
+        self.function_vars.clear();
+        self.debug.reset(0);
+        self.annotations.reset(256);
+        self.globals.reset(1024);
+        self.functions.reset(4096);
+    }
+}
+
+/// Makes `v` `n` zeros.
+fn zero(v: &mut Vec<Word>, n: usize) {
+    v.clear();
+    v.resize(n, 0);
 }
 
 /// `v` emptied, then `n` zeros.
 fn zeroed(v: &mut Vec<Word>, n: usize) -> Vec<Word> {
     let mut v = std::mem::take(v);
-    v.clear();
-    v.resize(n, 0);
+    zero(&mut v, n);
     v
 }
 
@@ -107,34 +143,17 @@ impl std::ops::DerefMut for Words {
 /// Appends one instruction to `buf`.
 #[inline]
 fn inst(buf: &mut Words, op: Op, operands: &[Word]) {
-    let words = operands.len() + 1;
-    // SPIR-V's universal limits: 65535 words an instruction, 16383 (literal, label) pairs an
-    // OpSwitch and 16383 (value, parent) pairs an OpPhi.
-    // One compare in the common case: both limits lie above 2 + 2 * 16383 operands.
-    if operands.len() > 2 + 2 * 16383 {
-        let pairs_over = matches!(op, Op::Switch | Op::Phi);
-        if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
-            buf.too_long = Some((op, words));
-        }
-    }
-    buf.words
-        .push(((words.min(0xFFFF) as u32) << 16) | op as u32);
+    let header = buf.header(op, operands.len() + 1);
+    buf.words.push(header);
     buf.words.extend_from_slice(operands);
 }
 
 /// Writes the header of the instruction whose operands follow `buf[start]` (its word count
-/// and opcode), with [`inst`]'s check of SPIR-V's limits.
+/// and opcode), with [`Words::header`]'s check of SPIR-V's limits.
 #[inline]
 fn end_inst(buf: &mut Words, start: usize, op: Op) {
-    let words = buf.len() - start;
-    // One compare in the common case: both limits lie above 2 + 2 * 16383 operands.
-    if words - 1 > 2 + 2 * 16383 {
-        let pairs_over = matches!(op, Op::Switch | Op::Phi);
-        if (words > 0xFFFF || pairs_over) && buf.too_long.is_none() {
-            buf.too_long = Some((op, words));
-        }
-    }
-    buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
+    let header = buf.header(op, buf.len() - start);
+    buf[start] = header;
 }
 
 /// Appends a literal string (UTF-8, NUL-terminated, padded to whole words).
@@ -156,34 +175,19 @@ fn string_inst(buf: &mut Words, op: Op, pre: &[Word], s: &str, post: &[Word]) {
     buf.extend_from_slice(pre);
     push_string(buf, s);
     buf.extend_from_slice(post);
-    let words = buf.len() - start;
-    if words > 0xFFFF && buf.too_long.is_none() {
-        buf.too_long = Some((op, words));
-    }
-    buf[start] = ((words.min(0xFFFF) as u32) << 16) | op as u32;
+    end_inst(buf, start, op);
 }
 
-struct Emitter<'m> {
+struct Emitter<'m, 's> {
     m: &'m Module,
     next_id: Word,
-    type_ids: Vec<Word>,
-    const_ids: Vec<Word>,
-    global_ids: Vec<Word>,
     glsl_id: Word,
     names: bool,
-    /// Function-storage variables (id, pointer type, initializer) of the entry function.
-    function_vars: Vec<(Word, Word, Option<Word>)>,
-    // sections
-    debug: Words,
-    annotations: Words,
-    globals: Words,
-    functions: Words,
-    /// Scratch of [`Emitter::function`]: the value and block ids, one instruction's words.
-    value_ids: Vec<Word>,
-    words: Vec<Word>,
+    /// The id maps, sections and scratch, kept from one module to the next.
+    s: &'s mut EmitScratch,
 }
 
-impl<'m> Emitter<'m> {
+impl Emitter<'_, '_> {
     fn id(&mut self) -> Word {
         let id = self.next_id;
         self.next_id += 1;
@@ -194,7 +198,7 @@ impl<'m> Emitter<'m> {
     /// [`Emitter::new_type_id`]: most calls are per instruction and hit the cache).
     #[inline]
     fn type_id(&mut self, t: TypeId) -> Word {
-        match self.type_ids[t.0 as usize] {
+        match self.s.type_ids[t.0 as usize] {
             0 => self.new_type_id(t),
             cached => cached,
         }
@@ -206,64 +210,53 @@ impl<'m> Emitter<'m> {
         // that a clone would copy.
         let m = self.m;
         let ty = m.types.get(t);
-        // Dependencies first; the type's own id (`ops[0]`) is taken after theirs.
-        let mut ops: smallvec::SmallVec<[Word; 9]> = smallvec::smallvec![0];
-        let op = match ty {
-            Type::Void => Op::TypeVoid,
-            Type::Scalar(Scalar::Bool) => Op::TypeBool,
-            Type::Scalar(Scalar::F32) => {
-                ops.push(32);
-                Op::TypeFloat
-            }
-            Type::Scalar(Scalar::F64) => {
-                ops.push(64);
-                Op::TypeFloat
-            }
-            Type::Scalar(Scalar::I32) => {
-                ops.extend_from_slice(&[32, 1]);
-                Op::TypeInt
-            }
-            Type::Scalar(Scalar::U32) => {
-                ops.extend_from_slice(&[32, 0]);
-                Op::TypeInt
-            }
-            Type::Scalar(Scalar::F16) => {
-                ops.push(16);
-                Op::TypeFloat
-            }
-            Type::Scalar(Scalar::I16) => {
-                ops.extend_from_slice(&[16, 1]);
-                Op::TypeInt
-            }
-            Type::Scalar(Scalar::U16) => {
-                ops.extend_from_slice(&[16, 0]);
-                Op::TypeInt
+        // Dependencies first; the type's own id is taken after theirs. The operands after the
+        // result id: `ops[1..=n]` (at most 7, OpTypeImage's; `ops[0]` is the result id), then
+        // the ids of the types `list` (a struct's members, a function's parameters).
+        let mut ops = [0 as Word; 8];
+        let mut list: &[TypeId] = &[];
+        let (op, n) = match ty {
+            Type::Void => (Op::TypeVoid, 0),
+            Type::Scalar(s) => {
+                // Width, then signedness for the integers.
+                let (op, bits) = match s {
+                    Scalar::Bool => (Op::TypeBool, &[][..]),
+                    Scalar::F32 => (Op::TypeFloat, &[32][..]),
+                    Scalar::F64 => (Op::TypeFloat, &[64][..]),
+                    Scalar::F16 => (Op::TypeFloat, &[16][..]),
+                    Scalar::I32 => (Op::TypeInt, &[32, 1][..]),
+                    Scalar::U32 => (Op::TypeInt, &[32, 0][..]),
+                    Scalar::I16 => (Op::TypeInt, &[16, 1][..]),
+                    Scalar::U16 => (Op::TypeInt, &[16, 0][..]),
+                };
+                ops[1..=bits.len()].copy_from_slice(bits);
+                (op, bits.len())
             }
             Type::Vector(s, n) => {
-                ops.push(self.type_id(crate::ir::TypeTable::vec(*s, 1)));
-                ops.push(*n as u32);
-                Op::TypeVector
+                ops[1] = self.type_id(crate::ir::TypeTable::vec(*s, 1));
+                ops[2] = *n as u32;
+                (Op::TypeVector, 2)
             }
             Type::Array { elem, len, .. } => {
-                ops.push(self.type_id(*elem));
-                ops.push(self.const_id(*len));
-                Op::TypeArray
+                ops[1] = self.type_id(*elem);
+                ops[2] = self.const_id(*len);
+                (Op::TypeArray, 2)
             }
             Type::RuntimeArray { elem, .. } => {
-                ops.push(self.type_id(*elem));
-                Op::TypeRuntimeArray
+                ops[1] = self.type_id(*elem);
+                (Op::TypeRuntimeArray, 1)
             }
             Type::Struct { members, .. } => {
                 for &mt in members {
-                    let id = self.type_id(mt);
-                    ops.push(id);
+                    self.type_id(mt);
                 }
-                Op::TypeStruct
+                list = members;
+                (Op::TypeStruct, 0)
             }
             Type::Pointer { storage, pointee } => {
-                ops.push(*storage as u32);
-                ops.push(self.type_id(*pointee));
-                Op::TypePointer
+                ops[1] = *storage as u32;
+                ops[2] = self.type_id(*pointee);
+                (Op::TypePointer, 2)
             }
             Type::Image(ImageType {
                 sampled_type,
@@ -274,8 +267,9 @@ impl<'m> Emitter<'m> {
                 sampled,
                 format,
             }) => {
-                ops.push(self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1)));
-                ops.extend_from_slice(&[
+                let sampled_id = self.type_id(crate::ir::TypeTable::vec(*sampled_type, 1));
+                ops[1..].copy_from_slice(&[
+                    sampled_id,
                     *dim as u32,
                     *depth as u32,
                     *arrayed as u32,
@@ -283,37 +277,49 @@ impl<'m> Emitter<'m> {
                     *sampled as u32,
                     *format as u32,
                 ]);
-                Op::TypeImage
+                (Op::TypeImage, 7)
             }
-            Type::Sampler => Op::TypeSampler,
+            Type::Sampler => (Op::TypeSampler, 0),
             Type::SampledImage(img) => {
-                ops.push(self.type_id(*img));
-                Op::TypeSampledImage
+                ops[1] = self.type_id(*img);
+                (Op::TypeSampledImage, 1)
             }
             Type::Function { ret, params } => {
-                ops.push(self.type_id(*ret));
+                ops[1] = self.type_id(*ret);
                 for &p in params {
-                    let id = self.type_id(p);
-                    ops.push(id);
+                    self.type_id(p);
                 }
-                Op::TypeFunction
+                list = params;
+                (Op::TypeFunction, 1)
             }
         };
         let id = self.id();
-        self.type_ids[t.0 as usize] = id;
+        let s = &mut *self.s;
+        s.type_ids[t.0 as usize] = id;
         ops[0] = id;
-        inst(&mut self.globals, op, &ops);
+        if list.is_empty() {
+            inst(&mut s.globals, op, &ops[..=n]);
+        } else {
+            let start = s.globals.len();
+            s.globals.push(0);
+            s.globals.extend_from_slice(&ops[..=n]);
+            // Written above (dependencies first), so cached.
+            let type_ids = &s.type_ids;
+            s.globals
+                .extend(list.iter().map(|&x| type_ids[x.0 as usize]));
+            end_inst(&mut s.globals, start, op);
+        }
         match *ty {
             Type::Array {
-                stride: Some(s), ..
+                stride: Some(st), ..
             }
             | Type::RuntimeArray {
-                stride: Some(s), ..
+                stride: Some(st), ..
             } => {
                 inst(
-                    &mut self.annotations,
+                    &mut s.annotations,
                     Op::Decorate,
-                    &[id, spirv::Decoration::ArrayStride as u32, s],
+                    &[id, spirv::Decoration::ArrayStride as u32, st],
                 );
             }
             _ => {}
@@ -324,7 +330,7 @@ impl<'m> Emitter<'m> {
     /// The id of constant `c`, written on first use (cached case inline, as for types).
     #[inline]
     fn const_id(&mut self, c: ConstId) -> Word {
-        match self.const_ids[c.0 as usize] {
+        match self.s.const_ids[c.0 as usize] {
             0 => self.new_const_id(c),
             cached => cached,
         }
@@ -342,7 +348,7 @@ impl<'m> Emitter<'m> {
                 id = self.id();
                 if t == TypeId::BOOL {
                     inst(
-                        &mut self.globals,
+                        &mut self.s.globals,
                         if bits != 0 {
                             Op::ConstantTrue
                         } else {
@@ -352,12 +358,12 @@ impl<'m> Emitter<'m> {
                     );
                 } else if t == TypeId::F64 {
                     inst(
-                        &mut self.globals,
+                        &mut self.s.globals,
                         Op::Constant,
                         &[ty, id, bits as u32, (bits >> 32) as u32],
                     );
                 } else {
-                    inst(&mut self.globals, Op::Constant, &[ty, id, bits as u32]);
+                    inst(&mut self.s.globals, Op::Constant, &[ty, id, bits as u32]);
                 }
             }
             Const::Composite { ref parts, .. } => {
@@ -375,7 +381,7 @@ impl<'m> Emitter<'m> {
                 } else {
                     Op::ConstantComposite
                 };
-                inst(&mut self.globals, op, &words);
+                inst(&mut self.s.globals, op, &words);
             }
             Const::Spec {
                 ty: t,
@@ -386,33 +392,33 @@ impl<'m> Emitter<'m> {
                 // Only 32-bit integer specialization constants are made.
                 debug_assert!(t != TypeId::BOOL && t != TypeId::F64);
                 inst(
-                    &mut self.globals,
+                    &mut self.s.globals,
                     Op::SpecConstant,
                     &[ty, id, default as u32],
                 );
                 inst(
-                    &mut self.annotations,
+                    &mut self.s.annotations,
                     Op::Decorate,
                     &[id, spirv::Decoration::SpecId as u32, spec_id],
                 );
             }
             Const::Null(_) => {
                 id = self.id();
-                inst(&mut self.globals, Op::ConstantNull, &[ty, id]);
+                inst(&mut self.s.globals, Op::ConstantNull, &[ty, id]);
             }
             Const::Undef(_) => {
                 id = self.id();
-                inst(&mut self.globals, Op::Undef, &[ty, id]);
+                inst(&mut self.s.globals, Op::Undef, &[ty, id]);
             }
         }
-        self.const_ids[c.0 as usize] = id;
+        self.s.const_ids[c.0 as usize] = id;
         id
     }
 
     /// The id of global `g`, declared on first use (cached case inline, as for types).
     #[inline]
     fn global_id(&mut self, g: GlobalId) -> Word {
-        match self.global_ids[g.0 as usize] {
+        match self.s.global_ids[g.0 as usize] {
             0 => self.new_global_id(g),
             cached => cached,
         }
@@ -424,15 +430,15 @@ impl<'m> Emitter<'m> {
         let ty = self.type_id(global.ty);
         let init = global.init.map(|c| self.const_id(c));
         let id = self.id();
-        self.global_ids[g.0 as usize] = id;
+        self.s.global_ids[g.0 as usize] = id;
         if global.storage == spirv::StorageClass::Function {
-            self.function_vars.push((id, ty, init));
+            self.s.function_vars.push((id, ty, init));
             return id;
         }
         let storage = global.storage as u32;
         match init {
-            Some(i) => inst(&mut self.globals, Op::Variable, &[ty, id, storage, i]),
-            None => inst(&mut self.globals, Op::Variable, &[ty, id, storage]),
+            Some(i) => inst(&mut self.s.globals, Op::Variable, &[ty, id, storage, i]),
+            None => inst(&mut self.s.globals, Op::Variable, &[ty, id, storage]),
         }
         id
     }
@@ -440,11 +446,11 @@ impl<'m> Emitter<'m> {
     fn target_id(&mut self, t: DecorationTarget) -> Option<Word> {
         match t {
             DecorationTarget::Global(g) => {
-                let id = self.global_ids[g.0 as usize];
+                let id = self.s.global_ids[g.0 as usize];
                 (id != 0).then_some(id)
             }
             DecorationTarget::Type(ty) | DecorationTarget::Member(ty, _) => {
-                let id = self.type_ids[ty.0 as usize];
+                let id = self.s.type_ids[ty.0 as usize];
                 (id != 0).then_some(id)
             }
         }
@@ -453,7 +459,7 @@ impl<'m> Emitter<'m> {
     fn function(&mut self, f: &Function, fn_id: Word, fn_type: Word) -> Result<(), EmitError> {
         // Pre-assign ids to every placed value with a result and to every live block.
         // Both id maps in one allocation.
-        let mut ids = zeroed(&mut self.value_ids, f.insts.len() + f.blocks.len());
+        let mut ids = zeroed(&mut self.s.value_ids, f.insts.len() + f.blocks.len());
         let (value_ids, block_ids) = ids.split_at_mut(f.insts.len());
         for &b in &f.layout {
             block_ids[b.0 as usize] = self.id();
@@ -463,20 +469,20 @@ impl<'m> Emitter<'m> {
                 }
             }
         }
-        let mut buf = std::mem::take(&mut self.functions);
+        let mut buf = std::mem::take(&mut self.s.functions);
         inst(
             &mut buf,
             Op::Function,
             &[self.type_id(TypeId::VOID), fn_id, 0, fn_type],
         );
-        let mut words = std::mem::take(&mut self.words);
+        let mut words = std::mem::take(&mut self.s.words);
         words.clear();
         for (bi, &b) in f.layout.iter().enumerate() {
             let block = f.block(b);
             inst(&mut buf, Op::Label, &[block_ids[b.0 as usize]]);
             if bi == 0 {
                 // Function-storage variables open the entry block.
-                for &(var, ty, init) in &self.function_vars {
+                for &(var, ty, init) in &self.s.function_vars {
                     match init {
                         Some(i) => inst(
                             &mut buf,
@@ -495,38 +501,42 @@ impl<'m> Emitter<'m> {
                 let i = f.inst(v);
                 // Written in place: the header once the length is known.
                 let start = buf.len();
-                buf.push(0);
                 // Non-zero exactly for the instructions with a result (ids start at 1).
                 let result = value_ids[v.0 as usize];
                 if result != 0 {
                     let ty = self.type_id(i.ty);
-                    buf.push(ty);
-                    buf.push(result);
+                    buf.extend_from_slice(&[0, ty, result]);
+                } else {
+                    buf.push(0);
                 }
                 if i.op == Op::ExtInst {
                     buf.push(self.glsl_id);
                 }
-                for a in &i.args {
-                    let w = match *a {
-                        Operand::Value(x) => {
-                            let id = value_ids[x.0 as usize];
-                            if id == 0 {
-                                return Err(internal(format!(
-                                    "value %{} used but not emitted",
-                                    x.0
-                                )));
-                            }
-                            id
+                // One reservation for all operands; a bad one is reported after.
+                let mut bad = None;
+                buf.extend(i.args.iter().map(|a| match *a {
+                    Operand::Value(x) => {
+                        let id = value_ids[x.0 as usize];
+                        if id == 0 {
+                            bad.get_or_insert(*a);
                         }
-                        Operand::Const(c) => self.const_id(c),
-                        Operand::Global(g) => self.global_id(g),
-                        Operand::Block(bb) => block_ids[bb.0 as usize],
-                        Operand::Lit(l) => l,
-                        Operand::Var(_) => {
-                            return Err(internal("register variable left after SSA".into()));
-                        }
-                    };
-                    buf.push(w);
+                        id
+                    }
+                    Operand::Const(c) => self.const_id(c),
+                    Operand::Global(g) => self.global_id(g),
+                    Operand::Block(bb) => block_ids[bb.0 as usize],
+                    Operand::Lit(l) => l,
+                    Operand::Var(_) => {
+                        bad.get_or_insert(*a);
+                        0
+                    }
+                }));
+                match bad {
+                    None => {}
+                    Some(Operand::Value(x)) => {
+                        return Err(internal(format!("value %{} used but not emitted", x.0)));
+                    }
+                    Some(_) => return Err(internal("register variable left after SSA".into())),
                 }
                 end_inst(&mut buf, start, i.op);
                 if i.flags & (flags::PRECISE | flags::RELAXED | flags::NON_UNIFORM) != 0
@@ -598,31 +608,30 @@ impl<'m> Emitter<'m> {
             }
         }
         inst(&mut buf, Op::FunctionEnd, &[]);
-        self.functions = buf;
-        self.function_vars.clear();
-        self.value_ids = ids;
-        self.words = words;
+        self.s.functions = buf;
+        self.s.function_vars.clear();
+        self.s.value_ids = ids;
+        self.s.words = words;
         Ok(())
     }
 }
 
-impl Emitter<'_> {
+impl Emitter<'_, '_> {
     /// The decorations that instruction flags `fl` ask for on value `id`.
     #[cold]
     fn decorate_value(&mut self, fl: u8, id: Word) {
-        let table = [
-            (flags::PRECISE, spirv::Decoration::NoContraction),
-            (flags::RELAXED, spirv::Decoration::RelaxedPrecision),
-            (flags::NON_UNIFORM, spirv::Decoration::NonUniform),
-        ];
-        for (bit, decoration) in table {
-            if fl & bit != 0 {
-                inst(
-                    &mut self.annotations,
-                    Op::Decorate,
-                    &[id, decoration as u32],
-                );
-            }
+        let a = &mut self.s.annotations;
+        if fl & flags::PRECISE != 0 {
+            let d = spirv::Decoration::NoContraction as u32;
+            inst(a, Op::Decorate, &[id, d]);
+        }
+        if fl & flags::RELAXED != 0 {
+            let d = spirv::Decoration::RelaxedPrecision as u32;
+            inst(a, Op::Decorate, &[id, d]);
+        }
+        if fl & flags::NON_UNIFORM != 0 {
+            let d = spirv::Decoration::NonUniform as u32;
+            inst(a, Op::Decorate, &[id, d]);
         }
     }
 
@@ -633,7 +642,7 @@ impl Emitter<'_> {
     fn interlock_entry(&mut self, body: Word, fn_type: Word) -> Word {
         let void = self.type_id(TypeId::VOID);
         let (id, label, call) = (self.id(), self.id(), self.id());
-        let mut buf = std::mem::take(&mut self.functions);
+        let mut buf = std::mem::take(&mut self.s.functions);
         inst(&mut buf, Op::Function, &[void, id, 0, fn_type]);
         inst(&mut buf, Op::Label, &[label]);
         inst(&mut buf, Op::BeginInvocationInterlockEXT, &[]);
@@ -641,7 +650,7 @@ impl Emitter<'_> {
         inst(&mut buf, Op::EndInvocationInterlockEXT, &[]);
         inst(&mut buf, Op::Return, &[]);
         inst(&mut buf, Op::FunctionEnd, &[]);
-        self.functions = buf;
+        self.s.functions = buf;
         id
     }
 }
@@ -672,52 +681,26 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
 
 /// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its
 /// functions reference; the others are not declared), with the buffers of `scratch` (left
-/// there for the next module).
-pub fn emit_with_usage(
+/// there for the next module; the usage is one of them).
+pub fn emit_with_usage<'s>(
     m: &Module,
     opts: EmitOptions,
-    scratch: &mut EmitScratch,
-) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
-    let s = scratch;
-    let mut function_vars = std::mem::take(&mut s.function_vars);
-    function_vars.clear();
+    scratch: &'s mut EmitScratch,
+) -> Result<(Vec<Word>, &'s [bool]), EmitError> {
+    scratch.reset(m);
     let mut e = Emitter {
         m,
         next_id: 1,
-        type_ids: zeroed(&mut s.type_ids, m.types.len()),
-        const_ids: zeroed(&mut s.const_ids, m.consts.len()),
-        global_ids: zeroed(&mut s.global_ids, m.globals.len()),
         glsl_id: 0,
         names: opts.debug_names,
-        function_vars,
-        debug: Words::reusing(&mut s.debug, 0),
-        annotations: Words::reusing(&mut s.annotations, 256),
-        globals: Words::reusing(&mut s.globals, 1024),
-        functions: Words::reusing(&mut s.functions, 4096),
-        value_ids: std::mem::take(&mut s.value_ids),
-        words: std::mem::take(&mut s.words),
+        s: scratch,
     };
-    let r = write_module(&mut e, opts);
-    *s = EmitScratch {
-        type_ids: e.type_ids,
-        const_ids: e.const_ids,
-        global_ids: e.global_ids,
-        function_vars: e.function_vars,
-        debug: e.debug.words,
-        annotations: e.annotations.words,
-        globals: e.globals.words,
-        functions: e.functions.words,
-        value_ids: e.value_ids,
-        words: e.words,
-    };
-    r
+    let spirv = write_module(&mut e, opts)?;
+    Ok((spirv, &scratch.used))
 }
 
 /// Writes the module: the functions, then the sections before them.
-fn write_module(
-    e: &mut Emitter<'_>,
-    opts: EmitOptions,
-) -> Result<(Vec<Word>, Vec<bool>), EmitError> {
+fn write_module(e: &mut Emitter<'_, '_>, opts: EmitOptions) -> Result<Vec<Word>, EmitError> {
     let m = e.m;
     let uses_glsl = m.functions.iter().any(|f| {
         f.layout.iter().any(|&b| {
@@ -756,20 +739,20 @@ fn write_module(
         let Some(target) = e.target_id(d.target) else {
             continue;
         };
-        match d.target {
+        let buf = &mut e.s.annotations;
+        let start = buf.len();
+        let op = match d.target {
             DecorationTarget::Member(_, member) => {
-                let mut w: smallvec::SmallVec<[Word; 5]> =
-                    smallvec::smallvec![target, member, d.decoration as u32];
-                w.extend_from_slice(&d.args);
-                inst(&mut e.annotations, Op::MemberDecorate, &w);
+                buf.extend_from_slice(&[0, target, member, d.decoration as u32]);
+                Op::MemberDecorate
             }
             _ => {
-                let mut w: smallvec::SmallVec<[Word; 4]> =
-                    smallvec::smallvec![target, d.decoration as u32];
-                w.extend_from_slice(&d.args);
-                inst(&mut e.annotations, Op::Decorate, &w);
+                buf.extend_from_slice(&[0, target, d.decoration as u32]);
+                Op::Decorate
             }
-        }
+        };
+        buf.extend_from_slice(&d.args);
+        end_inst(buf, start, op);
     }
     if e.names {
         for (t, name) in &m.names {
@@ -777,17 +760,25 @@ fn write_module(
                 continue;
             };
             match t {
-                DecorationTarget::Member(_, member) => {
-                    string_inst(&mut e.debug, Op::MemberName, &[target, *member], name, &[])
-                }
-                _ => string_inst(&mut e.debug, Op::Name, &[target], name, &[]),
+                DecorationTarget::Member(_, member) => string_inst(
+                    &mut e.s.debug,
+                    Op::MemberName,
+                    &[target, *member],
+                    name,
+                    &[],
+                ),
+                _ => string_inst(&mut e.s.debug, Op::Name, &[target], name, &[]),
             }
         }
     }
+    // Every global is declared by now.
+    let s = &mut *e.s;
+    s.used.clear();
+    s.used.extend(s.global_ids.iter().map(|&id| id != 0));
 
     // Header and the sections before the annotations.
     let mut out = Words::with_capacity(
-        64 + e.debug.len() + e.annotations.len() + e.globals.len() + e.functions.len(),
+        64 + s.debug.len() + s.annotations.len() + s.globals.len() + s.functions.len(),
     );
     let (major, minor) = opts.version;
     out.extend_from_slice(&[
@@ -798,10 +789,7 @@ fn write_module(
         0,
     ]);
     // Interlock's kind depends on the globals the module uses, known only now.
-    let interlock = m.interlock.then(|| {
-        let used: Vec<bool> = e.global_ids.iter().map(|&id| id != 0).collect();
-        m.interlock_kind(&used)
-    });
+    let interlock = m.interlock.then(|| m.interlock_kind(&s.used));
     for &cap in &m.capabilities {
         inst(&mut out, Op::Capability, &[cap as u32]);
     }
@@ -830,45 +818,43 @@ fn write_module(
     );
     // Interface: SPIR-V 1.4+ lists every global the entry point uses; earlier only I/O.
     let all_globals = (major, minor) >= (1, 4);
-    let interface: smallvec::SmallVec<[Word; 16]> = m
-        .globals
-        .iter()
-        .enumerate()
-        .filter(|(i, g)| {
-            e.global_ids[*i] != 0
-                && g.storage != spirv::StorageClass::Function
-                && (all_globals
-                    || matches!(
-                        g.storage,
-                        spirv::StorageClass::Input | spirv::StorageClass::Output
-                    ))
-        })
-        .map(|(i, _)| e.global_ids[i])
-        .collect();
-    string_inst(
-        &mut out,
-        Op::EntryPoint,
-        &[execution_model(m.stage) as u32, entry_id],
-        &m.entry_name,
-        &interface,
+    let start = out.len();
+    out.push(0);
+    out.extend_from_slice(&[execution_model(m.stage) as u32, entry_id]);
+    push_string(&mut out, &m.entry_name);
+    out.extend(
+        m.globals
+            .iter()
+            .zip(&s.global_ids)
+            .filter(|&(g, &id)| {
+                id != 0
+                    && g.storage != spirv::StorageClass::Function
+                    && (all_globals
+                        || matches!(
+                            g.storage,
+                            spirv::StorageClass::Input | spirv::StorageClass::Output
+                        ))
+            })
+            .map(|(_, &id)| id),
     );
+    end_inst(&mut out, start, Op::EntryPoint);
     for (mode, args) in &m.execution_modes {
-        let mut w: smallvec::SmallVec<[Word; 5]> = smallvec::smallvec![entry_id, *mode as u32];
-        w.extend_from_slice(args);
-        inst(&mut out, Op::ExecutionMode, &w);
+        let start = out.len();
+        out.extend_from_slice(&[0, entry_id, *mode as u32]);
+        out.extend_from_slice(args);
+        end_inst(&mut out, start, Op::ExecutionMode);
     }
     if let Some((_, mode, _)) = interlock {
         inst(&mut out, Op::ExecutionMode, &[entry_id, mode as u32]);
     }
-    out.extend_from_slice(&e.debug);
-    out.extend_from_slice(&e.annotations);
-    out.extend_from_slice(&e.globals);
-    out.extend_from_slice(&e.functions);
+    out.extend_from_slice(&s.debug);
+    out.extend_from_slice(&s.annotations);
+    out.extend_from_slice(&s.globals);
+    out.extend_from_slice(&s.functions);
     out[3] = e.next_id;
-    let used = e.global_ids.iter().map(|&id| id != 0).collect();
-    let sections = [&out, &e.debug, &e.annotations, &e.globals, &e.functions];
+    let sections = [&out, &s.debug, &s.annotations, &s.globals, &s.functions];
     if let Some((op, words)) = sections.iter().find_map(|s| s.too_long) {
         return Err(EmitError::TooLong { op, words });
     }
-    Ok((out.words, used))
+    Ok(out.words)
 }

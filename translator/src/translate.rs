@@ -154,6 +154,8 @@ impl Translator {
         let (mut module, mut reflection, globals) =
             lower_reusing(dxbc, options, self.module.take(), &mut self.program)?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
+        // The lists of the reflection globals serve the next lowering.
+        module.spare.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
         Ok(Translation { spirv, reflection })
@@ -191,10 +193,10 @@ impl Translator {
             },
             &mut self.emit,
         )?;
-        sync_reflection(&used, reflection, globals);
+        sync_reflection(used, reflection, globals);
         if module.interlock {
             // The emitter chose the interlock's kind from the globals the module uses.
-            let (cap, _, feature) = module.interlock_kind(&used);
+            let (cap, _, feature) = module.interlock_kind(used);
             reflection.capabilities.push(format!("{cap:?}"));
             reflection.vulkan_features.push(feature.to_string());
             reflection.vulkan_features.sort();

@@ -41,13 +41,35 @@ pub(crate) struct Scratch {
     var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
     rows: HashMap<(GlobalId, Operand), Operand>,
-    /// Components extracted in the current block, by (vector, index).
-    extracts: HashMap<(ValueId, u8), Operand>,
+    /// Components extracted in the current block, by vector (indexed by its `ValueId`):
+    /// valid where the slot's stamp is `stamp` (a direct table, cheaper than hashing).
+    extracts: Vec<ExtractSlot>,
+    /// The current block's stamp for `extracts` (increases with every block begun, across
+    /// functions, so that no table needs clearing).
+    stamp: u32,
     /// Instruction lists of the last function's blocks, for new blocks to take.
     block_insts: Vec<Vec<ValueId>>,
 }
 
+/// The components of one vector extracted in the block of stamp `stamp`: the extract's
+/// `ValueId` + 1 per component (0: none yet).
+#[derive(Debug, Clone, Copy, Default)]
+struct ExtractSlot {
+    stamp: u32,
+    comps: [u32; 4],
+}
+
 impl Scratch {
+    /// A stamp for a block begun now: the extracts of earlier blocks are forgotten.
+    fn next_block(&mut self) {
+        if self.stamp == u32::MAX {
+            // Stamps wrapped: forget every slot the other way.
+            self.extracts.clear();
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+
     /// How many instruction lists the builder keeps for new blocks (tests: the pool is bounded).
     #[cfg(test)]
     pub(crate) fn pooled_block_lists(&self) -> usize {
@@ -69,10 +91,8 @@ impl<'m> FnBuilder<'m> {
     /// A builder positioned in a new entry block; `size_hint` = expected instruction count.
     /// It reuses the buffers the module keeps from its last function ([`Module::reset`]).
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
-        let super::Spare {
-            function: mut f,
-            builder: mut s,
-        } = std::mem::take(&mut m.spare);
+        let mut f = std::mem::take(&mut m.spare.function);
+        let mut s = std::mem::take(&mut m.spare.builder);
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
         f.insts.clear();
@@ -103,8 +123,7 @@ impl<'m> FnBuilder<'m> {
         s.var_dirty.clear();
         s.rows.clear();
         s.rows.reserve(16);
-        s.extracts.clear();
-        s.extracts.reserve(64);
+        s.next_block();
         FnBuilder {
             m,
             f,
@@ -146,7 +165,7 @@ impl<'m> FnBuilder<'m> {
         }
         self.s.dirty.clear();
         self.s.rows.clear();
-        self.s.extracts.clear();
+        self.s.next_block();
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
             // A block takes a few instructions at least, a loop body or a branch of an `if`
@@ -344,11 +363,35 @@ impl<'m> FnBuilder<'m> {
             return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
         };
         // D3D code reads the same component many times: extract it once per block.
-        if let Some(&e) = self.s.extracts.get(&(xv, i)) {
-            return e;
+        let (slot, c) = (xv.0 as usize, i as usize & 3);
+        let stamp = self.s.stamp;
+        if let Some(e) = self.s.extracts.get(slot)
+            && i < 4
+            && e.stamp == stamp
+            && e.comps[c] != 0
+        {
+            return Operand::Value(ValueId(e.comps[c] - 1));
         }
         let e = self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
-        self.s.extracts.insert((xv, i), e);
+        if let Operand::Value(ev) = e
+            && i < 4
+            && let Some(id) = ev.0.checked_add(1)
+        {
+            if slot >= self.s.extracts.len() {
+                let n = (slot + 1)
+                    .max(self.f.insts.len())
+                    .max(2 * self.s.extracts.len());
+                self.s.extracts.resize(n, ExtractSlot::default());
+            }
+            let e = &mut self.s.extracts[slot];
+            if e.stamp != stamp {
+                *e = ExtractSlot {
+                    stamp,
+                    comps: [0; 4],
+                };
+            }
+            e.comps[c] = id;
+        }
         e
     }
 

@@ -6,6 +6,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
+use std::collections::hash_map::Entry;
 
 use super::types::{Scalar, TypeId, TypeTable};
 
@@ -46,6 +47,9 @@ impl Const {
     }
 }
 
+/// How many of the smallest values of each 32-bit scalar type [`ConstTable`] finds in a table.
+const SMALL: usize = 64;
+
 /// The module's constants.
 #[derive(Debug, Clone, Default)]
 pub struct ConstTable {
@@ -54,6 +58,11 @@ pub struct ConstTable {
     map: HashMap<Const, ConstId>,
     /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
     scalars: HashMap<(u32, u64), ConstId>,
+    /// The small scalars (bits below [`SMALL`]) of the types bool, f32, i32 and u32 (ids 1 to
+    /// 4), found without hashing: `small[(type - 1) * SMALL + bits]` holds the constant's id
+    /// plus one, 0 where none is made yet. These scalars are not in `scalars`: `scalar`
+    /// always looks for them here (empty in a `default()` table: then they are in `scalars`).
+    small: Vec<u32>,
     /// Vectors by (scalar type, per-component bits), without building a `Const` to look up.
     vectors: HashMap<(u32, [u64; 4], u8), ConstId>,
 }
@@ -66,6 +75,7 @@ impl ConstTable {
             consts: Vec::with_capacity(48),
             map: HashMap::with_capacity_and_hasher(8, Default::default()),
             scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
+            small: vec![0; 4 * SMALL],
             vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
         }
     }
@@ -75,6 +85,7 @@ impl ConstTable {
         self.consts.clear();
         self.map.clear();
         self.scalars.clear();
+        self.small.fill(0);
         self.vectors.clear();
     }
 
@@ -82,13 +93,15 @@ impl ConstTable {
         if let Const::Scalar { ty, bits } = c {
             return self.scalar(ty, bits);
         }
-        if let Some(&id) = self.map.get(&c) {
-            return id;
+        // One hash and probe, found or not; the constant is cloned only when new.
+        match self.map.entry(c) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let id = ConstId(self.consts.len() as u32);
+                self.consts.push(v.key().clone());
+                *v.insert(id)
+            }
         }
-        let id = ConstId(self.consts.len() as u32);
-        self.consts.push(c.clone());
-        self.map.insert(c, id);
-        id
     }
 
     pub fn get(&self, id: ConstId) -> &Const {
@@ -129,7 +142,19 @@ impl ConstTable {
 
     /// A scalar of type `ty` holding `bits` (low 32 bits for 32-bit types).
     pub fn scalar(&mut self, ty: TypeId, bits: u64) -> ConstId {
-        // Scalars live only in this map (see `intern`).
+        // Scalars live only in `small` and this map (see `intern`).
+        if bits < SMALL as u64
+            && (TypeId::BOOL.0..=TypeId::U32.0).contains(&ty.0)
+            && let Some(slot) = self
+                .small
+                .get_mut((ty.0 - TypeId::BOOL.0) as usize * SMALL + bits as usize)
+        {
+            if *slot == 0 {
+                self.consts.push(Const::Scalar { ty, bits });
+                *slot = self.consts.len() as u32;
+            }
+            return ConstId(*slot - 1);
+        }
         *self.scalars.entry((ty.0, bits)).or_insert_with(|| {
             self.consts.push(Const::Scalar { ty, bits });
             ConstId(self.consts.len() as u32 - 1)

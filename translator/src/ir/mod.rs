@@ -259,6 +259,8 @@ pub struct Var {
 pub(crate) struct Spare {
     pub function: Function,
     pub builder: builder::Scratch,
+    /// The SM4 lowering's maps and lists ([`crate::lower::LowerScratch`]).
+    pub lower: Box<crate::lower::LowerScratch>,
 }
 
 /// A function: an instruction arena and basic blocks.
@@ -310,14 +312,30 @@ impl Function {
 
     /// Predecessor lists of every block (only blocks in `layout` count as sources).
     pub fn predecessors(&self) -> Vec<SmallVec<[BlockId; 2]>> {
-        let mut preds = vec![SmallVec::new(); self.blocks.len()];
+        let mut preds: Vec<SmallVec<[BlockId; 2]>> = Vec::with_capacity(self.blocks.len());
+        preds.resize_with(self.blocks.len(), SmallVec::new);
         for &b in &self.layout {
-            for s in self.block(b).term.successors() {
-                let p: &mut SmallVec<[BlockId; 2]> = &mut preds[s.0 as usize];
+            let mut add = |s: BlockId| {
+                let p = &mut preds[s.0 as usize];
                 // `b`'s successors come one after another: a repeat is the last entry.
                 if p.last() != Some(&b) {
                     p.push(b);
                 }
+            };
+            // The successors in operand order, as `successors` lists them (no list built).
+            match &self.block(b).term {
+                Terminator::Branch(t) => add(*t),
+                Terminator::CondBranch {
+                    on_true, on_false, ..
+                } => {
+                    add(*on_true);
+                    add(*on_false);
+                }
+                Terminator::Switch { default, cases, .. } => {
+                    add(*default);
+                    cases.iter().for_each(|c| add(c.1));
+                }
+                Terminator::Open | Terminator::Return | Terminator::Unreachable => {}
             }
         }
         preds

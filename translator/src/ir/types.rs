@@ -9,6 +9,7 @@
 //! key, because Vulkan forbids explicit layout on arrays in Private/Function storage.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 use super::ConstId;
 
@@ -127,8 +128,17 @@ const FIRST16: u32 = 21;
 pub struct TypeTable {
     types: Vec<Type>,
     map: HashMap<Type, TypeId>,
+    /// The pointer types to predefined types, found without hashing (they are most of the
+    /// pointers a shader makes): `pointers[class * PREDEFINED + pointee]`, for the storage
+    /// classes numbered below [`POINTER_CLASSES`]; `TypeId(0)` (void) where none is made yet.
+    /// These pointers are not in `map`: `intern` always looks for them here.
+    pointers: Vec<TypeId>,
     next_unique: u32,
 }
+
+/// The storage classes (by number: UniformConstant 0 to StorageBuffer 12) whose pointers to
+/// predefined types [`TypeTable::intern`] finds in a table.
+const POINTER_CLASSES: usize = 13;
 
 impl Default for TypeTable {
     fn default() -> Self {
@@ -142,6 +152,7 @@ impl TypeTable {
         let mut t = TypeTable {
             types: Vec::with_capacity(64),
             map: HashMap::with_capacity_and_hasher(64, Default::default()),
+            pointers: vec![TypeId::VOID; POINTER_CLASSES * Self::PREDEFINED],
             next_unique: 0,
         };
         // The predefined types sit at fixed ids and are never hashed (see `intern`).
@@ -177,6 +188,7 @@ impl TypeTable {
     pub fn reset(&mut self) {
         self.types.truncate(Self::PREDEFINED);
         self.map.clear();
+        self.pointers.fill(TypeId::VOID);
         self.next_unique = 0;
     }
 
@@ -194,13 +206,30 @@ impl TypeTable {
             !matches!(ty, Type::Struct { unique, .. } if unique != 0),
             "intern: a struct made by new_struct"
         );
-        if let Some(&id) = self.map.get(&ty) {
-            return id;
+        if let Type::Pointer { storage, pointee } = ty {
+            let (class, to) = (storage as usize, pointee.0 as usize);
+            if class < POINTER_CLASSES && to < Self::PREDEFINED {
+                let slot = class * Self::PREDEFINED + to;
+                return match self.pointers[slot] {
+                    TypeId::VOID => {
+                        let id = TypeId(self.types.len() as u32);
+                        self.types.push(ty);
+                        self.pointers[slot] = id;
+                        id
+                    }
+                    made => made,
+                };
+            }
         }
-        let id = TypeId(self.types.len() as u32);
-        self.types.push(ty.clone());
-        self.map.insert(ty, id);
-        id
+        // One hash and probe, found or not; the type is cloned only when new.
+        match self.map.entry(ty) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let id = TypeId(self.types.len() as u32);
+                self.types.push(v.key().clone());
+                *v.insert(id)
+            }
+        }
     }
 
     /// A new struct type, distinct from every other.

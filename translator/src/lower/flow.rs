@@ -72,6 +72,29 @@ pub(crate) struct FlowState {
     inlined: usize,
 }
 
+impl FlowState {
+    /// This state emptied for the next program, its lists' allocations kept.
+    pub fn recycled(self) -> Self {
+        use super::Emptied;
+        let FlowState {
+            frames,
+            labels,
+            calls,
+            call_frame_base,
+            dead: _,
+            inlined: _,
+        } = self;
+        FlowState {
+            frames: frames.emptied(),
+            labels: labels.emptied(),
+            calls: calls.emptied(),
+            call_frame_base: call_frame_base.emptied(),
+            dead: None,
+            inlined: 0,
+        }
+    }
+}
+
 /// Most instructions lowered from inlined subroutine bodies, all calls together. Subroutines
 /// are inlined at each call, so a chain of labels each calling the next twice doubles the
 /// code per level: without a bound, 30 levels of a few instructions cost gigabytes.
@@ -233,7 +256,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub(super) fn scan_labels(&mut self, start: usize) -> R<usize> {
         let n = self.prog.instructions.len();
         let mut main_end = n;
-        let mut labels: Vec<((OperandType, u32), std::ops::Range<usize>)> = Vec::new();
+        let mut labels = std::mem::take(&mut self.flow.labels);
+        labels.clear();
         for i in start..n {
             let inst = self.prog.get(i).expect("in range");
             if inst.opcode == Opcode::Label {

@@ -73,6 +73,77 @@ pub struct ReflectionGlobals {
     pub descriptors: Vec<GlobalId>,
 }
 
+/// The lowering's per-program state kept from one translation to the next (in the module's
+/// [`Spare`](crate::ir::Spare)), so that its lists and maps keep their allocations. Each part
+/// is emptied ([`IoState::recycled`] and the like) before the next program uses it: no
+/// program state crosses translations.
+#[derive(Debug, Default)]
+pub(crate) struct LowerScratch {
+    temps: Vec<[Option<VarId>; 4]>,
+    io: IoState,
+    res: ResourceState,
+    flow: flow::FlowState,
+    refl_globals: ReflectionGlobals,
+}
+
+impl Clone for LowerScratch {
+    /// A scratch holds no program state: a copy is an empty one.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl LowerScratch {
+    /// Keeps the buffers of a finished translation's reflection globals for the next.
+    pub(crate) fn keep_globals(&mut self, globals: ReflectionGlobals) {
+        self.refl_globals = globals;
+    }
+}
+
+/// Collections emptied with their allocations kept (state recycled for the next program).
+pub(crate) trait Emptied {
+    fn emptied(self) -> Self;
+}
+
+impl<T> Emptied for Vec<T> {
+    fn emptied(mut self) -> Self {
+        self.clear();
+        self
+    }
+}
+
+impl<K, V, S> Emptied for std::collections::HashMap<K, V, S> {
+    fn emptied(mut self) -> Self {
+        self.clear();
+        self
+    }
+}
+
+impl<T, S> Emptied for std::collections::HashSet<T, S> {
+    fn emptied(mut self) -> Self {
+        self.clear();
+        self
+    }
+}
+
+impl ReflectionGlobals {
+    /// These lists emptied, their allocations kept.
+    fn recycled(self) -> Self {
+        let ReflectionGlobals {
+            inputs,
+            outputs,
+            patch_constants,
+            descriptors,
+        } = self;
+        ReflectionGlobals {
+            inputs: inputs.emptied(),
+            outputs: outputs.emptied(),
+            patch_constants: patch_constants.emptied(),
+            descriptors: descriptors.emptied(),
+        }
+    }
+}
+
 /// State of the lowering of one program. Its fields are private to `lower`; the state of the
 /// I/O and flow components (`io`, `flow`) is private to them, used elsewhere through methods
 /// (`res` and `stage_info` still expose their fields to the modules that share them).
@@ -305,20 +376,28 @@ pub fn lower<'p>(
     io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
+    // The state kept from the last translation, emptied (field by field: the scratch stays
+    // where it is, boxed, so that moving the module does not copy it).
+    let kept = &mut module.spare.lower;
+    let temps = std::mem::take(&mut kept.temps);
+    let io = std::mem::take(&mut kept.io);
+    let res = std::mem::take(&mut kept.res);
+    let flow = std::mem::take(&mut kept.flow);
+    let refl_globals = std::mem::take(&mut kept.refl_globals);
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),
         prog,
         sigs,
         opts,
         stage,
-        temps: Vec::new(),
-        io: IoState::default(),
-        res: ResourceState::default(),
-        flow: flow::FlowState::default(),
+        temps: temps.emptied(),
+        io: io.recycled(),
+        res: res.recycled(),
+        flow: flow.recycled(),
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
         opcode: None,
-        refl_globals: ReflectionGlobals::default(),
+        refl_globals: refl_globals.recycled(),
         stage_info: stage_io::StageInfo::default(),
         decls_done: false,
         all_precise: !refactoring_allowed(prog),
@@ -369,9 +448,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.lower_body(i)
     }
 
-    /// The entry function, reflection and reflection globals of the finished lowering.
+    /// The entry function, reflection and reflection globals of the finished lowering; the
+    /// state's buffers go back to the module for the next (the globals' through the caller).
     fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
         self.refl.class_linkage = self.classes.reflection();
+        let kept = &mut self.b.m.spare.lower;
+        kept.temps = std::mem::take(&mut self.temps);
+        kept.io = std::mem::take(&mut self.io);
+        kept.res = std::mem::take(&mut self.res);
+        kept.flow = std::mem::take(&mut self.flow);
         finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
     }
 }
@@ -389,7 +474,7 @@ pub(crate) fn finish_lowering(
     refl.vulkan_features.sort();
     refl.vulkan_features.dedup();
     let func = std::mem::take(&mut b.f);
-    let refl = std::mem::replace(refl, Reflection::empty(refl.stage));
+    let refl = std::mem::replace(refl, Reflection::unnamed(refl.stage));
     (func, refl, std::mem::take(globals))
 }
 
@@ -404,8 +489,17 @@ impl Reflection {
     /// An empty reflection for `stage`.
     pub fn empty(stage: ShaderStage) -> Self {
         Reflection {
-            stage,
             entry_point: "main".into(),
+            ..Self::unnamed(stage)
+        }
+    }
+
+    /// [`Reflection::empty`] without its entry point's name (no allocation: what a finished
+    /// lowering leaves behind).
+    fn unnamed(stage: ShaderStage) -> Self {
+        Reflection {
+            stage,
+            entry_point: String::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
             patch_constants: Vec::new(),

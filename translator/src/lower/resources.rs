@@ -144,6 +144,43 @@ pub(crate) struct ResourceState {
     pub push_block: Option<(GlobalId, Vec<(u32, push::PushMember)>)>,
     /// A UAV is declared rasterizer-ordered (`_rov`); see `rov.rs`.
     pub rasterizer_ordered: bool,
+    /// The `Uniform` vec4 pointer type and the constant 0 of a constant buffer row's access
+    /// chain, once a row was loaded (looked up once, not per row).
+    pub row_access: Option<(TypeId, Operand)>,
+}
+
+impl ResourceState {
+    /// This state emptied for the next program, its maps' allocations kept.
+    pub fn recycled(self) -> Self {
+        use crate::lower::Emptied;
+        // Every field named, so that a new one cannot be left out.
+        let ResourceState {
+            cbs,
+            srvs,
+            uavs,
+            samplers,
+            tgsm,
+            indexable,
+            icb: _,
+            sparse_structs,
+            sample_positions: _,
+            plan,
+            push_block: _,
+            rasterizer_ordered: _,
+            row_access: _,
+        } = self;
+        ResourceState {
+            cbs: cbs.emptied(),
+            srvs: srvs.emptied(),
+            uavs: uavs.emptied(),
+            samplers: samplers.emptied(),
+            tgsm: tgsm.emptied(),
+            indexable: indexable.emptied(),
+            sparse_structs: sparse_structs.emptied(),
+            plan: plan.recycled(),
+            ..ResourceState::default()
+        }
+    }
 }
 
 fn reflect_dim(d: ResourceDimension) -> ResourceDim {
@@ -915,11 +952,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
                 let offset = self.idx_operand(offset);
                 if !info.range.is_array() {
-                    // The same row read again in this block is the same value (and then needs
-                    // neither its constant 0 nor its pointer type looked up).
+                    // The same row read again in this block is the same value. The constant 0
+                    // and the pointer type are made at the first row loaded, as they were
+                    // when looked up per row.
+                    let (ptr, zero) = match self.res.row_access {
+                        Some(r) => r,
+                        None => {
+                            let zero = self.b.u32c(0);
+                            let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
+                            self.res.row_access = Some((ptr, zero));
+                            (ptr, zero)
+                        }
+                    };
                     return Ok(self.b.read_only_row(info.global, offset, |b| {
-                        let zero = b.u32c(0);
-                        let ptr = b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
                         let p = b.op(
                             Op::AccessChain,
                             ptr,

@@ -8,8 +8,6 @@
 //! derivatives are only merged within a block (SPIR-V requires sampled images to be used in the
 //! block that makes them; derivatives must not move across control flow).
 
-use rustc_hash::FxHashMap as HashMap;
-
 use spirv::{Op, StorageClass};
 
 use super::cfg::DomTree;
@@ -17,42 +15,41 @@ use super::dce::has_side_effects;
 use super::ssa::Replacements;
 use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
 
-/// An instruction packed into words: opcode and flags, result type and up to six operands,
-/// each operand tagged in its top three bits. Instructions that do not fit are never merged.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Key([u32; 8]);
-
-impl std::hash::Hash for Key {
-    /// Four 64-bit words: cheaper to hash than the bytes of the array.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for pair in self.0.chunks_exact(2) {
-            state.write_u64((pair[0] as u64) << 32 | pair[1] as u64);
-        }
-    }
+/// An operand as one word of an instruction's key: its kind in the top three bits, its index
+/// or literal below. `None` for operands that are never merged (variables, indices from 2^29).
+#[inline]
+fn key_word(a: Operand) -> Option<u32> {
+    let (tag, x) = match a {
+        Operand::Value(v) => (0, v.0),
+        Operand::Const(c) => (1, c.0),
+        Operand::Global(g) => (2, g.0),
+        Operand::Block(b) => (3, b.0),
+        Operand::Lit(l) => (4, l),
+        Operand::Var(_) => return None,
+    };
+    (x < 1 << 29).then_some((tag << 29) | x)
 }
 
-fn pack(op: Op, flags: u8, ty: TypeId, args: &[Operand]) -> Option<Key> {
-    if args.len() > 6 {
-        return None;
-    }
-    let mut k = [u32::MAX; 8];
-    k[0] = op as u32 | (flags as u32) << 24;
-    k[1] = ty.0;
-    for (i, a) in args.iter().enumerate() {
-        let (tag, x) = match *a {
-            Operand::Value(v) => (0, v.0),
-            Operand::Const(c) => (1, c.0),
-            Operand::Global(g) => (2, g.0),
-            Operand::Block(b) => (3, b.0),
-            Operand::Lit(l) => (4, l),
-            Operand::Var(_) => return None,
-        };
-        if x >= 1 << 29 {
-            return None;
-        }
-        k[2 + i] = (tag << 29) | x;
-    }
-    Some(Key(k))
+/// One step of the key's hash (the Fx hash's step: rotate, xor, multiply).
+#[inline]
+fn mix(h: u64, w: u32) -> u64 {
+    (h.rotate_left(5) ^ u64::from(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// A slot of the table of available instructions: the key's hash, the instruction (its value
+/// index plus one; 0 for an empty slot) and its block.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    hash: u32,
+    val: u32,
+    block: u32,
+}
+
+/// Whether two instructions compute the same thing (same opcode, flags, type and operands).
+#[inline]
+fn same_inst(f: &Function, a: ValueId, b: ValueId) -> bool {
+    let (x, y) = (f.inst(a), f.inst(b));
+    x.op == y.op && x.flags == y.flags && x.ty == y.ty && x.args == y.args
 }
 
 fn block_local(op: Op) -> bool {
@@ -103,7 +100,17 @@ fn read_only(storage: StorageClass) -> bool {
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// The available instructions: an open-addressed table (linear probing, a power of two
+    /// at least twice the function's placed instructions, so never full).
+    table: Vec<Slot>,
+    /// A copy of the list of the block being rebuilt (the block's own vector is refilled).
+    insts: Vec<ValueId>,
+    /// The blocks still to visit (dominator-tree pre-order).
+    stack: Vec<BlockId>,
+    /// Per global: whether the function writes it (private globals only).
+    written: Vec<bool>,
+}
 
 /// Removes repeated pure computations from `f`.
 #[inline(never)] // a frame of its own in profiles (called once per function)
@@ -112,8 +119,14 @@ pub fn eliminate_common_subexpressions(
     globals: &[Global],
     dom: &DomTree,
     repl: &mut Replacements,
-    _scratch: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
+    let Scratch {
+        table,
+        insts,
+        stack,
+        written,
+    } = scratch;
     let base_global = |f: &Function, mut o: Operand| -> Option<u32> {
         loop {
             match o {
@@ -129,9 +142,9 @@ pub fn eliminate_common_subexpressions(
     };
     // Private globals written somewhere (their loads are not pure); most programs have no
     // private globals, and then nothing needs scanning.
-    let mut written = Vec::new();
+    written.clear();
     if globals.iter().any(|g| g.storage == StorageClass::Private) {
-        written = vec![false; globals.len()];
+        written.resize(globals.len(), false);
         for &b in &f.layout {
             for &v in &f.block(b).insts {
                 let i = f.inst(v);
@@ -157,58 +170,85 @@ pub fn eliminate_common_subexpressions(
     // Blocks are visited in dominator-tree pre-order. An entry is valid for a block when the
     // block that made it dominates this one; an entry from a subtree already left is stale and
     // is simply overwritten (no ancestor can hold the same key: its instruction would have been
-    // merged into the ancestor's), so the table needs no undo log.
+    // merged into the ancestor's), so the table needs no undo log. The table holds one entry
+    // per key (opcode, flags, type, operands); a key is hashed from its words, and entries
+    // compare the instructions themselves.
     repl.reset(f.insts.len());
-    let placed: usize = f.layout.iter().map(|&b| f.block(b).insts.len()).sum();
-    let mut table: HashMap<Key, (ValueId, BlockId)> =
-        HashMap::with_capacity_and_hasher(placed, Default::default());
-    let mut spare: Vec<ValueId> = Vec::new();
-    let mut stack: Vec<BlockId> = vec![dom.root()];
+    // Every block's instructions (a superset of those the walk inserts), so the table is at
+    // most half full.
+    let placed: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
+    table.clear();
+    table.resize((2 * placed).next_power_of_two().max(16), Slot::default());
+    let mask = table.len() - 1;
+    stack.clear();
+    stack.push(dom.root());
     while let Some(b) = stack.pop() {
-        // The block's list is rebuilt in a spare vector; the old one becomes the next spare.
-        let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
+        // The block's list is copied out and its own vector refilled (it only shrinks).
         let mut kept = std::mem::take(&mut f.block_mut(b).insts);
+        insts.clear();
+        insts.extend_from_slice(&kept);
         kept.clear();
-        kept.reserve(insts.len());
-        for &v in &insts {
-            if !repl.is_empty() {
-                for a in f.inst_mut(v).args.iter_mut() {
-                    if let Operand::Value(_) = *a {
-                        *a = repl.resolve(*a);
+        for &v in insts.iter() {
+            // Operands are resolved through earlier merges, and hashed into the key of a
+            // candidate: a pure instruction with a result whose operands all have a key word.
+            let resolve = !repl.is_empty();
+            let inst = f.inst_mut(v);
+            let mut candidate = !never(inst.op) && inst.ty != TypeId::VOID && inst.args.len() <= 6;
+            let mut h = mix(
+                mix(0, inst.op as u32 | u32::from(inst.flags) << 24),
+                inst.ty.0,
+            );
+            for a in inst.args.iter_mut() {
+                if resolve && let Operand::Value(_) = *a {
+                    *a = repl.resolve(*a);
+                }
+                if candidate {
+                    match key_word(*a) {
+                        Some(w) => h = mix(h, w),
+                        None => candidate = false,
                     }
                 }
             }
             let inst = f.inst(v);
-            let mergeable = !never(inst.op)
-                && inst.ty != TypeId::VOID
-                && (inst.op != Op::Load || pure_load(f, inst.args[0]));
-            if !mergeable {
-                kept.push(v);
-                continue;
-            }
-            let Some(key) = pack(inst.op, inst.flags, inst.ty, &inst.args) else {
-                kept.push(v);
-                continue;
+            // The value index plus one marks a used slot (an arena of 2^32 values cannot
+            // exist, but such a value would simply not be merged).
+            let mark = match v.0.checked_add(1) {
+                Some(m) if candidate && (inst.op != Op::Load || pure_load(f, inst.args[0])) => m,
+                _ => {
+                    kept.push(v);
+                    continue;
+                }
             };
             let local = block_local(inst.op);
-            match table.entry(key) {
-                std::collections::hash_map::Entry::Occupied(mut e) => {
-                    let (prev, pb) = *e.get();
+            let hash = (h >> 32) as u32;
+            let new = Slot {
+                hash,
+                val: mark,
+                block: b.0,
+            };
+            let mut i = hash as usize & mask;
+            loop {
+                let s = table[i];
+                if s.val == 0 {
+                    table[i] = new;
+                    kept.push(v);
+                    break;
+                }
+                let prev = ValueId(s.val - 1);
+                if s.hash == hash && same_inst(f, prev, v) {
+                    let pb = BlockId(s.block);
                     if if local { pb == b } else { dom.dominates(pb, b) } {
                         repl.set(v, Operand::Value(prev));
                     } else {
-                        e.insert((v, b));
+                        table[i] = new;
                         kept.push(v);
                     }
+                    break;
                 }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert((v, b));
-                    kept.push(v);
-                }
+                i = (i + 1) & mask;
             }
         }
         f.block_mut(b).insts = kept;
-        spare = insts;
         if !repl.is_empty() {
             let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
             match &mut term {
@@ -226,4 +266,8 @@ pub fn eliminate_common_subexpressions(
     }
     // Phis name values from blocks visited later.
     repl.apply_to_phis(f);
+    // A huge function's table is not kept for the next ones (768 KiB at most stays).
+    if table.len() > 1 << 16 {
+        *table = Vec::new();
+    }
 }

@@ -48,14 +48,21 @@ pub fn has_side_effects(op: Op) -> bool {
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// Per value of the arena: whether it is live.
+    live: Vec<bool>,
+    /// Live values whose operands are still to be marked.
+    work: Vec<ValueId>,
+}
 
 /// Removes dead instructions from `f`'s blocks.
-pub fn eliminate_dead_code(f: &mut Function, _scratch: &mut Scratch) {
+pub fn eliminate_dead_code(f: &mut Function, scratch: &mut Scratch) {
     let n = f.insts.len();
-    let mut live = vec![false; n];
-    let mut work: Vec<ValueId> = Vec::with_capacity(n / 2);
-    let mark = |o: &Operand, live: &mut Vec<bool>, work: &mut Vec<ValueId>| {
+    let Scratch { live, work } = scratch;
+    live.clear();
+    live.resize(n, false);
+    work.clear();
+    let mark = |o: &Operand, live: &mut [bool], work: &mut Vec<ValueId>| {
         if let Operand::Value(v) = *o
             && !live[v.0 as usize]
         {
@@ -72,8 +79,8 @@ pub fn eliminate_dead_code(f: &mut Function, _scratch: &mut Scratch) {
             }
         }
         match &blk.term {
-            Terminator::CondBranch { cond, .. } => mark(cond, &mut live, &mut work),
-            Terminator::Switch { selector, .. } => mark(selector, &mut live, &mut work),
+            Terminator::CondBranch { cond, .. } => mark(cond, live, work),
+            Terminator::Switch { selector, .. } => mark(selector, live, work),
             _ => {}
         }
     }
@@ -81,7 +88,7 @@ pub fn eliminate_dead_code(f: &mut Function, _scratch: &mut Scratch) {
         // Split borrow: args are read from the arena while `live` is updated.
         let args = &f.insts[v.0 as usize].args;
         for a in args {
-            mark(a, &mut live, &mut work);
+            mark(a, live, work);
         }
     }
     for bi in 0..f.layout.len() {

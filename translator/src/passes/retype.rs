@@ -12,7 +12,7 @@ use spirv::Op;
 
 use super::ssa::Replacements;
 use crate::ir::builder::recast_const;
-use crate::ir::{ConstTable, Function, Inst, Operand, TypeId, TypeTable, ValueId};
+use crate::ir::{BlockId, ConstTable, Function, Inst, Operand, TypeId, TypeTable, ValueId};
 
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
@@ -26,7 +26,22 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// Phis in layout order, with their block and old type.
+    phis: Vec<(ValueId, BlockId, TypeId)>,
+    /// Per value of the arena: its index in `phis`, or `u32::MAX`.
+    slot: Vec<u32>,
+    /// Union-find parents of the phis (webs).
+    parent: Vec<u32>,
+    /// Per web root: the web's type (see `UNDECIDED`, `CONFLICT`).
+    web_ty: Vec<u32>,
+    /// Per phi: its new type, if it changes.
+    new_ty: Vec<Option<TypeId>>,
+    /// Per phi: its bitcast back to the old type, once made.
+    back: Vec<Option<ValueId>>,
+    /// A copy of the block list being rewritten.
+    insts: Vec<ValueId>,
+}
 
 /// Retypes phi webs of `f` (see the module documentation).
 #[inline(never)] // a frame of its own in profiles (called once per function)
@@ -35,10 +50,19 @@ pub fn retype_phis(
     types: &TypeTable,
     consts: &mut ConstTable,
     repl: &mut Replacements,
-    _scratch: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
+    let Scratch {
+        phis,
+        slot,
+        parent,
+        web_ty,
+        new_ty,
+        back,
+        insts,
+    } = scratch;
     // Phis in layout order, with their block.
-    let mut phis: Vec<(ValueId, crate::ir::BlockId, TypeId)> = Vec::new();
+    phis.clear();
     for &b in &f.layout {
         for &v in &f.block(b).insts {
             if f.inst(v).op == Op::Phi {
@@ -51,21 +75,20 @@ pub fn retype_phis(
     if phis.is_empty() {
         return;
     }
-    let mut slot = vec![u32::MAX; f.insts.len()];
+    slot.clear();
+    slot.resize(f.insts.len(), u32::MAX);
     for (i, &(v, _, _)) in phis.iter().enumerate() {
         slot[v.0 as usize] = i as u32;
     }
     let n = phis.len();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    parent.clear();
+    parent.extend(0..n as u32);
     for (i, &(v, _, _)) in phis.iter().enumerate() {
         for pair in f.inst(v).args.chunks(2) {
             if let Operand::Value(a) = pair[0]
                 && slot[a.0 as usize] != u32::MAX
             {
-                let (x, y) = (
-                    find(&mut parent, i as u32),
-                    find(&mut parent, slot[a.0 as usize]),
-                );
+                let (x, y) = (find(parent, i as u32), find(parent, slot[a.0 as usize]));
                 if x != y {
                     parent[x as usize] = y;
                 }
@@ -76,9 +99,10 @@ pub fn retype_phis(
     // u32::MAX = undecided, u32::MAX - 1 = conflicting.
     const UNDECIDED: u32 = u32::MAX;
     const CONFLICT: u32 = u32::MAX - 1;
-    let mut web_ty = vec![UNDECIDED; n];
+    web_ty.clear();
+    web_ty.resize(n, UNDECIDED);
     for (i, &(v, _, _)) in phis.iter().enumerate() {
-        let root = find(&mut parent, i as u32) as usize;
+        let root = find(parent, i as u32) as usize;
         let phi_ty = f.inst(v).ty;
         if types.shape(phi_ty).is_none_or(|(_, w)| w != 1) {
             web_ty[root] = CONFLICT;
@@ -109,9 +133,10 @@ pub fn retype_phis(
         }
     }
     // Which phis change type.
-    let mut new_ty: Vec<Option<TypeId>> = vec![None; n];
+    new_ty.clear();
+    new_ty.resize(n, None);
     for (i, &(v, _, _)) in phis.iter().enumerate() {
-        let root = find(&mut parent, i as u32) as usize;
+        let root = find(parent, i as u32) as usize;
         let t = web_ty[root];
         if t == UNDECIDED || t == CONFLICT {
             continue;
@@ -133,28 +158,28 @@ pub fn retype_phis(
     // Rewrite incoming values.
     for (i, &(v, _, _)) in phis.iter().enumerate() {
         let Some(t) = new_ty[i] else { continue };
-        let mut args = f.inst(v).args.clone();
-        for k in (0..args.len()).step_by(2) {
-            args[k] = match args[k] {
-                Operand::Value(a) if slot[a.0 as usize] != u32::MAX => args[k],
+        // In place: each operand is read before it is rewritten, and a phi's own result is
+        // never looked into (it is in the web).
+        for k in (0..f.inst(v).args.len()).step_by(2) {
+            let o = f.inst(v).args[k];
+            f.inst_mut(v).args[k] = match o {
+                Operand::Value(a) if slot[a.0 as usize] != u32::MAX => o,
                 Operand::Value(a) if f.inst(a).op == Op::Bitcast => f.inst(a).args[0],
                 Operand::Const(c) => Operand::Const(recast_const(consts, types, c, t).unwrap_or(c)),
                 other => other,
             };
         }
-        let inst = f.inst_mut(v);
-        inst.args = args;
-        inst.ty = t;
+        f.inst_mut(v).ty = t;
     }
     // Rewrite uses: bitcasts to the new type vanish; other users get one bitcast back.
     repl.reset(f.insts.len());
-    let mut back: Vec<Option<ValueId>> = vec![None; n];
-    let mut insts: Vec<ValueId> = Vec::new();
+    back.clear();
+    back.resize(n, None);
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
         insts.clear();
         insts.extend_from_slice(&f.block(b).insts);
-        for &v in &insts {
+        for &v in insts.iter() {
             // Phis and instructions using a retyped phi are the only ones rewritten.
             let uses_phi = f
                 .inst(v)
@@ -165,28 +190,32 @@ pub fn retype_phis(
                 resolve_args(f, v, repl);
                 continue;
             }
-            let inst = f.inst(v).clone();
-            if inst.op == Op::Phi {
+            // Operands are read one at a time: each is rewritten only after it is read.
+            let (op, ty, nargs) = {
+                let i = f.inst(v);
+                (i.op, i.ty, i.args.len())
+            };
+            if op == Op::Phi {
                 // Phis in the same web already agree; phis outside it need the old type.
                 let me = slot[v.0 as usize];
-                for k in (0..inst.args.len()).step_by(2) {
-                    let Operand::Value(a) = inst.args[k] else {
+                for k in (0..nargs).step_by(2) {
+                    let Operand::Value(a) = f.inst(v).args[k] else {
                         continue;
                     };
                     let s = slot[a.0 as usize];
                     if s == u32::MAX || new_ty[s as usize].is_none() {
                         continue;
                     }
-                    let same_web = me != u32::MAX && find(&mut parent, me) == find(&mut parent, s);
+                    let same_web = me != u32::MAX && find(parent, me) == find(parent, s);
                     if !same_web {
-                        let bc = back_cast(f, &phis, &mut back, s as usize);
+                        let bc = back_cast(f, phis, back, s as usize);
                         f.inst_mut(v).args[k] = Operand::Value(bc);
                     }
                 }
                 continue;
             }
-            for k in 0..inst.args.len() {
-                let Operand::Value(a) = inst.args[k] else {
+            for k in 0..nargs {
+                let Operand::Value(a) = f.inst(v).args[k] else {
                     continue;
                 };
                 let s = slot[a.0 as usize];
@@ -196,35 +225,35 @@ pub fn retype_phis(
                 let Some(t) = new_ty[s as usize] else {
                     continue;
                 };
-                if inst.op == Op::Bitcast && inst.ty == t {
+                if op == Op::Bitcast && ty == t {
                     repl.set(v, Operand::Value(a));
                     continue;
                 }
-                if inst.op == Op::Bitcast {
+                if op == Op::Bitcast {
                     continue; // bitcast from the new type is as valid
                 }
-                let bc = back_cast(f, &phis, &mut back, s as usize);
+                let bc = back_cast(f, phis, back, s as usize);
                 f.inst_mut(v).args[k] = Operand::Value(bc);
             }
             resolve_args(f, v, repl);
         }
         // Terminator operands (branch conditions are bool, selectors integer).
-        let mut term = f.block(b).term.clone();
+        let mut term = std::mem::replace(&mut f.block_mut(b).term, crate::ir::Terminator::Open);
         let fix = |o: &mut Operand, f: &mut Function, back: &mut Vec<Option<ValueId>>| {
             if let Operand::Value(a) = *o {
                 let s = slot[a.0 as usize];
                 if s != u32::MAX && new_ty[s as usize].is_some() {
-                    *o = Operand::Value(back_cast(f, &phis, back, s as usize));
+                    *o = Operand::Value(back_cast(f, phis, back, s as usize));
                 }
             }
         };
         match &mut term {
             crate::ir::Terminator::CondBranch { cond, .. } => {
-                fix(cond, f, &mut back);
+                fix(cond, f, back);
                 *cond = repl.resolve(*cond);
             }
             crate::ir::Terminator::Switch { selector, .. } => {
-                fix(selector, f, &mut back);
+                fix(selector, f, back);
                 *selector = repl.resolve(*selector);
             }
             _ => {}
@@ -251,7 +280,7 @@ fn resolve_args(f: &mut Function, v: ValueId, repl: &mut Replacements) {
 /// A bitcast of retyped phi `i` back to its old type (`u32`), placed after the phis of its block.
 fn back_cast(
     f: &mut Function,
-    phis: &[(ValueId, crate::ir::BlockId, TypeId)],
+    phis: &[(ValueId, BlockId, TypeId)],
     back: &mut [Option<ValueId>],
     i: usize,
 ) -> ValueId {

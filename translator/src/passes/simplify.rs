@@ -710,7 +710,10 @@ fn has_folds(op: Op) -> bool {
 /// This pass's working buffers, kept across functions and translations (see
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
-pub struct Scratch {}
+pub struct Scratch {
+    /// A copy of the list of the block being rebuilt (the block's own vector is refilled).
+    insts: Vec<ValueId>,
+}
 
 /// Runs the peephole folds over `f`.
 #[inline(never)] // a frame of its own in profiles (called once per function)
@@ -720,9 +723,10 @@ pub fn simplify(
     consts: &mut ConstTable,
     globals: &[Global],
     repl: &mut Replacements,
-    _scratch: &mut Scratch,
+    scratch: &mut Scratch,
 ) {
     merge_row_stores(f, types, consts, globals);
+    let insts = &mut scratch.insts;
     repl.reset(f.insts.len());
     let mut cx = Ctx {
         types,
@@ -730,14 +734,15 @@ pub fn simplify(
         repl,
         out: Vec::new(),
     };
-    let mut spare: Vec<ValueId> = Vec::new();
     for bi in 0..f.layout.len() {
         let b = f.layout[bi];
-        let insts = std::mem::replace(&mut f.block_mut(b).insts, std::mem::take(&mut spare));
+        // The block's list is copied out and its own vector refilled: no allocation unless
+        // the folds add more instructions than they remove.
         cx.out = std::mem::take(&mut f.block_mut(b).insts);
+        insts.clear();
+        insts.extend_from_slice(&cx.out);
         cx.out.clear();
-        cx.out.reserve(insts.len() + 4);
-        for &v in &insts {
+        for &v in insts.iter() {
             // Resolve operands through earlier folds.
             if !cx.repl.is_empty() {
                 for a in f.inst_mut(v).args.iter_mut() {
@@ -768,7 +773,6 @@ pub fn simplify(
             }
         }
         f.block_mut(b).insts = std::mem::take(&mut cx.out);
-        spare = insts;
         let mut term = std::mem::replace(&mut f.block_mut(b).term, Terminator::Open);
         if let Terminator::CondBranch {
             cond,

@@ -102,7 +102,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// The parts (interface variables) of register `reg` of `file`; GS outputs of `stream`.
     fn declare_register(&mut self, file: IoFile, reg: u32, stream: u8) -> R<SmallVec<[IoPart; 2]>> {
         let output = file.is_output();
-        let slot = self.io.file(file)[reg as usize].clone();
+        let slot = self.io.file(file)[reg as usize].facts();
         let array_len = slot.array_len;
         let mut elements = self.signature_elements(file, reg, stream);
         let synthesized = elements.is_empty();

@@ -106,6 +106,32 @@ pub(crate) struct IoReg {
     pub stream_parts: SmallVec<[(u8, SmallVec<[IoPart; 2]>); 1]>,
 }
 
+/// What a register's declarations said (the plain facts of an [`IoReg`], copied without its
+/// part lists).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IoRegFacts {
+    pub mask: u8,
+    pub sysval: Option<SystemName>,
+    pub sysval_mask: u8,
+    pub sysval_stream: u8,
+    pub interp: Option<InterpolationMode>,
+    pub array_len: u32,
+}
+
+impl IoReg {
+    /// The declarations' facts of this register.
+    pub fn facts(&self) -> IoRegFacts {
+        IoRegFacts {
+            mask: self.mask,
+            sysval: self.sysval,
+            sysval_mask: self.sysval_mask,
+            sysval_stream: self.sysval_stream,
+            interp: self.interp,
+            array_len: self.array_len,
+        }
+    }
+}
+
 /// Which register file a declared register belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum IoFile {
@@ -189,6 +215,50 @@ pub(crate) struct IoState {
 }
 
 impl IoState {
+    /// This state emptied for the next program, its lists' and maps' allocations kept.
+    pub fn recycled(self) -> Self {
+        use crate::lower::Emptied;
+        // Every field named, so that a new one cannot be left out.
+        let IoState {
+            input_ranges,
+            output_ranges,
+            inputs,
+            outputs,
+            patch_inputs,
+            patch_outputs,
+            patch_input_ranges,
+            patch_output_ranges,
+            current_stream: _,
+            declared_streams: _,
+            patch_phase: _,
+            patch_location_base: _,
+            stream_location_base: _,
+            vertex_loads,
+            special,
+            special_decls,
+            clip_out: _,
+            cull_out: _,
+            clip_in: _,
+            cull_in: _,
+            builtins,
+        } = self;
+        IoState {
+            input_ranges: input_ranges.emptied(),
+            output_ranges: output_ranges.emptied(),
+            inputs: inputs.emptied(),
+            outputs: outputs.emptied(),
+            patch_inputs: patch_inputs.emptied(),
+            patch_outputs: patch_outputs.emptied(),
+            patch_input_ranges: patch_input_ranges.emptied(),
+            patch_output_ranges: patch_output_ranges.emptied(),
+            vertex_loads: vertex_loads.emptied(),
+            special: special.emptied(),
+            special_decls: special_decls.emptied(),
+            builtins: builtins.emptied(),
+            ..IoState::default()
+        }
+    }
+
     /// The registers of one file.
     pub fn file(&self, f: IoFile) -> &Vec<IoReg> {
         match f {

@@ -39,6 +39,23 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// This plan emptied for the next program, its maps' allocations kept.
+    pub fn recycled(self) -> Self {
+        use crate::lower::Emptied;
+        let Plan {
+            ready: _,
+            places,
+            uav_usage,
+            texel_srvs,
+        } = self;
+        Plan {
+            ready: false,
+            places: places.emptied(),
+            uav_usage: uav_usage.emptied(),
+            texel_srvs: texel_srvs.emptied(),
+        }
+    }
+
     pub fn placement(&self, class: RegisterClass, id: u32, counter: bool) -> Option<Placement> {
         self.places.get(&(class, id, counter)).copied()
     }
