@@ -36,15 +36,6 @@ fn mix(h: u64, w: u32) -> u64 {
     (h.rotate_left(5) ^ u64::from(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
-/// A slot of the table of available instructions: the key's hash, the instruction (its value
-/// index plus one; 0 for an empty slot) and its block.
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    hash: u32,
-    val: u32,
-    block: u32,
-}
-
 /// Whether two instructions compute the same thing (same opcode, flags, type and operands).
 #[inline]
 fn same_inst(f: &Function, a: ValueId, b: ValueId) -> bool {
@@ -102,8 +93,13 @@ fn read_only(storage: StorageClass) -> bool {
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// The available instructions: an open-addressed table (linear probing, a power of two
-    /// at least twice the function's placed instructions, so never full).
-    table: Vec<Slot>,
+    /// at least twice the function's placed instructions, so never full). A slot is the key's
+    /// hash in the high half and the instruction's value index plus one in the low half (0: an
+    /// empty slot), so the table is cleared by one `memset`.
+    table: Vec<u64>,
+    /// Per value in the table: the block it was placed in (only read for values in the table;
+    /// grown, never cleared).
+    block_of: Vec<u32>,
     /// A copy of the list of the block being rebuilt (the block's own vector is refilled).
     insts: Vec<ValueId>,
     /// The blocks still to visit (dominator-tree pre-order).
@@ -123,6 +119,7 @@ pub fn eliminate_common_subexpressions(
 ) {
     let Scratch {
         table,
+        block_of,
         insts,
         stack,
         written,
@@ -178,7 +175,10 @@ pub fn eliminate_common_subexpressions(
     // most half full.
     let placed: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
     table.clear();
-    table.resize((2 * placed).next_power_of_two().max(16), Slot::default());
+    table.resize((2 * placed).next_power_of_two().max(16), 0);
+    if block_of.len() < f.insts.len() {
+        block_of.resize(f.insts.len(), 0);
+    }
     let mask = table.len() - 1;
     stack.clear();
     stack.push(dom.root());
@@ -220,27 +220,25 @@ pub fn eliminate_common_subexpressions(
                 }
             };
             let local = block_local(inst.op);
-            let hash = (h >> 32) as u32;
-            let new = Slot {
-                hash,
-                val: mark,
-                block: b.0,
-            };
+            let hash = h >> 32;
+            let new = hash << 32 | u64::from(mark);
             let mut i = hash as usize & mask;
             loop {
                 let s = table[i];
-                if s.val == 0 {
+                if s == 0 {
                     table[i] = new;
+                    block_of[v.0 as usize] = b.0;
                     kept.push(v);
                     break;
                 }
-                let prev = ValueId(s.val - 1);
-                if s.hash == hash && same_inst(f, prev, v) {
-                    let pb = BlockId(s.block);
+                let prev = ValueId(s as u32 - 1);
+                if s >> 32 == hash && same_inst(f, prev, v) {
+                    let pb = BlockId(block_of[prev.0 as usize]);
                     if if local { pb == b } else { dom.dominates(pb, b) } {
                         repl.set(v, Operand::Value(prev));
                     } else {
                         table[i] = new;
+                        block_of[v.0 as usize] = b.0;
                         kept.push(v);
                     }
                     break;
@@ -269,5 +267,6 @@ pub fn eliminate_common_subexpressions(
     // A huge function's table is not kept for the next ones (768 KiB at most stays).
     if table.len() > 1 << 16 {
         *table = Vec::new();
+        *block_of = Vec::new();
     }
 }
