@@ -150,8 +150,96 @@ impl Ctx<'_> {
     }
 
     /// Tries to fold instruction `v`, whose opcode [`has_folds`]; returns the operand it is
-    /// equal to, if any.
+    /// equal to, if any. Bitcasts and extracts (most of the calls) have rules of their own that
+    /// read the instruction in place; the others go to [`Ctx::fold_copied`].
+    #[inline]
     fn fold(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
+        match f.inst(v).op {
+            Op::Bitcast => self.fold_bitcast(f, v),
+            Op::CompositeExtract => self.fold_extract(f, v),
+            _ => self.fold_copied(f, v),
+        }
+    }
+
+    fn fold_bitcast(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
+        let i = f.inst(v);
+        let (x, ty) = (i.args[0], i.ty);
+        if self.ty(f, x) == ty {
+            return Some(x);
+        }
+        if let Operand::Const(c) = x {
+            return recast_const(self.consts, self.types, c, ty).map(Operand::Const);
+        }
+        if let Operand::Value(xv) = x
+            && f.inst(xv).op == Op::Bitcast
+        {
+            let inner = f.inst(xv).args[0];
+            if self.ty(f, inner) == ty {
+                return Some(inner);
+            }
+            f.inst_mut(v).args[0] = inner;
+        }
+        None
+    }
+
+    fn fold_extract(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
+        let i = f.inst(v);
+        if i.args.len() != 2 {
+            return None;
+        }
+        let x = i.args[0];
+        let idx = i.args[1].lit()? as u8;
+        match x {
+            Operand::Const(c) => self
+                .consts
+                .component(c, idx, self.types)
+                .map(Operand::Const),
+            Operand::Value(xv) => {
+                let xi = f.inst(xv);
+                let xa = &xi.args[..xi.args.len().min(MAX_ARGS)];
+                match xi.op {
+                    Op::CompositeConstruct => {
+                        // Scalar parts only (vector parts would shift indices).
+                        let all_scalar = xa.iter().all(|&p| self.types.width(self.ty(f, p)) == 1);
+                        if all_scalar {
+                            xa.get(idx as usize).copied()
+                        } else {
+                            None
+                        }
+                    }
+                    Op::VectorShuffle => {
+                        let sel = xa.get(2 + idx as usize)?.lit()?;
+                        let na = self.types.width(self.ty(f, xa[0])) as u32;
+                        let (src, k) = if sel < na {
+                            (xa[0], sel)
+                        } else {
+                            (xa[1], sel - na)
+                        };
+                        let sw = self.types.width(self.ty(f, src));
+                        if sw == 1 {
+                            return Some(src);
+                        }
+                        f.inst_mut(v).args[0] = src;
+                        f.inst_mut(v).args[1] = Operand::Lit(k);
+                        self.fold(f, v)
+                    }
+                    // From an insert: the inserted object, or what it was inserted into.
+                    Op::CompositeInsert if xa.len() == 3 => {
+                        if xa[2].lit()? == u32::from(idx) {
+                            return Some(xa[0]);
+                        }
+                        f.inst_mut(v).args[0] = xa[1];
+                        self.fold(f, v)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The other rules, on a copy of the instruction (they may rewrite it while reading it).
+    fn fold_copied(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
         let inst = {
             let i = f.inst(v);
             if i.args.len() > MAX_ARGS {
@@ -171,89 +259,6 @@ impl Ctx<'_> {
         };
         let a = |i: usize| inst.args()[i];
         match inst.op {
-            Op::Bitcast => {
-                let x = a(0);
-                if self.ty(f, x) == inst.ty {
-                    return Some(x);
-                }
-                if let Operand::Const(c) = x {
-                    return recast_const(self.consts, self.types, c, inst.ty).map(Operand::Const);
-                }
-                if let Operand::Value(xv) = x
-                    && f.inst(xv).op == Op::Bitcast
-                {
-                    let inner = f.inst(xv).args[0];
-                    if self.ty(f, inner) == inst.ty {
-                        return Some(inner);
-                    }
-                    f.inst_mut(v).args[0] = inner;
-                }
-                None
-            }
-            Op::CompositeExtract if inst.args().len() == 2 => {
-                let x = a(0);
-                let idx = a(1).lit()? as u8;
-                match x {
-                    Operand::Const(c) => self
-                        .consts
-                        .component(c, idx, self.types)
-                        .map(Operand::Const),
-                    Operand::Value(xv) => {
-                        let xi = f.inst(xv);
-                        let mut buf = [Operand::Lit(0); MAX_ARGS];
-                        let xn = xi.args.len().min(MAX_ARGS);
-                        for (d, s) in buf.iter_mut().zip(xi.args.iter()) {
-                            *d = *s;
-                        }
-                        let xi = Ins {
-                            op: xi.op,
-                            ty: xi.ty,
-                            n: xn as u8,
-                            buf,
-                        };
-                        match xi.op {
-                            Op::CompositeConstruct => {
-                                // Scalar parts only (vector parts would shift indices).
-                                let all_scalar = xi
-                                    .args()
-                                    .iter()
-                                    .all(|&p| self.types.width(self.ty(f, p)) == 1);
-                                if all_scalar {
-                                    xi.args().get(idx as usize).copied()
-                                } else {
-                                    None
-                                }
-                            }
-                            Op::VectorShuffle => {
-                                let sel = xi.args().get(2 + idx as usize)?.lit()?;
-                                let na = self.types.width(self.ty(f, xi.args()[0])) as u32;
-                                let (src, k) = if sel < na {
-                                    (xi.args()[0], sel)
-                                } else {
-                                    (xi.args()[1], sel - na)
-                                };
-                                let sw = self.types.width(self.ty(f, src));
-                                if sw == 1 {
-                                    return Some(src);
-                                }
-                                f.inst_mut(v).args[0] = src;
-                                f.inst_mut(v).args[1] = Operand::Lit(k);
-                                self.fold(f, v)
-                            }
-                            // From an insert: the inserted object, or what it was inserted into.
-                            Op::CompositeInsert if xi.args().len() == 3 => {
-                                if xi.args()[2].lit()? == u32::from(idx) {
-                                    return Some(xi.args()[0]);
-                                }
-                                f.inst_mut(v).args[0] = xi.args()[1];
-                                self.fold(f, v)
-                            }
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                }
-            }
             Op::CompositeConstruct => {
                 let n = self.types.width(inst.ty) as usize;
                 if inst.args().len() != n {
