@@ -92,11 +92,15 @@ fn read_only(storage: StorageClass) -> bool {
 /// [`super::Scratch`]).
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// The available instructions: an open-addressed table (linear probing, a power of two
-    /// at least twice the function's placed instructions, so never full). A slot is the key's
-    /// hash in the high half and the instruction's value index plus one in the low half (0: an
-    /// empty slot), so the table is cleared by one `memset`.
+    /// The available instructions: an open-addressed table (linear probing over its first
+    /// power of two at least twice the function's placed instructions, so never full). A slot
+    /// is 16 bits of the key's hash, the generation (below) that filled it, and the
+    /// instruction's value index plus one. Slots of another generation are empty, so the table
+    /// is not cleared between functions.
     table: Vec<u64>,
+    /// This function's generation (never 0: a zeroed slot is always empty); when it wraps,
+    /// the table is cleared.
+    generation: u16,
     /// Per value in the table: the block it was placed in (only read for values in the table;
     /// grown, never cleared).
     block_of: Vec<u32>,
@@ -119,6 +123,7 @@ pub fn eliminate_common_subexpressions(
 ) {
     let Scratch {
         table,
+        generation,
         block_of,
         insts,
         stack,
@@ -174,12 +179,20 @@ pub fn eliminate_common_subexpressions(
     // Every block's instructions (a superset of those the walk inserts), so the table is at
     // most half full.
     let placed: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
-    table.clear();
-    table.resize((2 * placed).next_power_of_two().max(16), 0);
+    let size = (2 * placed).next_power_of_two().max(16);
+    *generation = generation.wrapping_add(1);
+    if *generation == 0 {
+        table.fill(0);
+        *generation = 1;
+    }
+    if table.len() < size {
+        table.resize(size, 0);
+    }
+    let generation = u64::from(*generation);
     if block_of.len() < f.insts.len() {
         block_of.resize(f.insts.len(), 0);
     }
-    let mask = table.len() - 1;
+    let mask = size - 1;
     stack.clear();
     stack.push(dom.root());
     while let Some(b) = stack.pop() {
@@ -220,19 +233,19 @@ pub fn eliminate_common_subexpressions(
                 }
             };
             let local = block_local(inst.op);
-            let hash = h >> 32;
-            let new = hash << 32 | u64::from(mark);
-            let mut i = hash as usize & mask;
+            let hash = h >> 48;
+            let new = hash << 48 | generation << 32 | u64::from(mark);
+            let mut i = (h >> 32) as usize & mask;
             loop {
                 let s = table[i];
-                if s == 0 {
+                if (s >> 32) & 0xffff != generation {
                     table[i] = new;
                     block_of[v.0 as usize] = b.0;
                     kept.push(v);
                     break;
                 }
                 let prev = ValueId(s as u32 - 1);
-                if s >> 32 == hash && same_inst(f, prev, v) {
+                if s >> 48 == hash && same_inst(f, prev, v) {
                     let pb = BlockId(block_of[prev.0 as usize]);
                     if if local { pb == b } else { dom.dominates(pb, b) } {
                         repl.set(v, Operand::Value(prev));
