@@ -239,6 +239,7 @@ impl Ctx<'_> {
     }
 
     /// The other rules, on a copy of the instruction (they may rewrite it while reading it).
+    #[inline(never)] // a large frame that bitcasts and extracts should not pay for
     fn fold_copied(&mut self, f: &mut Function, v: ValueId) -> Option<Operand> {
         let inst = {
             let i = f.inst(v);
