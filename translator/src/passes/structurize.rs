@@ -1165,6 +1165,14 @@ pub fn structurize_with(
         Ok(())
     })();
     sc.loop_pool.append(&mut loops);
+    // One huge function's loops are not all kept for the next ones: at most 64 spare loops,
+    // none with a body list over 2^16 blocks.
+    sc.loop_pool.truncate(64);
+    for l in &mut sc.loop_pool {
+        if l.body.capacity() > 1 << 16 {
+            l.body = Vec::new();
+        }
+    }
     sc.loops = loops;
     sc.fresh = fresh;
     sc.region = region;
