@@ -1,16 +1,16 @@
 //! Control-flow-graph views of an IR function: reverse post-order, a dominator tree with O(1)
 //! dominance queries, and a Graphviz rendering (through petgraph).
 //!
-//! [`Cfg`] and [`CfgPreds`] are petgraph's graph abstraction over our own arrays: they implement
-//! petgraph's visit traits (`IntoNeighbors`, `IntoNodeIdentifiers`, `NodeIndexable`,
-//! `Visitable`, and `IntoNeighborsDirected` with predecessors), so that our dominator code
-//! ([`dominators_of`]) takes any graph that has them, and petgraph's algorithms (`tarjan_scc`,
-//! `simple_fast`, `Reversed` for post-dominators) run on a function without copying it, as test
-//! oracles and on cold paths. The dominators themselves are computed on dense arrays by the
-//! algorithm petgraph's `simple_fast` uses (see [`immediate_dominators`] for why not petgraph's
-//! own); this module also adds the tree numbering that the structurizer and SSA construction
-//! query many times. The hot walks of the structurizer stay hand-written (they carry the
-//! documented limits on work; petgraph's `Dfs` measured about twice their cost).
+//! [`Cfg`] and `CfgPreds` (tests) are petgraph's graph abstraction over our own arrays: they
+//! implement petgraph's visit traits (`IntoNeighbors`, `IntoNodeIdentifiers`, `NodeIndexable`,
+//! `Visitable`, and `IntoNeighborsDirected` with predecessors), so that petgraph's algorithms
+//! (`tarjan_scc`, `simple_fast`, `Reversed` for post-dominators) run on a function without
+//! copying it, as test oracles and on cold paths. The dominators themselves are computed on
+//! dense arrays by the algorithm petgraph's `simple_fast` uses (see
+//! [`immediate_dominators_into`] for why not petgraph's own); this module also adds the tree
+//! numbering that the structurizer and SSA construction query many times. The hot walks of the
+//! structurizer stay hand-written (they carry the documented limits on work; petgraph's `Dfs`
+//! measured about twice their cost).
 
 #[cfg(test)]
 use petgraph::visit::IntoNeighborsDirected;
@@ -221,7 +221,7 @@ impl IntoNeighborsDirected for CfgPreds<'_> {
 
 /// Immediate dominators of any graph with petgraph's `IntoNeighbors`, `IntoNodeIdentifiers`
 /// and `NodeIndexable` (a [`Cfg`], petgraph's `Reversed` of a [`CfgPreds`], a `DiGraph`), from
-/// `root`, indexed by `to_index`: see [`immediate_dominators`].
+/// `root`, indexed by `to_index`: see [`immediate_dominators_into`].
 #[cfg(test)]
 pub fn dominators_of<G>(g: G, root: G::NodeId) -> Vec<u32>
 where
@@ -318,14 +318,7 @@ pub fn reverse_post_order_into(
 
 const NONE: u32 = u32::MAX;
 
-/// Immediate dominators of the graph on nodes `0..n` with `edges` (from, to), from `root`:
-/// `idom[root] == root`, `NONE` for nodes the root does not reach.
-///
-/// This is the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
-/// Algorithm") that petgraph's `simple_fast` implements too; petgraph keeps its predecessor sets
-/// and results in hash maps, which cost more than the rest of structurization together on the
-/// small graphs shaders have, so this version works on dense arrays. A test checks it against
-/// petgraph's on thousands of random graphs.
+/// [`immediate_dominators_into`] into a new vector (tests).
 #[cfg(test)]
 pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u32> {
     let mut idom = Vec::new();
@@ -333,8 +326,16 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
     idom
 }
 
-/// [`immediate_dominators`] into `idom` (emptied first), with the temporaries in `buf` (a
-/// buffer kept by the caller; its contents do not matter).
+/// Immediate dominators of the graph on nodes `0..n` with `edges` (from, to), from `root`,
+/// into `idom` (emptied first): `idom[root] == root`, `NONE` for nodes the root does not
+/// reach. The temporaries live in `buf` (a buffer kept by the caller; its contents do not
+/// matter).
+///
+/// This is the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
+/// Algorithm") that petgraph's `simple_fast` implements too; petgraph keeps its predecessor sets
+/// and results in hash maps, which cost more than the rest of structurization together on the
+/// small graphs shaders have, so this version works on dense arrays. A test checks it against
+/// petgraph's on thousands of random graphs.
 pub fn immediate_dominators_into(
     n: usize,
     root: u32,
@@ -525,7 +526,9 @@ impl DomTree {
     /// Starts an update by hand, for a pass that changed the graph in ways whose effect on
     /// dominators it knows: blocks up to `n` exist (new ones outside the tree). The numbering
     /// (and so [`DomTree::dominates`]) stays that of the tree before the update until
-    /// [`DomTree::finish_update`].
+    /// [`DomTree::finish_update`]; [`DomTree::idom`] and [`DomTree::common_dominator`] must
+    /// not be called in between (they would read half-updated dominators against the old
+    /// numbering).
     pub fn grow(&mut self, n: usize) {
         if self.idom.len() < n {
             self.idom.resize(n, NONE);
@@ -538,7 +541,8 @@ impl DomTree {
     }
 
     /// Makes `to` the immediate dominator of every block (but `to`) whose immediate dominator
-    /// is `from`, during an update.
+    /// is `from`, during an update. Only blocks whose immediate dominator is already set move:
+    /// call [`DomTree::set_idom`] for new blocks `from` dominates before this.
     pub fn move_children(&mut self, from: BlockId, to: BlockId) {
         for (i, d) in self.idom.iter_mut().enumerate() {
             if *d == from.0 && i != to.0 as usize {

@@ -228,8 +228,8 @@ fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
 
 /// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
 /// cannot carry OpLoopMerge directly. Lists the merges it made in `fresh_merges`, and leaves
-/// `dom` the dominator tree of the reshaped graph (computed after the last loop anyway, so the
-/// caller need not again).
+/// `dom` the dominator tree of the reshaped graph (updated after each loop, so the caller need
+/// not compute it again).
 fn restructure_loops(
     f: &mut Function,
     loops: &mut [Loop],
@@ -239,7 +239,8 @@ fn restructure_loops(
     cfg: &mut super::cfg::Scratch,
 ) -> Result<(), PassError> {
     // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
-    // headers), so dominators and the next loop's natural body are computed afresh.
+    // headers), so the dominators are updated after it (recomputed where a case falls
+    // outside the known updates) and the next loop's natural body is computed afresh.
     let headers = &mut sc.headers;
     headers.clear();
     headers.extend(loops.iter().map(|l| l.header));
@@ -431,7 +432,8 @@ fn restructure_loops(
             }
             dom.set_idom(cont, cont_idom);
             if let Some(body_start) = split {
-                // Everything the header dominated is now reached through its body's start.
+                // Everything the header dominated is now reached through its body's start. After
+                // the `set_idom`s above: the new blocks the header dominates move too.
                 dom.move_children(header, body_start);
                 dom.set_idom(body_start, Some(header));
             }
