@@ -178,6 +178,43 @@ impl Terminator {
         }
     }
 
+    /// How many successors [`Terminator::successors`] lists.
+    pub fn successor_count(&self) -> usize {
+        match self {
+            Terminator::Branch(_) => 1,
+            Terminator::CondBranch { .. } => 2,
+            Terminator::Switch { cases, .. } => 1 + cases.len(),
+            Terminator::Open | Terminator::Return | Terminator::Unreachable => 0,
+        }
+    }
+
+    /// Successor `i`, in [`Terminator::successors`]'s order, without building the list; `i`
+    /// is below [`Terminator::successor_count`].
+    pub fn successor(&self, i: usize) -> BlockId {
+        match self {
+            Terminator::Branch(b) => *b,
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } => {
+                if i == 0 {
+                    *on_true
+                } else {
+                    *on_false
+                }
+            }
+            Terminator::Switch { default, cases, .. } => {
+                if i == 0 {
+                    *default
+                } else {
+                    cases[i - 1].1
+                }
+            }
+            Terminator::Open | Terminator::Return | Terminator::Unreachable => {
+                unreachable!("successor of a terminator without successors")
+            }
+        }
+    }
+
     /// Rewrites every successor equal to `from` into `to`.
     pub fn replace_successor(&mut self, from: BlockId, to: BlockId) {
         let fix = |b: &mut BlockId| {
@@ -324,19 +361,9 @@ impl Function {
                 }
             };
             // The successors in operand order, as `successors` lists them (no list built).
-            match &self.block(b).term {
-                Terminator::Branch(t) => add(*t),
-                Terminator::CondBranch {
-                    on_true, on_false, ..
-                } => {
-                    add(*on_true);
-                    add(*on_false);
-                }
-                Terminator::Switch { default, cases, .. } => {
-                    add(*default);
-                    cases.iter().for_each(|c| add(c.1));
-                }
-                Terminator::Open | Terminator::Return | Terminator::Unreachable => {}
+            let term = &self.block(b).term;
+            for i in 0..term.successor_count() {
+                add(term.successor(i));
             }
         }
         preds

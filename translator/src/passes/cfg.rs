@@ -75,8 +75,8 @@ impl Preds {
         // counted for each target).
         for &b in &f.layout {
             let term = &f.block(b).term;
-            for i in 0..successor_count(term) {
-                let s = successor(term, i).0 as usize;
+            for i in 0..term.successor_count() {
+                let s = term.successor(i).0 as usize;
                 if self.last[s] != b.0 {
                     self.last[s] = b.0;
                     self.start[s + 2] += 1;
@@ -91,8 +91,8 @@ impl Preds {
         self.last.fill(NONE);
         for &b in &f.layout {
             let term = &f.block(b).term;
-            for i in 0..successor_count(term) {
-                let s = successor(term, i).0 as usize;
+            for i in 0..term.successor_count() {
+                let s = term.successor(i).0 as usize;
                 if self.last[s] != b.0 {
                     self.last[s] = b.0;
                     let at = &mut self.start[s + 1];
@@ -237,43 +237,6 @@ where
     immediate_dominators(g.node_bound(), g.to_index(root) as u32, &edges)
 }
 
-/// How many successors `term` lists ([`crate::ir::Terminator::successors`]'s length).
-pub fn successor_count(term: &Terminator) -> usize {
-    match term {
-        Terminator::Branch(_) => 1,
-        Terminator::CondBranch { .. } => 2,
-        Terminator::Switch { cases, .. } => 1 + cases.len(),
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => 0,
-    }
-}
-
-/// Successor `i` of `term`, in [`crate::ir::Terminator::successors`]'s order, without
-/// building the list; `i` is below [`successor_count`].
-pub fn successor(term: &Terminator, i: usize) -> BlockId {
-    match term {
-        Terminator::Branch(b) => *b,
-        Terminator::CondBranch {
-            on_true, on_false, ..
-        } => {
-            if i == 0 {
-                *on_true
-            } else {
-                *on_false
-            }
-        }
-        Terminator::Switch { default, cases, .. } => {
-            if i == 0 {
-                *default
-            } else {
-                cases[i - 1].1
-            }
-        }
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => {
-            unreachable!("successor of a terminator without successors")
-        }
-    }
-}
-
 /// Blocks reachable from the entry, in reverse post-order of a depth-first search that visits
 /// successors in terminator order.
 pub fn reverse_post_order(f: &Function) -> Vec<BlockId> {
@@ -301,8 +264,8 @@ pub fn reverse_post_order_into(
     visited[entry.0 as usize] = true;
     while let Some((b, i)) = stack.last_mut() {
         let term = &f.block(*b).term;
-        if (*i as usize) < successor_count(term) {
-            let s = successor(term, *i as usize);
+        if (*i as usize) < term.successor_count() {
+            let s = term.successor(*i as usize);
             *i += 1;
             if !visited[s.0 as usize] {
                 visited[s.0 as usize] = true;
@@ -486,7 +449,7 @@ impl DomTree {
     pub fn recompute(&mut self, f: &Function, scratch: &mut Scratch) {
         let root = f.entry();
         self.root = root;
-        if f.layout.len() == 1 && successor_count(&f.block(root).term) == 0 {
+        if f.layout.len() == 1 && f.block(root).term.successor_count() == 0 {
             // One block that leaves the function (straight-line code): the tree is the entry
             // alone.
             self.idom.clear();
@@ -496,8 +459,8 @@ impl DomTree {
             edges.clear();
             for &b in &f.layout {
                 let term = &f.block(b).term;
-                for i in 0..successor_count(term) {
-                    edges.push((b.0, successor(term, i).0));
+                for i in 0..term.successor_count() {
+                    edges.push((b.0, term.successor(i).0));
                 }
             }
             immediate_dominators_into(

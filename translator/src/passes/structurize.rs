@@ -25,9 +25,7 @@
 //!    comes after its dominators and each construct's body before its merge.
 
 use super::PassError;
-use super::cfg::{
-    DomTree, Preds, immediate_dominators_into, reverse_post_order_into, successor, successor_count,
-};
+use super::cfg::{DomTree, Preds, immediate_dominators_into, reverse_post_order_into};
 use crate::ir::{BlockId, Function, Merge, Terminator};
 
 const TOP: usize = usize::MAX;
@@ -763,16 +761,7 @@ fn place_selection_merges(
 
 /// Whether `term` has `m` among its targets.
 fn branches_to(term: &Terminator, m: BlockId) -> bool {
-    match term {
-        Terminator::Branch(b) => *b == m,
-        Terminator::CondBranch {
-            on_true, on_false, ..
-        } => *on_true == m || *on_false == m,
-        Terminator::Switch { default, cases, .. } => {
-            *default == m || cases.iter().any(|c| c.1 == m)
-        }
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => false,
-    }
+    (0..term.successor_count()).any(|i| term.successor(i) == m)
 }
 
 /// Whether `m` can merge the construct headed by `h`: nothing reachable from the merge leads
@@ -1035,8 +1024,8 @@ fn structured_layout(f: &mut Function, sc: &mut Scratch) {
             },
             Merge::None => {}
         }
-        let count = successor_count(&blk.term);
-        (i < count).then(|| successor(&blk.term, count - 1 - i))
+        let count = blk.term.successor_count();
+        (i < count).then(|| blk.term.successor(count - 1 - i))
     };
     let entry = f.entry();
     let stack = &mut sc.walk;
