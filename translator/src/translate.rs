@@ -107,11 +107,13 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
     Translator::new().translate(dxbc, options)
 }
 
-/// A translator that keeps its working buffers (the IR module's tables, the SPIR-V writer's
-/// sections and id maps) from one translation to the next, so that translating many shaders
-/// allocates less than calling [`translate`] for each. Its results are exactly those of
-/// [`translate`]. It holds no other state: any shader and options may follow any other. It
-/// keeps the buffers of the largest shader it translated until it is dropped.
+/// A translator that keeps its working buffers (the IR module's tables and spare function
+/// lists, the SM4 lowering's state, the decoded SM4 program, the passes' scratch buffers, the
+/// SPIR-V writer's sections and id maps) from one translation to the next, so that translating
+/// many shaders allocates less than calling [`translate`] for each. Its results are exactly
+/// those of [`translate`]: nothing it keeps is read by a later translation, so any shader and
+/// options may follow any other. It keeps the buffers of the largest shader it translated
+/// (within caps on the largest tables) until it is dropped.
 #[derive(Default)]
 pub struct Translator {
     /// The module of the last translation, reset for the next.

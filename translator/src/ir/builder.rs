@@ -80,6 +80,11 @@ impl Scratch {
 impl Drop for FnBuilder<'_> {
     /// Gives the builder's buffers back to the module for its next function.
     fn drop(&mut self) {
+        // A huge function's extract table is not kept for the next ones (1.25 MiB at most
+        // stays).
+        if self.s.extracts.len() > 1 << 16 {
+            self.s.extracts = Vec::new();
+        }
         self.m.spare.builder = std::mem::take(&mut self.s);
     }
 }

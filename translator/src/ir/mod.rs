@@ -178,6 +178,43 @@ impl Terminator {
         }
     }
 
+    /// How many successors [`Terminator::successors`] lists.
+    pub fn successor_count(&self) -> usize {
+        match self {
+            Terminator::Branch(_) => 1,
+            Terminator::CondBranch { .. } => 2,
+            Terminator::Switch { cases, .. } => 1 + cases.len(),
+            Terminator::Open | Terminator::Return | Terminator::Unreachable => 0,
+        }
+    }
+
+    /// Successor `i`, in [`Terminator::successors`]'s order, without building the list; `i`
+    /// is below [`Terminator::successor_count`].
+    pub fn successor(&self, i: usize) -> BlockId {
+        match self {
+            Terminator::Branch(b) => *b,
+            Terminator::CondBranch {
+                on_true, on_false, ..
+            } => {
+                if i == 0 {
+                    *on_true
+                } else {
+                    *on_false
+                }
+            }
+            Terminator::Switch { default, cases, .. } => {
+                if i == 0 {
+                    *default
+                } else {
+                    cases[i - 1].1
+                }
+            }
+            Terminator::Open | Terminator::Return | Terminator::Unreachable => {
+                unreachable!("successor of a terminator without successors")
+            }
+        }
+    }
+
     /// Rewrites every successor equal to `from` into `to`.
     pub fn replace_successor(&mut self, from: BlockId, to: BlockId) {
         let fix = |b: &mut BlockId| {
@@ -253,8 +290,9 @@ pub struct Var {
 }
 
 /// The buffers a module keeps from its last built function for the next (see
-/// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
-/// contents are stale; [`FnBuilder::new`](builder::FnBuilder::new) clears them.
+/// [`Module::reset`]): the function's lists, the builder's per-variable state and the SM4
+/// lowering's state. Their contents are stale: [`FnBuilder::new`](builder::FnBuilder::new)
+/// clears the function's and builder's, and lowering empties `lower` when it starts.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spare {
     pub function: Function,
@@ -323,19 +361,9 @@ impl Function {
                 }
             };
             // The successors in operand order, as `successors` lists them (no list built).
-            match &self.block(b).term {
-                Terminator::Branch(t) => add(*t),
-                Terminator::CondBranch {
-                    on_true, on_false, ..
-                } => {
-                    add(*on_true);
-                    add(*on_false);
-                }
-                Terminator::Switch { default, cases, .. } => {
-                    add(*default);
-                    cases.iter().for_each(|c| add(c.1));
-                }
-                Terminator::Open | Terminator::Return | Terminator::Unreachable => {}
+            let term = &self.block(b).term;
+            for i in 0..term.successor_count() {
+                add(term.successor(i));
             }
         }
         preds
@@ -395,7 +423,8 @@ pub struct Module {
     pub interlock: bool,
     /// Buffers of this module's last function and its builder, which [`Module::reset`]
     /// keeps for the next [`FnBuilder`](builder::FnBuilder) (fewer allocations when a module
-    /// is reused). Holds no program state.
+    /// is reused). Holds no state any later translation reads (`lower` keeps the last
+    /// program's lowering state until the next lowering empties it).
     pub(crate) spare: Spare,
 }
 

@@ -102,6 +102,7 @@ impl LowerScratch {
 
 /// Collections emptied with their allocations kept (state recycled for the next program).
 pub(crate) trait Emptied {
+    /// `self` with no contents and its allocation kept.
     fn emptied(self) -> Self;
 }
 

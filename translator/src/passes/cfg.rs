@@ -1,16 +1,16 @@
 //! Control-flow-graph views of an IR function: reverse post-order, a dominator tree with O(1)
 //! dominance queries, and a Graphviz rendering (through petgraph).
 //!
-//! [`Cfg`] and [`CfgPreds`] are petgraph's graph abstraction over our own arrays: they implement
-//! petgraph's visit traits (`IntoNeighbors`, `IntoNodeIdentifiers`, `NodeIndexable`,
-//! `Visitable`, and `IntoNeighborsDirected` with predecessors), so that our dominator code
-//! ([`dominators_of`]) takes any graph that has them, and petgraph's algorithms (`tarjan_scc`,
-//! `simple_fast`, `Reversed` for post-dominators) run on a function without copying it, as test
-//! oracles and on cold paths. The dominators themselves are computed on dense arrays by the
-//! algorithm petgraph's `simple_fast` uses (see [`immediate_dominators`] for why not petgraph's
-//! own); this module also adds the tree numbering that the structurizer and SSA construction
-//! query many times. The hot walks of the structurizer stay hand-written (they carry the
-//! documented limits on work; petgraph's `Dfs` measured about twice their cost).
+//! [`Cfg`] and `CfgPreds` (tests) are petgraph's graph abstraction over our own arrays: they
+//! implement petgraph's visit traits (`IntoNeighbors`, `IntoNodeIdentifiers`, `NodeIndexable`,
+//! `Visitable`, and `IntoNeighborsDirected` with predecessors), so that petgraph's algorithms
+//! (`tarjan_scc`, `simple_fast`, `Reversed` for post-dominators) run on a function without
+//! copying it, as test oracles and on cold paths. The dominators themselves are computed on
+//! dense arrays by the algorithm petgraph's `simple_fast` uses (see
+//! [`immediate_dominators_into`] for why not petgraph's own); this module also adds the tree
+//! numbering that the structurizer and SSA construction query many times. The hot walks of the
+//! structurizer stay hand-written (they carry the documented limits on work; petgraph's `Dfs`
+//! measured about twice their cost).
 
 #[cfg(test)]
 use petgraph::visit::IntoNeighborsDirected;
@@ -75,8 +75,8 @@ impl Preds {
         // counted for each target).
         for &b in &f.layout {
             let term = &f.block(b).term;
-            for i in 0..successor_count(term) {
-                let s = successor(term, i).0 as usize;
+            for i in 0..term.successor_count() {
+                let s = term.successor(i).0 as usize;
                 if self.last[s] != b.0 {
                     self.last[s] = b.0;
                     self.start[s + 2] += 1;
@@ -91,8 +91,8 @@ impl Preds {
         self.last.fill(NONE);
         for &b in &f.layout {
             let term = &f.block(b).term;
-            for i in 0..successor_count(term) {
-                let s = successor(term, i).0 as usize;
+            for i in 0..term.successor_count() {
+                let s = term.successor(i).0 as usize;
                 if self.last[s] != b.0 {
                     self.last[s] = b.0;
                     let at = &mut self.start[s + 1];
@@ -221,7 +221,7 @@ impl IntoNeighborsDirected for CfgPreds<'_> {
 
 /// Immediate dominators of any graph with petgraph's `IntoNeighbors`, `IntoNodeIdentifiers`
 /// and `NodeIndexable` (a [`Cfg`], petgraph's `Reversed` of a [`CfgPreds`], a `DiGraph`), from
-/// `root`, indexed by `to_index`: see [`immediate_dominators`].
+/// `root`, indexed by `to_index`: see [`immediate_dominators_into`].
 #[cfg(test)]
 pub fn dominators_of<G>(g: G, root: G::NodeId) -> Vec<u32>
 where
@@ -235,43 +235,6 @@ where
         }
     }
     immediate_dominators(g.node_bound(), g.to_index(root) as u32, &edges)
-}
-
-/// How many successors `term` lists ([`crate::ir::Terminator::successors`]'s length).
-pub fn successor_count(term: &Terminator) -> usize {
-    match term {
-        Terminator::Branch(_) => 1,
-        Terminator::CondBranch { .. } => 2,
-        Terminator::Switch { cases, .. } => 1 + cases.len(),
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => 0,
-    }
-}
-
-/// Successor `i` of `term`, in [`crate::ir::Terminator::successors`]'s order, without
-/// building the list; `i` is below [`successor_count`].
-pub fn successor(term: &Terminator, i: usize) -> BlockId {
-    match term {
-        Terminator::Branch(b) => *b,
-        Terminator::CondBranch {
-            on_true, on_false, ..
-        } => {
-            if i == 0 {
-                *on_true
-            } else {
-                *on_false
-            }
-        }
-        Terminator::Switch { default, cases, .. } => {
-            if i == 0 {
-                *default
-            } else {
-                cases[i - 1].1
-            }
-        }
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => {
-            unreachable!("successor of a terminator without successors")
-        }
-    }
 }
 
 /// Blocks reachable from the entry, in reverse post-order of a depth-first search that visits
@@ -301,8 +264,8 @@ pub fn reverse_post_order_into(
     visited[entry.0 as usize] = true;
     while let Some((b, i)) = stack.last_mut() {
         let term = &f.block(*b).term;
-        if (*i as usize) < successor_count(term) {
-            let s = successor(term, *i as usize);
+        if (*i as usize) < term.successor_count() {
+            let s = term.successor(*i as usize);
             *i += 1;
             if !visited[s.0 as usize] {
                 visited[s.0 as usize] = true;
@@ -318,14 +281,7 @@ pub fn reverse_post_order_into(
 
 const NONE: u32 = u32::MAX;
 
-/// Immediate dominators of the graph on nodes `0..n` with `edges` (from, to), from `root`:
-/// `idom[root] == root`, `NONE` for nodes the root does not reach.
-///
-/// This is the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
-/// Algorithm") that petgraph's `simple_fast` implements too; petgraph keeps its predecessor sets
-/// and results in hash maps, which cost more than the rest of structurization together on the
-/// small graphs shaders have, so this version works on dense arrays. A test checks it against
-/// petgraph's on thousands of random graphs.
+/// [`immediate_dominators_into`] into a new vector (tests).
 #[cfg(test)]
 pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u32> {
     let mut idom = Vec::new();
@@ -333,8 +289,16 @@ pub fn immediate_dominators(n: usize, root: u32, edges: &[(u32, u32)]) -> Vec<u3
     idom
 }
 
-/// [`immediate_dominators`] into `idom` (emptied first), with the temporaries in `buf` (a
-/// buffer kept by the caller; its contents do not matter).
+/// Immediate dominators of the graph on nodes `0..n` with `edges` (from, to), from `root`,
+/// into `idom` (emptied first): `idom[root] == root`, `NONE` for nodes the root does not
+/// reach. The temporaries live in `buf` (a buffer kept by the caller; its contents do not
+/// matter).
+///
+/// This is the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
+/// Algorithm") that petgraph's `simple_fast` implements too; petgraph keeps its predecessor sets
+/// and results in hash maps, which cost more than the rest of structurization together on the
+/// small graphs shaders have, so this version works on dense arrays. A test checks it against
+/// petgraph's on thousands of random graphs.
 pub fn immediate_dominators_into(
     n: usize,
     root: u32,
@@ -485,7 +449,7 @@ impl DomTree {
     pub fn recompute(&mut self, f: &Function, scratch: &mut Scratch) {
         let root = f.entry();
         self.root = root;
-        if f.layout.len() == 1 && successor_count(&f.block(root).term) == 0 {
+        if f.layout.len() == 1 && f.block(root).term.successor_count() == 0 {
             // One block that leaves the function (straight-line code): the tree is the entry
             // alone.
             self.idom.clear();
@@ -495,8 +459,8 @@ impl DomTree {
             edges.clear();
             for &b in &f.layout {
                 let term = &f.block(b).term;
-                for i in 0..successor_count(term) {
-                    edges.push((b.0, successor(term, i).0));
+                for i in 0..term.successor_count() {
+                    edges.push((b.0, term.successor(i).0));
                 }
             }
             immediate_dominators_into(
@@ -525,7 +489,9 @@ impl DomTree {
     /// Starts an update by hand, for a pass that changed the graph in ways whose effect on
     /// dominators it knows: blocks up to `n` exist (new ones outside the tree). The numbering
     /// (and so [`DomTree::dominates`]) stays that of the tree before the update until
-    /// [`DomTree::finish_update`].
+    /// [`DomTree::finish_update`]; [`DomTree::idom`] and [`DomTree::common_dominator`] must
+    /// not be called in between (they would read half-updated dominators against the old
+    /// numbering).
     pub fn grow(&mut self, n: usize) {
         if self.idom.len() < n {
             self.idom.resize(n, NONE);
@@ -538,7 +504,8 @@ impl DomTree {
     }
 
     /// Makes `to` the immediate dominator of every block (but `to`) whose immediate dominator
-    /// is `from`, during an update.
+    /// is `from`, during an update. Only blocks whose immediate dominator is already set move:
+    /// call [`DomTree::set_idom`] for new blocks `from` dominates before this.
     pub fn move_children(&mut self, from: BlockId, to: BlockId) {
         for (i, d) in self.idom.iter_mut().enumerate() {
             if *d == from.0 && i != to.0 as usize {

@@ -1,4 +1,4 @@
-//! Passes over the IR, run in order by [`run`] from one table, [`PIPELINE`]: structurize, SSA
+//! Passes over the IR, run in order by [`run_with`] from one table, [`PIPELINE`]: structurize, SSA
 //! construction, phi retyping, peephole simplification, common-subexpression elimination,
 //! dead-code elimination (once, at the end: measured on the bench shaders, a DCE before CSE
 //! cost more than the CSE work it saved). Every pass has one signature, [`Pass`]. In debug
@@ -62,9 +62,10 @@ pub struct PassCx<'m> {
     pub scratch: &'m mut Scratch,
 }
 
-/// The passes' working buffers: each pass owns one field, cleared and refilled per function,
-/// never read across functions (no program state). A [`crate::Translator`] keeps one from one
-/// translation to the next, so that steady-state translation allocates little in the passes.
+/// The passes' working buffers: one field per pass (`repl` and `cfg` are shared by several),
+/// cleared and refilled per function, never read across functions (no program state). A
+/// [`crate::Translator`] keeps one from one translation to the next, so that steady-state
+/// translation allocates little in the passes.
 #[derive(Default)]
 pub struct Scratch {
     /// A value replacement map the passes share (one allocation, not one per pass).
@@ -187,7 +188,8 @@ pub fn run(m: &mut Module) -> Result<(), PassError> {
     run_with(m, &mut Scratch::default())
 }
 
-/// [`run`] with working buffers kept by the caller (see [`Scratch`]).
+/// Runs the whole pass pipeline on every function of `m`, with working buffers kept by the
+/// caller (see [`Scratch`]).
 pub fn run_with(m: &mut Module, scratch: &mut Scratch) -> Result<(), PassError> {
     let mut funcs = std::mem::take(&mut m.functions);
     let result = (|| {
@@ -215,7 +217,7 @@ pub fn run_with(m: &mut Module, scratch: &mut Scratch) -> Result<(), PassError> 
     result
 }
 
-/// Runs [`min16::narrow`] and a dead-code sweep on every function of `m` (after [`run`], when
+/// Runs [`min16::narrow`] and a dead-code sweep on every function of `m` (after [`run_with`], when
 /// the options ask for native 16-bit minimum precision); says which 16-bit kinds are used.
 pub fn run_min16(m: &mut Module, scratch: &mut Scratch) -> Result<min16::Used, PassError> {
     let mut funcs = std::mem::take(&mut m.functions);

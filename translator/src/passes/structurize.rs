@@ -25,9 +25,7 @@
 //!    comes after its dominators and each construct's body before its merge.
 
 use super::PassError;
-use super::cfg::{
-    DomTree, Preds, immediate_dominators_into, reverse_post_order_into, successor, successor_count,
-};
+use super::cfg::{DomTree, Preds, immediate_dominators_into, reverse_post_order_into};
 use crate::ir::{BlockId, Function, Merge, Terminator};
 
 const TOP: usize = usize::MAX;
@@ -228,8 +226,8 @@ fn add_to_loops_holding(loops: &mut [Loop], anchor: BlockId, b: BlockId) {
 
 /// Picks each loop's merge block, gives it a dedicated continue block, and splits headers that
 /// cannot carry OpLoopMerge directly. Lists the merges it made in `fresh_merges`, and leaves
-/// `dom` the dominator tree of the reshaped graph (computed after the last loop anyway, so the
-/// caller need not again).
+/// `dom` the dominator tree of the reshaped graph (updated after each loop, so the caller need
+/// not compute it again).
 fn restructure_loops(
     f: &mut Function,
     loops: &mut [Loop],
@@ -239,7 +237,8 @@ fn restructure_loops(
     cfg: &mut super::cfg::Scratch,
 ) -> Result<(), PassError> {
     // Inner loops first. Each loop adds blocks (continue target, forwarding exits, split
-    // headers), so dominators and the next loop's natural body are computed afresh.
+    // headers), so the dominators are updated after it (recomputed where a case falls
+    // outside the known updates) and the next loop's natural body is computed afresh.
     let headers = &mut sc.headers;
     headers.clear();
     headers.extend(loops.iter().map(|l| l.header));
@@ -431,7 +430,8 @@ fn restructure_loops(
             }
             dom.set_idom(cont, cont_idom);
             if let Some(body_start) = split {
-                // Everything the header dominated is now reached through its body's start.
+                // Everything the header dominated is now reached through its body's start. After
+                // the `set_idom`s above: the new blocks the header dominates move too.
                 dom.move_children(header, body_start);
                 dom.set_idom(body_start, Some(header));
             }
@@ -761,16 +761,7 @@ fn place_selection_merges(
 
 /// Whether `term` has `m` among its targets.
 fn branches_to(term: &Terminator, m: BlockId) -> bool {
-    match term {
-        Terminator::Branch(b) => *b == m,
-        Terminator::CondBranch {
-            on_true, on_false, ..
-        } => *on_true == m || *on_false == m,
-        Terminator::Switch { default, cases, .. } => {
-            *default == m || cases.iter().any(|c| c.1 == m)
-        }
-        Terminator::Open | Terminator::Return | Terminator::Unreachable => false,
-    }
+    (0..term.successor_count()).any(|i| term.successor(i) == m)
 }
 
 /// Whether `m` can merge the construct headed by `h`: nothing reachable from the merge leads
@@ -1033,8 +1024,8 @@ fn structured_layout(f: &mut Function, sc: &mut Scratch) {
             },
             Merge::None => {}
         }
-        let count = successor_count(&blk.term);
-        (i < count).then(|| successor(&blk.term, count - 1 - i))
+        let count = blk.term.successor_count();
+        (i < count).then(|| blk.term.successor(count - 1 - i))
     };
     let entry = f.entry();
     let stack = &mut sc.walk;
@@ -1165,6 +1156,14 @@ pub fn structurize_with(
         Ok(())
     })();
     sc.loop_pool.append(&mut loops);
+    // One huge function's loops are not all kept for the next ones: at most 64 spare loops,
+    // none with a body list over 2^16 blocks.
+    sc.loop_pool.truncate(64);
+    for l in &mut sc.loop_pool {
+        if l.body.capacity() > 1 << 16 {
+            l.body = Vec::new();
+        }
+    }
     sc.loops = loops;
     sc.fresh = fresh;
     sc.region = region;

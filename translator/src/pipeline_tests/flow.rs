@@ -40,7 +40,8 @@ fn flow_nesting_is_bounded() {
     assert!(e.contains("nested deeper than 256"), "{e}");
 }
 
-fn switch_of(cases: usize) -> String {
+/// A pixel shader switching over `cases` cases (16384 or more go over SPIR-V's limits).
+pub(super) fn switch_of(cases: usize) -> String {
     let mut t = String::from(HEAD);
     t.push_str("ftou r1.x, v0.x\nswitch r1.x\n");
     for i in 0..cases {

@@ -1,6 +1,7 @@
 //! A [`crate::Translator`] kept across translations gives exactly what [`crate::translate`]
 //! gives for each: shaders of different stages and sizes, options that change the output
-//! (debug names, target), a failing shader in between, and a module with fragment shader
+//! (debug names, target), shaders failing in lowering, in a pass and in emit in between, and
+//! a module with fragment shader
 //! interlock (its entry point is written apart), and Direct3D 9 shaders between DXBC ones
 //! (both paths reuse the same module).
 
@@ -43,15 +44,26 @@ const BAD_CS: &str = "cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, c
 fn a_kept_translator_gives_what_translate_gives() {
     let dxbc = |t: &str| crate::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
     let d3d9 = |t: &str| crate::d3dbc::asm::assemble(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+    // Lowers fine, then the structurizer refuses it (too many loops for its work bound).
+    let pass_fails = super::structurize::sequential_loops(2400);
+    // Lowers and passes fine, then emit refuses it (an OpSwitch over SPIR-V's word count).
+    let emit_fails = crate::asm::assemble(&super::flow::switch_of(16384)).unwrap();
     let programs: Vec<Vec<u8>> = vec![
         dxbc(SAMPLE_PS),
         d3d9(D9_VS),
+        pass_fails,
         dxbc(LOOP_CS),
         d3d9(D9_PS),
+        emit_fails,
         dxbc(ROV_PS),
         dxbc(BAD_CS),
     ];
     let bad = programs.len() - 1;
+    // Where each failing program fails, so that a change making it translate is noticed.
+    let failure = |p: usize, e: &crate::Error| match (p, e) {
+        (2, crate::Error::Pass(_)) | (5, crate::Error::Emit(_)) | (7, crate::Error::Lower(_)) => {}
+        _ => panic!("program {p} failed where it should not: {e:?}"),
+    };
     let option_sets = [
         Options::default(),
         Options {
@@ -77,12 +89,16 @@ fn a_kept_translator_gives_what_translate_gives() {
                     assert_eq!(k.reflection, f.reflection, "program {p}, round {round}");
                     translated += 1;
                 }
-                (Err(k), Err(f)) => assert_eq!(k, f, "program {p}, round {round}"),
+                (Err(k), Err(f)) => {
+                    failure(p, &k);
+                    assert_eq!(k, f, "program {p}, round {round}");
+                }
                 (k, f) => panic!("program {p}, round {round}: kept {k:?}, fresh {f:?}"),
             }
         }
     }
-    // Five programs translate, in each of the three rounds; the last is refused each time.
+    // Five programs translate, in each of the three rounds; the other three are refused each
+    // time, each followed by one that translates.
     assert_eq!(translated, 15);
     assert!(
         translator

@@ -1,7 +1,7 @@
 //! Bounds on the structurizer's work, through the whole pipeline.
 
 /// A pixel shader of `n` loops one after another, each counting to four.
-fn sequential_loops(n: usize) -> Vec<u8> {
+pub(super) fn sequential_loops(n: usize) -> Vec<u8> {
     let mut text = String::from(
         "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 float\n\
          dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\

@@ -225,8 +225,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         // How UAVs are used, and which raw/structured SRVs are read with residency feedback:
         // one pass over the program, only when it has UAVs or such SRVs.
-        let mut usage: HashMap<u32, u8> = HashMap::default();
-        let mut texel_srvs = rustc_hash::FxHashSet::default();
+        // The kept plan's maps (emptied by `Plan::recycled`), their allocations reused.
+        let mut usage = std::mem::take(&mut self.res.plan.uav_usage);
+        usage.clear();
+        let mut texel_srvs = std::mem::take(&mut self.res.plan.texel_srvs);
+        texel_srvs.clear();
         let feedback_srvs = self.opts.raw_feedback == crate::RawFeedback::TexelBuffer
             && decls.iter().any(|d| {
                 d.0.class == RegisterClass::T
@@ -292,7 +295,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .map_or(self.offset, |(_, m)| m.2);
             LowerError::Binding { error, offset }
         })?;
-        let mut map: HashMap<(RegisterClass, u32, bool), Placement> = HashMap::default();
+        let mut map = std::mem::take(&mut self.res.plan.places);
+        map.clear();
         map.reserve(places.len());
         for ((r, &(id, counter, offset)), p) in requests.iter().zip(&meta).zip(places) {
             if map.insert((r.class, id, counter), p).is_some() {
