@@ -101,7 +101,10 @@ impl<'m> FnBuilder<'m> {
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
         f.insts.clear();
-        f.insts.reserve(size_hint);
+        if f.insts.capacity() < size_hint {
+            // A new buffer: growing the old one (realloc) would copy its stale contents.
+            f.insts = Vec::with_capacity(size_hint);
+        }
         f.vars.clear();
         f.vars.reserve(64);
         f.layout.clear();
@@ -117,7 +120,10 @@ impl<'m> FnBuilder<'m> {
         let entry = f.new_block();
         // Straight-line programs put everything in the entry block.
         entry_insts.clear();
-        entry_insts.reserve(size_hint / 4);
+        if entry_insts.capacity() < size_hint / 4 {
+            // As for `f.insts`: a new list rather than a copying growth of a stale one.
+            entry_insts = Vec::with_capacity(size_hint / 4);
+        }
         f.blocks[entry.0 as usize].insts = entry_insts;
         f.layout.push(entry);
         s.var_block.clear();

@@ -97,11 +97,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let dst = &inst.operands[0];
         let mask = dst_mask(dst);
         let ty = TypeTable::vec(rs, dst_width(dst));
-        let mut args: SmallVec<[Operand; 3]> = SmallVec::new();
-        for i in 0..nsrc {
-            args.push(self.read(&inst.operands[1 + i], mask, s)?);
+        // A fixed array: these operations take at most three sources.
+        let mut args = [Operand::Lit(0); 3];
+        let args = &mut args[..nsrc];
+        for (i, a) in args.iter_mut().enumerate() {
+            *a = self.read(&inst.operands[1 + i], mask, s)?;
         }
-        let r = self.apply_map(map, ty, &args);
+        let r = self.apply_map(map, ty, args);
         self.write(dst, r, rs, inst.saturate)
     }
 

@@ -178,17 +178,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             OperandType::Temp => return Ok(self.lazy_temp_read(op, comps, s)),
             OperandType::Immediate32 => {
                 let imm = op.immediates();
-                let bits: SmallVec<[u64; 4]> = comps
-                    .iter()
-                    .map(|&c| {
-                        if imm.len() == 1 {
-                            imm[0] as u64
-                        } else {
-                            imm[c as usize & 3] as u64
-                        }
-                    })
-                    .collect();
-                return Ok(Some(Operand::Const(self.b.m.consts.vector(s, &bits))));
+                // A fixed array: a vector has at most four components.
+                let mut bits = [0u64; 4];
+                let Some(bits) = bits.get_mut(..comps.len()) else {
+                    return Ok(None);
+                };
+                for (b, &c) in bits.iter_mut().zip(comps) {
+                    *b = if imm.len() == 1 {
+                        imm[0] as u64
+                    } else {
+                        imm[c as usize & 3] as u64
+                    };
+                }
+                return Ok(Some(Operand::Const(self.b.m.consts.vector(s, bits))));
             }
             OperandType::ConstantBuffer
             | OperandType::ImmediateConstantBuffer
@@ -244,19 +246,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let reg = op.register()? as usize;
         let vars = self.temps.get(reg)?;
         let mut src = None;
-        let mut sel: SmallVec<[u8; 4]> = SmallVec::new();
-        for &c in comps {
+        // A fixed array: a vector has at most four components.
+        let mut sel = [0u8; 4];
+        let sel = sel.get_mut(..comps.len())?;
+        for (k_out, &c) in sel.iter_mut().zip(comps) {
             let (value, k) = self.b.peek_var(vars[c as usize & 3]?)?;
             if k == u8::MAX || src.is_some_and(|x| x != value) {
                 return None;
             }
             src = Some(value);
-            sel.push(k);
+            *k_out = k;
         }
         let src = src?;
         let n = self.b.width_of(src);
         let v = self.b.bitcast(TypeTable::vec(s, n), src);
-        Some(self.b.swizzle(v, &sel))
+        Some(self.b.swizzle(v, sel))
     }
 
     fn apply_modifiers(&mut self, op: &Sm4Operand, mut v: Operand, s: Scalar) -> R<Operand> {

@@ -72,12 +72,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 v
             }
         };
-        let sel: SmallVec<[u8; 4]> = comps.iter().map(|&c| c - first).collect();
         if self.b.width_of(value) == 1 {
             let parts: SmallVec<[Operand; 4]> = comps.iter().map(|_| value).collect();
             return Some(self.b.construct(&parts));
         }
-        Some(self.b.swizzle(value, &sel))
+        // A fixed array: a vector has at most four components.
+        let mut sel = [0u8; 4];
+        let sel = sel.get_mut(..comps.len())?;
+        for (k, &c) in sel.iter_mut().zip(comps) {
+            *k = c - first;
+        }
+        Some(self.b.swizzle(value, sel))
     }
 
     /// Component `c` of input register `base + index` (index dynamic), read through a
