@@ -1,7 +1,8 @@
 //! The C API called through its `extern "C"` functions, as a C caller would: bad input, binding
 //! policies, tables and callbacks (one refusing a register), parameters (a specialization
-//! constant; immediate and buffer delivery refused), scan results, the reflection against the
-//! Rust API's, and parallel calls from several threads on shared handles.
+//! constant; immediate and buffer delivery refused), a binding callback that translates from
+//! inside a translation, scan results, the reflection against the Rust API's, and parallel calls
+//! from several threads on shared handles.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr::{null, null_mut};
@@ -474,6 +475,79 @@ fn binding_callback_places_and_refuses() {
         "{m}"
     );
     unsafe { dxbc_spirv_shader_destroy(shader) };
+}
+
+/// A binding callback that itself translates a shader (here: on every request), as a layer
+/// might when a binding decision needs another shader's reflection. The thread's translator is
+/// busy then; the inner translation must still succeed and equal a plain translation, and the
+/// outer one must equal its translation with a callback that does not re-enter.
+struct Reentrant {
+    inner: *const dxbc_spirv_shader,
+    inner_words: Vec<Vec<u32>>,
+    rec: Recorder,
+}
+
+unsafe extern "C" fn translate_then_record(
+    user: *mut c_void,
+    req: *const dxbc_spirv_binding_request,
+    out: *mut dxbc_spirv_binding,
+) -> dxbc_spirv_bool {
+    let me = unsafe { &mut *user.cast::<Reentrant>() };
+    let words = translate_words(me.inner, None).expect("inner translation");
+    me.inner_words.push(words);
+    unsafe { record((&mut me.rec as *mut Recorder).cast(), req, out) }
+}
+
+#[test]
+fn binding_callback_may_translate_from_inside_a_translation() {
+    let outer = create(&asm(PS_RESOURCES)).unwrap();
+    let inner = create(&asm(PS_SAMPLE_COUNT)).unwrap();
+    let inner_alone = translate_words(inner, None).unwrap();
+
+    let mut plain = Recorder::default();
+    let cb = dxbc_spirv_binding_callback_info {
+        s_type: DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO,
+        next: null(),
+        callback: Some(record),
+        user_data: (&mut plain as *mut Recorder).cast(),
+    };
+    let info = translate_info((&cb as *const dxbc_spirv_binding_callback_info).cast());
+    let outer_alone = translate_words(outer, Some(&info)).unwrap();
+
+    let mut re = Reentrant {
+        inner,
+        inner_words: Vec::new(),
+        rec: Recorder::default(),
+    };
+    let cb = dxbc_spirv_binding_callback_info {
+        callback: Some(translate_then_record),
+        user_data: (&mut re as *mut Reentrant).cast(),
+        ..cb
+    };
+    let info = translate_info((&cb as *const dxbc_spirv_binding_callback_info).cast());
+    let outer_reentered = translate_words(outer, Some(&info)).unwrap();
+    assert_eq!(
+        re.rec.requests.len(),
+        6,
+        "one request per resource of PS_RESOURCES"
+    );
+    assert_eq!(re.inner_words.len(), 6);
+    for w in &re.inner_words {
+        assert!(
+            *w == inner_alone,
+            "an inner translation differs from a plain one"
+        );
+    }
+    assert!(
+        outer_reentered == outer_alone,
+        "re-entering changed the outer translation"
+    );
+    // The thread's translator is usable again afterwards.
+    assert!(translate_words(inner, None).unwrap() == inner_alone);
+    unsafe {
+        dxbc_spirv_shader_destroy(outer);
+        dxbc_spirv_shader_destroy(inner);
+    }
 }
 
 #[test]
