@@ -60,48 +60,61 @@ pub struct Preds {
     list: Vec<BlockId>,
     /// The last block found branching to each block.
     last: Vec<u32>,
+    /// (target, predecessor) edges as found, before bucketing.
+    pairs: Vec<(u32, BlockId)>,
+}
+
+/// Groups `items` by key, keeping their order within a key (a counting sort): afterwards
+/// `list[start[k]..start[k + 1]]` holds the values of key `k`, for keys `0..n`. `items` is
+/// walked twice; `zero` only fills `list` before it is written.
+#[inline]
+pub fn bucket<T: Copy>(
+    n: usize,
+    items: impl Iterator<Item = (u32, T)> + Clone,
+    zero: T,
+    start: &mut Vec<u32>,
+    list: &mut Vec<T>,
+) {
+    // Counts at `start[k + 2]`, prefix sums, then `start[k + 1]` is the fill cursor.
+    start.clear();
+    start.resize(n + 2, 0);
+    for (k, _) in items.clone() {
+        start[k as usize + 2] += 1;
+    }
+    for i in 0..n {
+        start[i + 2] += start[i + 1];
+    }
+    list.clear();
+    list.resize(start[n + 1] as usize, zero);
+    for (k, v) in items {
+        let at = &mut start[k as usize + 1];
+        list[*at as usize] = v;
+        *at += 1;
+    }
+    start.pop();
 }
 
 impl Preds {
     /// Fills the lists for `f`'s graph (edges from the blocks in the layout).
     pub fn compute(&mut self, f: &Function) {
         let n = f.blocks.len();
-        self.start.clear();
-        self.start.resize(n + 2, 0);
         self.last.clear();
         self.last.resize(n, NONE);
-        // Counts at `start[s + 2]`, prefix sums, then `start[s + 1]` is the fill cursor. A
-        // block branching twice to one target is one predecessor (`last`: the last block
-        // counted for each target).
+        // A block branching twice to one target is one predecessor (`last`: the last block
+        // found for each target).
+        self.pairs.clear();
         for &b in &f.layout {
             let term = &f.block(b).term;
             for i in 0..term.successor_count() {
                 let s = term.successor(i).0 as usize;
                 if self.last[s] != b.0 {
                     self.last[s] = b.0;
-                    self.start[s + 2] += 1;
+                    self.pairs.push((s as u32, b));
                 }
             }
         }
-        for i in 0..n {
-            self.start[i + 2] += self.start[i + 1];
-        }
-        self.list.clear();
-        self.list.resize(self.start[n + 1] as usize, BlockId(0));
-        self.last.fill(NONE);
-        for &b in &f.layout {
-            let term = &f.block(b).term;
-            for i in 0..term.successor_count() {
-                let s = term.successor(i).0 as usize;
-                if self.last[s] != b.0 {
-                    self.last[s] = b.0;
-                    let at = &mut self.start[s + 1];
-                    self.list[*at as usize] = b;
-                    *at += 1;
-                }
-            }
-        }
-        self.start.pop();
+        let pairs = self.pairs.iter().copied();
+        bucket(n, pairs, BlockId(0), &mut self.start, &mut self.list);
     }
 
     /// `b`'s predecessors.
@@ -527,29 +540,11 @@ impl DomTree {
     /// The children lists and numbering from `idom`.
     fn rebuild(&mut self, scratch: &mut Scratch) {
         let n = self.idom.len();
-        // Counts at `kid_start[d + 2]`, prefix sums, then `kid_start[d + 1]` is the fill
-        // cursor; once filled, `kid_start[d]..kid_start[d + 1]` are `d`'s children.
-        let kid_start = &mut self.kid_start;
-        kid_start.clear();
-        kid_start.resize(n + 2, 0);
-        for &d in &self.idom {
-            if d != NONE {
-                kid_start[d as usize + 2] += 1;
-            }
-        }
-        for i in 0..n {
-            kid_start[i + 2] += kid_start[i + 1];
-        }
-        self.kids.clear();
-        self.kids.resize(kid_start[n + 1] as usize, BlockId(0));
-        for (i, &d) in self.idom.iter().enumerate() {
-            if d != NONE {
-                let at = &mut kid_start[d as usize + 1];
-                self.kids[*at as usize] = BlockId(i as u32);
-                *at += 1;
-            }
-        }
-        kid_start.pop();
+        // `kid_start[d]..kid_start[d + 1]` are `d`'s children.
+        let children = (self.idom.iter().enumerate())
+            .filter(|&(_, &d)| d != NONE)
+            .map(|(i, &d)| (d, BlockId(i as u32)));
+        bucket(n, children, BlockId(0), &mut self.kid_start, &mut self.kids);
         self.pre.clear();
         self.pre.resize(n, NONE);
         self.post.clear();
@@ -645,22 +640,8 @@ impl DomTree {
             }
         }
         // Bucketed by block, each block's frontier in the order found.
-        df.start.clear();
-        df.start.resize(n + 2, 0);
-        for &(r, _) in &df.pairs {
-            df.start[r as usize + 2] += 1;
-        }
-        for i in 0..n {
-            df.start[i + 2] += df.start[i + 1];
-        }
-        df.list.clear();
-        df.list.resize(df.pairs.len(), BlockId(0));
-        for &(r, b) in &df.pairs {
-            let at = &mut df.start[r as usize + 1];
-            df.list[*at as usize] = b;
-            *at += 1;
-        }
-        df.start.pop();
+        let pairs = df.pairs.iter().copied();
+        bucket(n, pairs, BlockId(0), &mut df.start, &mut df.list);
     }
 }
 

@@ -16,7 +16,7 @@
 
 use spirv::Op;
 
-use super::cfg::DomTree;
+use super::cfg::{DomTree, bucket};
 use crate::ir::{Args, BlockId, ConstTable, Function, Inst, Operand, TypeId, ValueId, flags};
 
 /// Replacement map for values, with path compression.
@@ -283,24 +283,15 @@ pub fn construct_ssa(
     if !single {
         place_phis(f, dom, s);
     }
-    // The phis by block (counts at `phi_start[b + 2]`, prefix sums, `phi_start[b + 1]` the fill
-    // cursor), each block's in creation order, and at the head of their blocks.
-    s.phi_start.clear();
-    s.phi_start.resize(nblocks + 2, 0);
-    for &(b, _, _) in &s.phis {
-        s.phi_start[b as usize + 2] += 1;
-    }
-    for i in 0..nblocks {
-        s.phi_start[i + 2] += s.phi_start[i + 1];
-    }
-    s.block_phis.clear();
-    s.block_phis.resize(s.phis.len(), (ValueId(0), 0));
-    for &(b, phi, var) in &s.phis {
-        let at = &mut s.phi_start[b as usize + 1];
-        s.block_phis[*at as usize] = (phi, var);
-        *at += 1;
-    }
-    s.phi_start.pop();
+    // The phis by block, each block's in creation order, and at the head of their blocks.
+    let by_block = s.phis.iter().map(|&(b, phi, var)| (b, (phi, var)));
+    bucket(
+        nblocks,
+        by_block,
+        (ValueId(0), 0),
+        &mut s.phi_start,
+        &mut s.block_phis,
+    );
     if !s.phis.is_empty() {
         for bi in 0..nblocks {
             let phis = &s.block_phis[s.phi_start[bi] as usize..s.phi_start[bi + 1] as usize];
@@ -500,24 +491,9 @@ fn drop_var_stores(f: &mut Function) {
 fn place_phis(f: &mut Function, dom: &DomTree, s: &mut Scratch) {
     let nblocks = f.blocks.len();
     let nvars = f.vars.len();
-    // The blocks storing each variable (counts at `def_start[v + 2]`, prefix sums,
-    // `def_start[v + 1]` the fill cursor), in layout order.
-    s.def_start.clear();
-    s.def_start.resize(nvars + 2, 0);
-    for &(var, _) in &s.defs {
-        s.def_start[var as usize + 2] += 1;
-    }
-    for i in 0..nvars {
-        s.def_start[i + 2] += s.def_start[i + 1];
-    }
-    s.def_blocks.clear();
-    s.def_blocks.resize(s.defs.len(), BlockId(0));
-    for &(var, b) in &s.defs {
-        let at = &mut s.def_start[var as usize + 1];
-        s.def_blocks[*at as usize] = b;
-        *at += 1;
-    }
-    s.def_start.pop();
+    // The blocks storing each variable, in layout order.
+    let defs = s.defs.iter().copied();
+    bucket(nvars, defs, BlockId(0), &mut s.def_start, &mut s.def_blocks);
     s.preds.compute(f);
     dom.frontiers(f, &s.preds, &mut s.df);
     s.has_phi.clear();
