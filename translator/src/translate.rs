@@ -120,6 +120,8 @@ pub struct Translator {
     module: Option<crate::ir::Module>,
     /// The decoded program of the last DXBC translation, its vectors reused by the next.
     program: Option<crate::sm4::Program>,
+    /// The SM4 lowering's maps and lists, emptied by the next lowering.
+    lower: crate::lower::LowerScratch,
     passes: crate::passes::Scratch,
     emit: crate::emit::EmitScratch,
 }
@@ -153,11 +155,16 @@ impl Translator {
         dxbc: &[u8],
         options: &Options,
     ) -> Result<Translation, crate::Error> {
-        let (mut module, mut reflection, globals) =
-            lower_reusing(dxbc, options, self.module.take(), &mut self.program)?;
+        let (mut module, mut reflection, globals) = lower_reusing(
+            dxbc,
+            options,
+            self.module.take(),
+            &mut self.program,
+            &mut self.lower,
+        )?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
         // The lists of the reflection globals serve the next lowering.
-        module.spare.lower.keep_globals(globals);
+        self.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
         Ok(Translation { spirv, reflection })
@@ -212,7 +219,8 @@ pub(crate) fn lower_container(
     dxbc: &[u8],
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
-    Ok(lower_reusing(dxbc, options, None, &mut None)?.0)
+    let mut kept = crate::lower::LowerScratch::default();
+    Ok(lower_reusing(dxbc, options, None, &mut None, &mut kept)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -242,13 +250,15 @@ fn sync_reflection(
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
-/// `reuse` (a module of an earlier translation) when given, and the decoded program's vectors
-/// of `kept` (left there for the next translation).
+/// `reuse` (a module of an earlier translation) when given, the decoded program's vectors
+/// of `kept` (left there for the next translation) and the SM4 lowering's buffers of
+/// `scratch`.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
     reuse: Option<crate::ir::Module>,
     kept: &mut Option<crate::sm4::Program>,
+    scratch: &mut crate::lower::LowerScratch,
 ) -> Result<
     (
         crate::ir::Module,
@@ -290,7 +300,7 @@ fn lower_reusing(
         patch: patch.as_ref(),
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
-    let mut lowered = crate::lower::lower(&program, sigs, options, reuse)?;
+    let mut lowered = crate::lower::lower(&program, sigs, options, reuse, scratch)?;
     *kept = Some(program);
     if let (Some(linkage), Some(chunk)) = (
         lowered.1.class_linkage.as_mut(),

@@ -290,15 +290,12 @@ pub struct Var {
 }
 
 /// The buffers a module keeps from its last built function for the next (see
-/// [`Module::reset`]): the function's lists, the builder's per-variable state and the SM4
-/// lowering's state. Their contents are stale: [`FnBuilder::new`](builder::FnBuilder::new)
-/// clears the function's and builder's, and lowering empties `lower` when it starts.
+/// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
+/// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spare {
     pub function: Function,
     pub builder: builder::Scratch,
-    /// The SM4 lowering's maps and lists ([`crate::lower::LowerScratch`]).
-    pub lower: Box<crate::lower::LowerScratch>,
 }
 
 /// A function: an instruction arena and basic blocks.
@@ -423,8 +420,7 @@ pub struct Module {
     pub interlock: bool,
     /// Buffers of this module's last function and its builder, which [`Module::reset`]
     /// keeps for the next [`FnBuilder`](builder::FnBuilder) (fewer allocations when a module
-    /// is reused). Holds no state any later translation reads (`lower` keeps the last
-    /// program's lowering state until the next lowering empties it).
+    /// is reused). Holds no state any later translation reads.
     pub(crate) spare: Spare,
 }
 

@@ -73,8 +73,8 @@ pub struct ReflectionGlobals {
     pub descriptors: Vec<GlobalId>,
 }
 
-/// The lowering's per-program state kept from one translation to the next (in the module's
-/// [`Spare`](crate::ir::Spare)), so that its lists and maps keep their allocations. Each part
+/// The lowering's per-program state kept from one translation to the next (by the
+/// [`Translator`](crate::Translator)), so that its lists and maps keep their allocations. Each part
 /// is emptied ([`IoState::recycled`] and the like) before the next program uses it: no
 /// program state crosses translations.
 #[derive(Debug, Default)]
@@ -84,13 +84,6 @@ pub(crate) struct LowerScratch {
     res: ResourceState,
     flow: flow::FlowState,
     refl_globals: ReflectionGlobals,
-}
-
-impl Clone for LowerScratch {
-    /// A scratch holds no program state: a copy is an empty one.
-    fn clone(&self) -> Self {
-        Self::default()
-    }
 }
 
 impl LowerScratch {
@@ -329,6 +322,7 @@ pub fn lower<'p>(
     sigs: Signatures<'p>,
     opts: &'p Options,
     reuse: Option<Module>,
+    kept: &mut LowerScratch,
 ) -> R<(Module, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
@@ -378,8 +372,7 @@ pub fn lower<'p>(
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
     // The state kept from the last translation, emptied (field by field: the scratch stays
-    // where it is, boxed, so that moving the module does not copy it).
-    let kept = &mut module.spare.lower;
+    // where it is).
     let temps = std::mem::take(&mut kept.temps);
     let io = std::mem::take(&mut kept.io);
     let res = std::mem::take(&mut kept.res);
@@ -412,7 +405,7 @@ pub fn lower<'p>(
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
-    let (func, refl, globals) = l.finish();
+    let (func, refl, globals) = l.finish(kept);
     module.functions.push(func);
     Ok((module, refl, globals))
 }
@@ -450,10 +443,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The entry function, reflection and reflection globals of the finished lowering; the
-    /// state's buffers go back to the module for the next (the globals' through the caller).
-    fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+    /// state's buffers go back to `kept` for the next (the globals' through the caller).
+    fn finish(
+        mut self,
+        kept: &mut LowerScratch,
+    ) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
         self.refl.class_linkage = self.classes.reflection();
-        let kept = &mut self.b.m.spare.lower;
         kept.temps = std::mem::take(&mut self.temps);
         kept.io = std::mem::take(&mut self.io);
         kept.res = std::mem::take(&mut self.res);
