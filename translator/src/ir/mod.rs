@@ -11,6 +11,7 @@
 pub mod builder;
 pub mod consts;
 pub mod display;
+mod narrow;
 pub mod structured;
 pub mod types;
 pub mod validate;

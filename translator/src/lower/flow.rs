@@ -348,11 +348,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 for v in before..self.b.f.insts.len() {
                     let i = &self.b.f.insts[v];
                     if is_relaxable(i.op, self.b.m.types.scalar(i.ty), float_dst) {
-                        let h = if crate::passes::min16::can_narrow(i) {
-                            half
-                        } else {
-                            0
-                        };
+                        let h = if i.narrowable_to_16() { half } else { 0 };
                         self.b.f.insts[v].flags |= flags::RELAXED | h;
                     }
                 }
