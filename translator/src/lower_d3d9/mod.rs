@@ -70,6 +70,8 @@ pub(crate) struct D9<'p, 'm> {
     pub ps1_state: ps1_tex::Ps1State,
     /// The render state compiled in (`crate::d3d9_state`).
     pub state: state::StateLowering,
+    /// The caller's state choices, one look-up per item.
+    pub state_table: crate::d3d9_state::StateTable<'p>,
     /// Stores held back while a co-issued pair is lowered (both read the registers as they
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
@@ -190,6 +192,7 @@ pub fn lower(
         flow: flow::FlowState::default(),
         ps1_state: ps1_tex::Ps1State::default(),
         state: state::StateLowering::default(),
+        state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
         pending: None,
     };
     if stage == ShaderStage::Pixel {

@@ -8,7 +8,9 @@
 use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op as G, Op, StorageClass};
 
 use super::{D9, R};
-use crate::d3d9_state::{StateDelivery, StateItem, WordType};
+use smallvec::SmallVec;
+
+use crate::d3d9_state::{DeliveryRef, StateDelivery, StateItem, WordType};
 use crate::ir::types::{Scalar, Type, TypeTable};
 use crate::ir::{DecorationTarget, GlobalId, Operand, Terminator, TypeId};
 use crate::lower::LowerError;
@@ -27,20 +29,24 @@ pub(crate) struct StateLowering {
 
 impl<'p, 'm> D9<'p, 'm> {
     /// The caller's delivery of `item`, with table-derived spec IDs resolved.
-    fn state_delivery(&self, item: StateItem) -> StateDelivery {
-        let st = &self.opts.d3d9.state;
-        match st.delivery(item) {
-            StateDelivery::Spec { first_id: None } => StateDelivery::Spec {
-                first_id: Some(st.spec_id_base + item.spec_slot()),
+    fn state_delivery(&self, item: StateItem) -> DeliveryRef<'p> {
+        match self.state_table.delivery(item) {
+            DeliveryRef::Spec { first_id: None } => DeliveryRef::Spec {
+                first_id: Some(self.state_table.spec_id_base() + item.spec_slot()),
             },
             d => d,
         }
     }
 
+    /// Whether the caller's delivery of `item` is the bump-environment buffer.
+    pub fn state_in_buffer(&self, item: StateItem) -> bool {
+        self.state_table.delivery(item) == DeliveryRef::Buffer
+    }
+
     /// The item's baked words, when it is baked.
-    pub fn state_baked(&self, item: StateItem) -> Option<Vec<u32>> {
-        match self.opts.d3d9.state.delivery(item) {
-            StateDelivery::Baked { words } => Some(words),
+    pub fn state_baked(&self, item: StateItem) -> Option<&'p [u32]> {
+        match self.state_table.delivery(item) {
+            DeliveryRef::Baked { words } => Some(words),
             _ => None,
         }
     }
@@ -63,14 +69,14 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Records that the module reads `item` (the reflection's list).
     pub fn state_read(&mut self, item: StateItem) {
         if !self.state.read.iter().any(|e| e.item == item) {
-            let delivery = self.state_delivery(item);
+            let delivery = self.state_delivery(item).to_owned();
             self.state.read.push(D3d9StateEntry { item, delivery });
         }
     }
 
     /// The words of `item` (f32 or u32 operands by its word type), as delivered (never
     /// `Buffer`: the bump-environment buffer is read by `ps1_tex`).
-    pub fn state_words(&mut self, item: StateItem) -> Vec<Operand> {
+    pub fn state_words(&mut self, item: StateItem) -> SmallVec<[Operand; 4]> {
         let d = self.state_delivery(item);
         self.state_read(item);
         let ty = match item.word_type() {
@@ -79,14 +85,14 @@ impl<'p, 'm> D9<'p, 'm> {
         };
         let defaults = item.default_words();
         match d {
-            StateDelivery::Baked { words } => words
+            DeliveryRef::Baked { words } => words
                 .iter()
                 .map(|&w| match item.word_type() {
                     WordType::F32 => self.b.f32c(f32::from_bits(w)),
                     WordType::U32 => self.b.u32c(w),
                 })
                 .collect(),
-            StateDelivery::Spec { first_id } => {
+            DeliveryRef::Spec { first_id } => {
                 let first = first_id.unwrap_or(0);
                 (0..item.words())
                     .map(|k| {
@@ -99,7 +105,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     })
                     .collect()
             }
-            StateDelivery::Push { .. } => {
+            DeliveryRef::Push { .. } => {
                 let (g, members) = self.state_push_block();
                 let member = members
                     .iter()
@@ -125,7 +131,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     })
                     .collect()
             }
-            StateDelivery::Buffer => unreachable!("bump-environment buffer reads go to ps1_tex"),
+            DeliveryRef::Buffer => unreachable!("bump-environment buffer reads go to ps1_tex"),
         }
     }
 
