@@ -499,6 +499,9 @@ impl Emitter<'_, '_> {
             }
             for &v in &block.insts {
                 let i = f.inst(v);
+                if i.op == Op::Nop {
+                    return Err(internal("a placeholder left unexpanded".into()));
+                }
                 // Written in place: the header once the length is known.
                 let start = buf.len();
                 // Non-zero exactly for the instructions with a result (ids start at 1).

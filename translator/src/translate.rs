@@ -122,6 +122,8 @@ pub struct Translator {
     program: Option<crate::sm4::Program>,
     /// The SM4 lowering's maps and lists, emptied by the next lowering.
     lower: crate::lower::LowerScratch,
+    /// What the D3D9 lowering leaves for after the passes (its state code's placeholders).
+    d3d9: crate::lower_d3d9::Kept,
     passes: crate::passes::Scratch,
     emit: crate::emit::EmitScratch,
 }
@@ -155,12 +157,14 @@ impl Translator {
         dxbc: &[u8],
         options: &Options,
     ) -> Result<Translation, crate::Error> {
+        self.d3d9.clear();
         let (mut module, mut reflection, globals) = lower_reusing(
             dxbc,
             options,
             self.module.take(),
             &mut self.program,
             &mut self.lower,
+            &mut self.d3d9,
         )?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
         // The lists of the reflection globals serve the next lowering.
@@ -180,6 +184,9 @@ impl Translator {
         options: &Options,
     ) -> Result<Vec<u32>, crate::Error> {
         crate::passes::run_with(module, &mut self.passes)?;
+        // D3D9 state code the passes need not see (`lower_d3d9::tail`).
+        crate::lower_d3d9::expand_tails(module, &self.d3d9, options);
+        crate::passes::validate(module, "d3d9 state code")?;
         if options.min_precision == crate::MinPrecisionMode::Native16 {
             let used = crate::passes::run_min16(module, &mut self.passes)?;
             for (on, cap, feature) in [
@@ -220,7 +227,8 @@ pub(crate) fn lower_container(
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
     let mut kept = crate::lower::LowerScratch::default();
-    Ok(lower_reusing(dxbc, options, None, &mut None, &mut kept)?.0)
+    let mut d3d9 = crate::lower_d3d9::Kept::default();
+    Ok(lower_reusing(dxbc, options, None, &mut None, &mut kept, &mut d3d9)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -251,14 +259,15 @@ fn sync_reflection(
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
 /// `reuse` (a module of an earlier translation) when given, the decoded program's vectors
-/// of `kept` (left there for the next translation) and the SM4 lowering's buffers of
-/// `scratch`.
+/// of `kept` (left there for the next translation), the SM4 lowering's buffers of
+/// `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for after the passes.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
     reuse: Option<crate::ir::Module>,
     kept: &mut Option<crate::sm4::Program>,
     scratch: &mut crate::lower::LowerScratch,
+    d3d9: &mut crate::lower_d3d9::Kept,
 ) -> Result<
     (
         crate::ir::Module,
@@ -278,7 +287,7 @@ fn lower_reusing(
             }
             .into());
         }
-        return Ok(crate::lower_d3d9::lower(&program, options, reuse)?);
+        return Ok(crate::lower_d3d9::lower(&program, options, reuse, d3d9)?);
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {

@@ -143,6 +143,29 @@ impl<'m> FnBuilder<'m> {
         }
     }
 
+    /// A builder adding to `f`, a finished function of `m` (after the passes: it reads and
+    /// writes no register variables), positioned nowhere until [`FnBuilder::resume_at`].
+    pub fn resume(m: &'m mut Module, f: Function) -> Self {
+        let mut s = std::mem::take(&mut m.spare.builder);
+        s.dirty.clear();
+        s.rows.clear();
+        s.next_block();
+        let cur = f.layout.first().copied().unwrap_or(BlockId(0));
+        FnBuilder { m, f, cur, s }
+    }
+
+    /// Makes `b` (already in the layout, open) the block instructions go to.
+    pub fn resume_at(&mut self, b: BlockId) {
+        self.s.rows.clear();
+        self.s.next_block();
+        self.cur = b;
+    }
+
+    /// The function built, the builder's buffers back to the module.
+    pub fn into_function(mut self) -> Function {
+        std::mem::take(&mut self.f)
+    }
+
     /// The finished function.
     #[cfg(test)]
     pub fn finish(mut self) -> Function {

@@ -117,6 +117,11 @@ pub mod flags {
 }
 
 /// One instruction.
+///
+/// `Op::Nop` is a placeholder: code its front end writes after the passes, in its place
+/// (`lower_d3d9::tail`), whose operands are the values that code reads (the first one a
+/// literal the front end gives it). The passes keep it where it is, never fold or merge it,
+/// and resolve its operands like any other's; the emitter never sees one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inst {
     pub op: spirv::Op,

@@ -708,12 +708,21 @@ pub(crate) fn demote(
     refl: &mut crate::reflect::Reflection,
     env: crate::options::TargetEnv,
 ) {
-    b.m.capability(spirv::Capability::DemoteToHelperInvocation);
+    declare_demote(b.m, refl, env);
+    b.op_void(Op::DemoteToHelperInvocation, &[]);
+}
+
+/// The capability, extension and Vulkan feature [`demote`] needs.
+pub(crate) fn declare_demote(
+    m: &mut crate::ir::Module,
+    refl: &mut crate::reflect::Reflection,
+    env: crate::options::TargetEnv,
+) {
+    m.capability(spirv::Capability::DemoteToHelperInvocation);
     if env.spirv_version() < (1, 6) {
-        b.m.extension("SPV_EXT_demote_to_helper_invocation");
+        m.extension("SPV_EXT_demote_to_helper_invocation");
     }
     refl.need_feature("shaderDemoteToHelperInvocation");
-    b.op_void(Op::DemoteToHelperInvocation, &[]);
 }
 
 /// Whether `RelaxedPrecision` may decorate the result of `op` (of scalar kind `s`) lowered

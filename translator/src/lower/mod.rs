@@ -45,7 +45,7 @@ use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Program};
-pub(crate) use flow::demote;
+pub(crate) use flow::{declare_demote, demote};
 use route::Topic;
 
 pub use error::LowerError;

@@ -20,6 +20,8 @@ mod ps1_tex;
 mod regs;
 mod route;
 mod state;
+mod state_code;
+mod tail;
 #[cfg(test)]
 mod tests;
 mod texture;
@@ -75,6 +77,28 @@ pub(crate) struct D9<'p, 'm> {
     /// Stores held back while a co-issued pair is lowered (both read the registers as they
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
+    /// Placeholders of the state code made after the passes (`tail`).
+    pub tails: Vec<tail::Tail>,
+}
+
+/// What the D3D9 lowering keeps from one translation to the next (in the `Translator`):
+/// the placeholders of the last module's state code, which [`expand_tails`] writes after
+/// the passes.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    tails: tail::Tails,
+}
+
+impl Kept {
+    /// Forgets the last module's placeholders (before any translation).
+    pub fn clear(&mut self) {
+        self.tails.clear();
+    }
+}
+
+/// Writes the state code the lowering of `m` left as placeholders (`tail`), after the passes.
+pub(crate) fn expand_tails(m: &mut Module, kept: &Kept, opts: &Options) {
+    tail::expand(m, &kept.tails, opts);
 }
 
 impl<'p, 'm> D9<'p, 'm> {
@@ -160,7 +184,9 @@ pub fn lower(
     prog: &Program,
     opts: &Options,
     reuse: Option<Module>,
+    kept: &mut Kept,
 ) -> R<(Module, Reflection, ReflectionGlobals)> {
+    kept.clear();
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.
     let mut checked = prog.version;
@@ -194,6 +220,7 @@ pub fn lower(
         state: state::StateLowering::default(),
         state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
         pending: None,
+        tails: std::mem::take(&mut kept.tails.list),
     };
     if stage == ShaderStage::Pixel {
         l.b.m
@@ -210,6 +237,8 @@ pub fn lower(
     }
     let (func, refl, globals) =
         crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals);
+    kept.tails.list = std::mem::take(&mut l.tails);
+    kept.tails.push = l.state.push.take();
     drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))
