@@ -195,7 +195,9 @@ impl Translator {
             ] {
                 if on {
                     module.capability(cap);
-                    reflection.capabilities.push(format!("{cap:?}"));
+                    reflection
+                        .capabilities
+                        .push(crate::reflect::names::capability(cap));
                     reflection.vulkan_features.push(feature.to_string());
                     reflection.vulkan_features.sort();
                 }
@@ -213,7 +215,9 @@ impl Translator {
         if module.interlock {
             // The emitter chose the interlock's kind from the globals the module uses.
             let (cap, _, feature) = module.interlock_kind(used);
-            reflection.capabilities.push(format!("{cap:?}"));
+            reflection
+                .capabilities
+                .push(crate::reflect::names::capability(cap));
             reflection.vulkan_features.push(feature.to_string());
             reflection.vulkan_features.sort();
         }

@@ -465,7 +465,11 @@ pub(crate) fn finish_lowering(
     refl: &mut Reflection,
     globals: &mut ReflectionGlobals,
 ) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
-    refl.capabilities = b.m.capabilities.iter().map(|c| format!("{c:?}")).collect();
+    refl.capabilities =
+        b.m.capabilities
+            .iter()
+            .map(|&c| crate::reflect::names::capability(c))
+            .collect();
     refl.extensions = b.m.extensions.iter().map(|e| e.to_string()).collect();
     refl.vulkan_features.sort();
     refl.vulkan_features.dedup();

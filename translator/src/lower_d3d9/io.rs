@@ -11,6 +11,7 @@
 //! (ps) COLOR#, `oFog` FOG0.
 
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
 
 use super::{D9, R};
@@ -115,7 +116,7 @@ impl<'p, 'm> D9<'p, 'm> {
             Err(bi) => {
                 self.b.m.decorate(t, Decoration::BuiltIn, &[bi as u32]);
                 InterfacePlacement::BuiltIn {
-                    builtin: format!("{bi:?}"),
+                    builtin: crate::reflect::names::builtin(bi),
                 }
             }
         };
@@ -203,7 +204,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// The semantic a `dcl` gives register `reg`, if any (all of them, for a register that
     /// holds several).
-    fn semantics_of(&self, reg: Register) -> Vec<super::decls::Semantic> {
+    fn semantics_of(&self, reg: Register) -> SmallVec<[super::decls::Semantic; 2]> {
         self.decl
             .semantics
             .iter()
@@ -283,7 +284,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     }
                 }
                 let zero = self.b.f32c(0.0);
-                let parts: Vec<Operand> = parts.iter().map(|p| p.unwrap_or(zero)).collect();
+                let parts = parts.map(|p| p.unwrap_or(zero));
                 Ok(self.b.construct(&parts))
             }
         }

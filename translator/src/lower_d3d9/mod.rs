@@ -198,7 +198,8 @@ pub fn lower(
     })?;
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
-    let insts: Vec<&Instruction> = prog.instructions().collect();
+    let mut insts: Vec<&Instruction> = Vec::with_capacity(prog.items.len());
+    insts.extend(prog.instructions());
     let mut l = D9 {
         b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
         prog,

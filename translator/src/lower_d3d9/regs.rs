@@ -114,7 +114,7 @@ impl<'p, 'm> D9<'p, 'm> {
     /// register reads.
     pub fn register_vec4(&mut self, key: (RT, u16)) -> R<Operand> {
         if let Some(vars) = self.regs.get(&key).copied() {
-            let parts: Vec<Operand> = vars.iter().map(|&v| self.b.load_var(v)).collect();
+            let parts = vars.map(|v| self.b.load_var(v));
             let v = self.b.construct(&parts);
             return Ok(match self.var_scalar(key.0) {
                 Scalar::I32 => self.b.op(Op::ConvertSToF, TypeId::VEC4, &[v]),
