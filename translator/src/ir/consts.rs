@@ -65,7 +65,17 @@ pub struct ConstTable {
     small: Vec<u32>,
     /// Vectors by (scalar type, per-component bits), without building a `Const` to look up.
     vectors: HashMap<(u32, [u64; 4], u8), ConstId>,
+    /// Specialization constants by SpecId below [`SPECS`], found without hashing (the D3D9
+    /// render state makes dozens per module): the constant's id plus one, 0 where none is
+    /// made yet. A second constant with the same SpecId (another type or default) goes to
+    /// `map`, where every other specialization constant is.
+    specs: Vec<u32>,
+    /// The SpecIds set in `specs` (so that clearing touches only those).
+    specs_set: Vec<u32>,
 }
+
+/// How many SpecIds [`ConstTable`] finds in a table.
+const SPECS: u32 = 256;
 
 impl ConstTable {
     /// An empty table with room for what a typical shader interns (a few dozen scalars, a
@@ -77,6 +87,8 @@ impl ConstTable {
             scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
             small: vec![0; 4 * SMALL],
             vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
+            specs: vec![0; SPECS as usize],
+            specs_set: Vec::new(),
         }
     }
 
@@ -87,12 +99,23 @@ impl ConstTable {
         self.scalars.clear();
         self.small.fill(0);
         self.vectors.clear();
+        for &id in &self.specs_set {
+            self.specs[id as usize] = 0;
+        }
+        self.specs_set.clear();
     }
 
     pub fn intern(&mut self, c: Const) -> ConstId {
-        if let Const::Scalar { ty, bits } = c {
-            return self.scalar(ty, bits);
+        match c {
+            Const::Scalar { ty, bits } => return self.scalar(ty, bits),
+            Const::Spec { ty, id, default } => return self.spec(ty, id, default),
+            _ => {}
         }
+        self.intern_in_map(c)
+    }
+
+    /// [`ConstTable::intern`] through `map`.
+    fn intern_in_map(&mut self, c: Const) -> ConstId {
         // One hash and probe, found or not; the constant is cloned only when new.
         match self.map.entry(c) {
             Entry::Occupied(o) => *o.get(),
@@ -192,7 +215,24 @@ impl ConstTable {
 
     /// A scalar specialization constant with SpecId `id` and the value `default` (raw bits).
     pub fn spec(&mut self, ty: TypeId, id: u32, default: u64) -> ConstId {
-        self.intern(Const::Spec { ty, id, default })
+        let c = Const::Spec { ty, id, default };
+        let Some(&slot) = self.specs.get(id as usize) else {
+            return self.intern_in_map(c);
+        };
+        if slot == 0 {
+            // A table built by `default()` has no slots; `new()`'s are all free here.
+            self.consts.push(c);
+            let n = self.consts.len() as u32;
+            self.specs[id as usize] = n;
+            self.specs_set.push(id);
+            return ConstId(n - 1);
+        }
+        let found = ConstId(slot - 1);
+        if *self.get(found) == c {
+            found
+        } else {
+            self.intern_in_map(c)
+        }
     }
 
     /// Whether `id` is, or is made of, a specialization constant (its value is unknown here).
