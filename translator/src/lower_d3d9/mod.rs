@@ -87,6 +87,12 @@ pub(crate) struct D9<'p, 'm> {
 #[derive(Debug, Default)]
 pub(crate) struct Kept {
     tails: tail::Tails,
+    /// The lowering's maps and lists, emptied before the next program uses them (no program
+    /// state crosses translations).
+    decl: decls::Decls,
+    regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    io: io::IoState,
+    tex: texture::TexState,
 }
 
 impl Kept {
@@ -200,6 +206,14 @@ pub fn lower(
     module.keep_names = opts.debug_names;
     let mut insts: Vec<&Instruction> = Vec::with_capacity(prog.items.len());
     insts.extend(prog.instructions());
+    let mut decl = std::mem::take(&mut kept.decl);
+    decl.clear();
+    let mut regs = std::mem::take(&mut kept.regs);
+    regs.clear();
+    let mut io = std::mem::take(&mut kept.io);
+    io.clear();
+    let mut tex = std::mem::take(&mut kept.tex);
+    tex.samplers.clear();
     let mut l = D9 {
         b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
         prog,
@@ -210,12 +224,12 @@ pub fn lower(
         offset: 0,
         refl: Reflection::empty(stage),
         refl_globals: ReflectionGlobals::default(),
-        regs: HashMap::default(),
-        decl: decls::Decls::default(),
+        regs,
+        decl,
         limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
-        io: io::IoState::default(),
+        io,
         consts: consts::ConstState::default(),
-        tex: texture::TexState::default(),
+        tex,
         flow: flow::FlowState::default(),
         ps1_state: ps1_tex::Ps1State::default(),
         state: state::StateLowering::default(),
@@ -240,6 +254,10 @@ pub fn lower(
         crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals);
     kept.tails.list = std::mem::take(&mut l.tails);
     kept.tails.push = l.state.push.take();
+    kept.decl = std::mem::take(&mut l.decl);
+    kept.regs = std::mem::take(&mut l.regs);
+    kept.io = std::mem::take(&mut l.io);
+    kept.tex = std::mem::take(&mut l.tex);
     drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))
