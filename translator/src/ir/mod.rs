@@ -295,6 +295,15 @@ pub struct Var {
     pub ty: TypeId,
 }
 
+/// The `FPFastMathDefault` of a module in `SPV_KHR_float_controls2` form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastMathDefault {
+    /// The FP Fast Math Mode bits.
+    pub mask: u32,
+    /// The 32-bit integer constant holding `mask` (the execution mode's operand).
+    pub constant: ConstId,
+}
+
 /// The buffers a module keeps from its last built function for the next (see
 /// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
 /// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them.
@@ -424,6 +433,11 @@ pub struct Module {
     /// `OpEndInvocationInterlockEXT`, so each runs exactly once, in uniform control flow,
     /// whatever returns the body takes (rasterizer-ordered views).
     pub interlock: bool,
+    /// `SPV_KHR_float_controls2` form of the precision rules (`Options::float_controls2`):
+    /// the fast-math flags of every float type's `FPFastMathDefault`; operations flagged
+    /// [`flags::PRECISE`] that the default does not cover get an `FPFastMathMode` of none,
+    /// never `NoContraction`.
+    pub float_controls2: Option<FastMathDefault>,
     /// Buffers of this module's last function and its builder, which [`Module::reset`]
     /// keeps for the next [`FnBuilder`](builder::FnBuilder) (fewer allocations when a module
     /// is reused). Holds no state any later translation reads.
@@ -454,6 +468,7 @@ impl Module {
             names: Vec::new(),
             keep_names: true,
             interlock: false,
+            float_controls2: None,
             spare: Spare::default(),
         }
     }
@@ -488,6 +503,7 @@ impl Module {
             keep_names,
             void_fn_type,
             interlock,
+            float_controls2,
             spare,
         } = self;
         *s = stage;
@@ -513,6 +529,7 @@ impl Module {
         names.clear();
         *keep_names = true;
         *interlock = false;
+        *float_controls2 = None;
     }
 
     pub fn add_global(

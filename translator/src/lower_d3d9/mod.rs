@@ -241,6 +241,10 @@ pub fn lower(
         l.b.m
             .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
     }
+    if opts.float_controls2 {
+        // D3D9 has no precise operations: every one may be refactored.
+        crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
+    }
     l.check_state()?;
     l.scan()?;
     l.declare()?;
