@@ -474,13 +474,15 @@ impl Module {
     }
 
     /// `reuse` reset for `stage` ([`Module::reset`]), or a new module when there is none.
-    pub fn reuse_or_new(reuse: Option<Module>, stage: ShaderStage) -> Module {
+    /// Boxed: a module is a few kilobytes, which moving between the translation's steps
+    /// would copy each time.
+    pub fn reuse_or_new(reuse: Option<Box<Module>>, stage: ShaderStage) -> Box<Module> {
         match reuse {
             Some(mut m) => {
                 m.reset(stage);
                 m
             }
-            None => Module::new(stage),
+            None => Box::new(Module::new(stage)),
         }
     }
 

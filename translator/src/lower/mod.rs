@@ -321,9 +321,9 @@ pub fn lower<'p>(
     prog: &'p Program,
     sigs: Signatures<'p>,
     opts: &'p Options,
-    reuse: Option<Module>,
+    reuse: Option<Box<Module>>,
     kept: &mut LowerScratch,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
         crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,

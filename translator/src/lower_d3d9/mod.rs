@@ -189,9 +189,9 @@ impl<'p, 'm> D9<'p, 'm> {
 pub fn lower(
     prog: &Program,
     opts: &Options,
-    reuse: Option<Module>,
+    reuse: Option<Box<Module>>,
     kept: &mut Kept,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
     kept.clear();
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.

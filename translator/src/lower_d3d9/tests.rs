@@ -30,7 +30,7 @@ fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals)
     let (mut m, r, g) = super::lower(&prog, opts, None, &mut kept).unwrap();
     crate::passes::run(&mut m).unwrap();
     super::expand_tails(&mut m, &kept, opts);
-    (m, r, g)
+    (*m, r, g)
 }
 
 fn lower_err(src: &str) -> crate::lower::LowerError {
