@@ -340,7 +340,24 @@ impl<'m> FnBuilder<'m> {
     }
 
     /// Component `i` of a vector `x` (a scalar is returned as is for `i == 0`).
+    #[inline]
     pub fn extract(&mut self, x: Operand, i: u8) -> Operand {
+        // Made earlier in this block: the cache holds only extracts that no fold answered,
+        // so looking there first gives the same answer, cheaper.
+        if let Operand::Value(xv) = x
+            && i < 4
+            && let Some(e) = self.s.extracts.get(xv.0 as usize)
+            && e.stamp == self.s.stamp
+            && e.comps[i as usize] != 0
+        {
+            return Operand::Value(ValueId(e.comps[i as usize] - 1));
+        }
+        self.extract_other(x, i)
+    }
+
+    /// [`FnBuilder::extract`] of a component not made earlier in this block.
+    #[inline(never)]
+    fn extract_other(&mut self, x: Operand, i: u8) -> Operand {
         let ty = self.type_of(x);
         let (s, n) = self
             .m
