@@ -158,7 +158,7 @@ fn run(cli: Cli) -> i32 {
         }
     };
 
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
         Ok(g) => Some(g),
         Err(e) => {
             if cli.validate && e.contains("validation") {

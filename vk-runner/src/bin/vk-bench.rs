@@ -129,7 +129,7 @@ fn run(cli: Cli) -> i32 {
             return 2;
         }
     };
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, false) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("vk-bench: no Vulkan device: {e}");

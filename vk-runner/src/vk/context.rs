@@ -176,7 +176,11 @@ unsafe fn describe(
 
 impl Gpu {
     /// Creates the instance and a device on physical device `index` (default: the first).
-    pub fn new(index: Option<usize>, validate: bool) -> Result<Gpu, String> {
+    ///
+    /// `float_controls2`: enable VK_KHR_shader_float_controls2 when the device has it (only
+    /// for runs that translate in that form: validation layers older than the extension
+    /// report its feature struct as unknown).
+    pub fn new(index: Option<usize>, validate: bool, float_controls2: bool) -> Result<Gpu, String> {
         let entry = load_entry()?;
         let instance = create_instance(&entry, validate)?;
         let validation = Box::new(ValidationCounts::default());
@@ -279,11 +283,12 @@ impl Gpu {
                 .any(|e| e.extension_name_as_c_str().ok() == Some(conservative_ext));
             // VK_KHR_shader_float_controls2: modules translated with `--float-controls2`.
             let fc2_ext = ash::khr::shader_float_controls2::NAME;
-            let has_fc2 = instance
-                .enumerate_device_extension_properties(pdev)
-                .unwrap_or_default()
-                .iter()
-                .any(|e| e.extension_name_as_c_str().ok() == Some(fc2_ext));
+            let has_fc2 = float_controls2
+                && instance
+                    .enumerate_device_extension_properties(pdev)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|e| e.extension_name_as_c_str().ok() == Some(fc2_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
