@@ -23,7 +23,7 @@
 use smallvec::SmallVec;
 use spirv::Op;
 
-use super::ssa::Replacements;
+use super::repl::Replacements;
 use crate::ir::builder::recast_const;
 use crate::ir::{
     Args, Const, ConstId, ConstTable, Function, Global, GlobalId, Inst, Operand, Scalar,
