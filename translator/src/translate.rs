@@ -117,7 +117,7 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 #[derive(Default)]
 pub struct Translator {
     /// The module of the last translation, reset for the next.
-    module: Option<crate::ir::Module>,
+    module: Option<Box<crate::ir::Module>>,
     /// The decoded program of the last DXBC translation, its vectors reused by the next.
     program: Option<crate::sm4::Program>,
     /// The SM4 lowering's maps and lists, emptied by the next lowering.
@@ -232,7 +232,7 @@ pub(crate) fn lower_container(
 ) -> Result<crate::ir::Module, crate::Error> {
     let mut kept = crate::lower::LowerScratch::default();
     let mut d3d9 = crate::lower_d3d9::Kept::default();
-    Ok(lower_reusing(dxbc, options, None, &mut None, &mut kept, &mut d3d9)?.0)
+    Ok(*lower_reusing(dxbc, options, None, &mut None, &mut kept, &mut d3d9)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -268,13 +268,13 @@ fn sync_reflection(
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
-    reuse: Option<crate::ir::Module>,
+    reuse: Option<Box<crate::ir::Module>>,
     kept: &mut Option<crate::sm4::Program>,
     scratch: &mut crate::lower::LowerScratch,
     d3d9: &mut crate::lower_d3d9::Kept,
 ) -> Result<
     (
-        crate::ir::Module,
+        Box<crate::ir::Module>,
         Reflection,
         crate::lower::ReflectionGlobals,
     ),

@@ -67,6 +67,12 @@ struct Cli {
     /// --shader-model..--max-shader-model are skipped, naming the range.
     #[arg(long, value_name = "X.Y", default_value = "5.1")]
     max_shader_model: String,
+    /// Our backend: translate with float precision in SPV_KHR_float_controls2 form
+    /// (fast-math defaults instead of NoContraction); its modules need the device feature
+    /// shaderFloatControls2 (VK_KHR_shader_float_controls2), and every block is skipped,
+    /// naming it, on a device without.
+    #[arg(long)]
+    float_controls2: bool,
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -170,9 +176,11 @@ fn run(cli: Cli) -> i32 {
         .as_ref()
         .map_or(translator::TargetEnv::default(), |g| g.target_env());
     let backend = match cli.backend {
-        BackendKind::Ours => {
-            Backend::ours(target_env, gpu.as_ref().is_some_and(|g| g.denorm_flush_f32))
-        }
+        BackendKind::Ours => Backend::ours(
+            target_env,
+            gpu.as_ref().is_some_and(|g| g.denorm_flush_f32),
+            cli.float_controls2,
+        ),
         BackendKind::Vkd3d => {
             let cmd = cli
                 .vkd3d_compiler

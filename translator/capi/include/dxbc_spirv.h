@@ -138,6 +138,12 @@
 // device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
 #define DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION (1 << 4)
 
+// Carry float precision as `SPV_KHR_float_controls2` fast-math defaults (`FPFastMathDefault`)
+// and per-operation `FPFastMathMode` decorations instead of `NoContraction` on every precise
+// operation: smaller modules, the same results. Set it only when the device has
+// `shaderFloatControls2` (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4).
+#define DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2 (1 << 5)
+
 // A checked copy of one shader's bytecode. Opaque to C.
 typedef struct dxbc_spirv_shader dxbc_spirv_shader;
 

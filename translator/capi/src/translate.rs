@@ -50,6 +50,11 @@ pub const DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS: u32 = 1 << 3;
 /// on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
 /// device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
 pub const DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION: u32 = 1 << 4;
+/// Carry float precision as `SPV_KHR_float_controls2` fast-math defaults (`FPFastMathDefault`)
+/// and per-operation `FPFastMathMode` decorations instead of `NoContraction` on every precise
+/// operation: smaller modules, the same results. Set it only when the device has
+/// `shaderFloatControls2` (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4).
+pub const DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2: u32 = 1 << 5;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -475,7 +480,8 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         | DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32
         | DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING
         | DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS
-        | DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION;
+        | DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION
+        | DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
             "flags {:#x} has bits no DXBC_SPIRV_TRANSLATE_* defines",
@@ -486,6 +492,7 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         target_env,
         debug_names: info.flags & DXBC_SPIRV_TRANSLATE_DEBUG_NAMES != 0,
         denorm_flush_f32: info.flags & DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32 != 0,
+        float_controls2: info.flags & DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2 != 0,
         d3d9: translator::D3d9Options {
             software_vertex_processing: info.flags
                 & DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING

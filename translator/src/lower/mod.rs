@@ -321,9 +321,9 @@ pub fn lower<'p>(
     prog: &'p Program,
     sigs: Signatures<'p>,
     opts: &'p Options,
-    reuse: Option<Module>,
+    reuse: Option<Box<Module>>,
     kept: &mut LowerScratch,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
         crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,
@@ -457,6 +457,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 }
 
+/// Fast-math flags of the operations D3D lets a driver refactor (`dcl_globalFlags
+/// refactoringAllowed`, and Direct3D 9): contraction (fused multiply-add) and reassociation.
+/// NaNs, infinities and signed zeros keep their meaning either way.
+pub(crate) const REFACTORABLE: u32 =
+    spirv::FPFastMathMode::ALLOW_CONTRACT.bits() | spirv::FPFastMathMode::ALLOW_REASSOC.bits();
+
+/// Declares `SPV_KHR_float_controls2` form of the precision rules
+/// ([`Options::float_controls2`]): the capability, extension and Vulkan feature, and the
+/// module's default fast-math flags — none when every float operation is precise, else
+/// [`REFACTORABLE`].
+pub(crate) fn declare_float_controls2(m: &mut Module, refl: &mut Reflection, all_precise: bool) {
+    m.capability(spirv::Capability::FloatControls2);
+    m.extension("SPV_KHR_float_controls2");
+    refl.need_feature("shaderFloatControls2");
+    let mask = if all_precise { 0 } else { REFACTORABLE };
+    m.float_controls2 = Some(crate::ir::FastMathDefault {
+        mask,
+        constant: m.consts.u32(mask),
+    });
+}
+
 /// The entry function, reflection and reflection globals of a finished lowering, of either
 /// front end: the reflection gets the module's capabilities and extensions and its Vulkan
 /// features in order.
@@ -540,6 +561,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .m
                 .execution_mode(spirv::ExecutionMode::DenormFlushToZero, &[32]);
             self.need_feature("shaderDenormFlushToZeroFloat32");
+        }
+        if self.opts.float_controls2 {
+            declare_float_controls2(self.b.m, &mut self.refl, self.all_precise);
         }
     }
 

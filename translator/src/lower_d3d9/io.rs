@@ -74,6 +74,15 @@ pub(crate) struct IoState {
     pub declared_outputs: Vec<(RT, u16)>,
 }
 
+impl IoState {
+    /// Empty, with the allocations kept (for the next program).
+    pub fn clear(&mut self) {
+        self.inputs.clear();
+        self.outputs.clear();
+        self.declared_outputs.clear();
+    }
+}
+
 impl<'p, 'm> D9<'p, 'm> {
     /// The location of varying (`usage`, `index`): the caller's map, else the default.
     pub fn varying_location(&self, usage: Usage, index: u8) -> u32 {
@@ -352,7 +361,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Declares the outputs: from register use before 3.0, from `dcl` in vs_3_0.
     pub(super) fn declare_outputs(&mut self) -> R<()> {
-        let written: Vec<(RT, u16)> = self.decl.written.iter().copied().collect();
+        let written: SmallVec<[(RT, u16); 16]> = self.decl.written.iter().copied().collect();
         let vs = self.stage == ShaderStage::Vertex;
         if vs && self.ver.major >= 3 {
             let sems: Vec<_> = self
@@ -602,7 +611,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Stores every output register to its global (at a return).
     pub fn store_outputs(&mut self) -> R<()> {
-        let outs = self.io.outputs.clone();
+        let outs: SmallVec<[OutSlot; 8]> = self.io.outputs.iter().copied().collect();
         let colour0 = if self.ps1() {
             (RT::Temp, 0)
         } else {

@@ -87,6 +87,12 @@ pub(crate) struct D9<'p, 'm> {
 #[derive(Debug, Default)]
 pub(crate) struct Kept {
     tails: tail::Tails,
+    /// The lowering's maps and lists, emptied before the next program uses them (no program
+    /// state crosses translations).
+    decl: decls::Decls,
+    regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    io: io::IoState,
+    tex: texture::TexState,
 }
 
 impl Kept {
@@ -183,9 +189,9 @@ impl<'p, 'm> D9<'p, 'm> {
 pub fn lower(
     prog: &Program,
     opts: &Options,
-    reuse: Option<Module>,
+    reuse: Option<Box<Module>>,
     kept: &mut Kept,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
     kept.clear();
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.
@@ -200,6 +206,14 @@ pub fn lower(
     module.keep_names = opts.debug_names;
     let mut insts: Vec<&Instruction> = Vec::with_capacity(prog.items.len());
     insts.extend(prog.instructions());
+    let mut decl = std::mem::take(&mut kept.decl);
+    decl.clear();
+    let mut regs = std::mem::take(&mut kept.regs);
+    regs.clear();
+    let mut io = std::mem::take(&mut kept.io);
+    io.clear();
+    let mut tex = std::mem::take(&mut kept.tex);
+    tex.samplers.clear();
     let mut l = D9 {
         b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
         prog,
@@ -210,12 +224,12 @@ pub fn lower(
         offset: 0,
         refl: Reflection::empty(stage),
         refl_globals: ReflectionGlobals::default(),
-        regs: HashMap::default(),
-        decl: decls::Decls::default(),
+        regs,
+        decl,
         limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
-        io: io::IoState::default(),
+        io,
         consts: consts::ConstState::default(),
-        tex: texture::TexState::default(),
+        tex,
         flow: flow::FlowState::default(),
         ps1_state: ps1_tex::Ps1State::default(),
         state: state::StateLowering::default(),
@@ -226,6 +240,10 @@ pub fn lower(
     if stage == ShaderStage::Pixel {
         l.b.m
             .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
+    }
+    if opts.float_controls2 {
+        // D3D9 has no precise operations: every one may be refactored.
+        crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
     }
     l.check_state()?;
     l.scan()?;
@@ -240,6 +258,10 @@ pub fn lower(
         crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
     kept.tails.list = std::mem::take(&mut l.tails);
     kept.tails.push = l.state.push.take();
+    kept.decl = std::mem::take(&mut l.decl);
+    kept.regs = std::mem::take(&mut l.regs);
+    kept.io = std::mem::take(&mut l.io);
+    kept.tex = std::mem::take(&mut l.tex);
     drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))

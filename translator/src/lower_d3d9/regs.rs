@@ -35,7 +35,8 @@ impl<'p, 'm> D9<'p, 'm> {
     /// their initial values, then the outputs, constant buffers and samplers.
     pub(super) fn declare(&mut self) -> R<()> {
         self.declare_outputs()?;
-        let mut keys: Vec<(RT, u16)> = self.decl.written.iter().copied().collect();
+        let mut keys: smallvec::SmallVec<[(RT, u16); 16]> =
+            self.decl.written.iter().copied().collect();
         for o in &self.io.outputs {
             if !keys.contains(&o.reg) {
                 keys.push(o.reg);

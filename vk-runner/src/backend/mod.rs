@@ -28,12 +28,15 @@ impl Backend {
         }
     }
 
-    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule).
-    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool) -> Self {
+    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule),
+    /// `float_controls2` for precision in `SPV_KHR_float_controls2` form
+    /// ([`Options::float_controls2`]: its modules need `shaderFloatControls2`).
+    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool, float_controls2: bool) -> Self {
         let options = Options {
             target_env,
             debug_names: false,
             denorm_flush_f32,
+            float_controls2,
             ..Default::default()
         };
         Backend::Ours { options }

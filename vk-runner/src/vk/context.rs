@@ -277,6 +277,13 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(conservative_ext));
+            // VK_KHR_shader_float_controls2: modules translated with `--float-controls2`.
+            let fc2_ext = ash::khr::shader_float_controls2::NAME;
+            let has_fc2 = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(fc2_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -290,6 +297,9 @@ impl Gpu {
                 if has_interlock {
                     f2 = f2.push_next(&mut have.interlock);
                 }
+                if has_fc2 {
+                    f2 = f2.push_next(&mut have.fc2);
+                }
                 instance.get_physical_device_features2(pdev, &mut f2);
                 have.f10 = f2.features;
             }
@@ -298,6 +308,7 @@ impl Gpu {
             have.f13.p_next = std::ptr::null_mut();
             have.xfb.p_next = std::ptr::null_mut();
             have.interlock.p_next = std::ptr::null_mut();
+            have.fc2.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
                 if have.get(name) == Some(true) {
@@ -322,6 +333,10 @@ impl Gpu {
             if has_interlock {
                 f2 = f2.push_next(&mut create.interlock);
                 exts.push(interlock_ext.as_ptr());
+            }
+            if has_fc2 {
+                f2 = f2.push_next(&mut create.fc2);
+                exts.push(fc2_ext.as_ptr());
             }
             if has_conservative {
                 exts.push(conservative_ext.as_ptr());

@@ -15,6 +15,8 @@ pub struct FeatureSet {
     pub xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
     /// VK_EXT_fragment_shader_interlock (rasterizer-ordered views).
     pub interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
+    /// VK_KHR_shader_float_controls2 (our `--float-controls2` modules).
+    pub fc2: vk::PhysicalDeviceShaderFloatControls2FeaturesKHR<'static>,
 }
 
 type Accessor = fn(&mut FeatureSet) -> &mut vk::Bool32;
@@ -111,6 +113,7 @@ features! {
     interlock.fragment_shader_sample_interlock,
     interlock.fragment_shader_pixel_interlock,
     interlock.fragment_shader_shading_rate_interlock,
+    fc2.shader_float_controls2,
 }
 
 /// Converts a Vulkan feature name (`shaderFloat64`) to the ash field spelling
@@ -248,6 +251,7 @@ pub const WANTED: &[&str] = &[
     "geometry_streams",
     "fragment_shader_sample_interlock",
     "fragment_shader_pixel_interlock",
+    "shader_float_controls2",
 ];
 
 #[cfg(test)]
