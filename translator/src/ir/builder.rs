@@ -34,8 +34,9 @@ pub(crate) struct Scratch {
     /// Per variable: `WHOLE`, or the component of the vector in `var_values` that is the
     /// variable's value (written lazily: no extract until someone needs the scalar).
     var_comp: Vec<u8>,
-    /// Variables written in the current block, whose values its end records for the blocks
-    /// after it (so rewriting a register within a block costs nothing).
+    /// Variables written (or read from an earlier block) in the current block, whose values
+    /// its end records for the blocks after it (so rewriting a register within a block costs
+    /// nothing).
     pub(crate) dirty: Vec<VarId>,
     /// Per variable: the block (id + 1) in which it is listed in `dirty`.
     pub(crate) var_dirty: Vec<u32>,
@@ -204,7 +205,13 @@ impl<'m> FnBuilder<'m> {
 
     /// [`FnBuilder::begin`], leaving `b` unsealed unless `sealed`.
     pub(crate) fn begin_with(&mut self, b: BlockId, sealed: bool) {
-        debug_assert!(!self.f.layout.contains(&b));
+        // (A per-block flag, not a search of the layout: debug builds of programs with many
+        // blocks stay linear.)
+        debug_assert!(
+            !self.s.ssa.track || self.s.ssa.state(b) & super::ssa::BEGUN == 0,
+            "B{} begun twice",
+            b.0
+        );
         // Writes in an unfinished block are recorded where they are.
         if !self.s.dirty.is_empty() && self.is_open() {
             self.record_defs();
@@ -576,6 +583,11 @@ impl<'m> FnBuilder<'m> {
         }
         let v = self.read_across(var);
         self.remember(var, v, WHOLE);
+        // Recorded at the block's end like a write, so that reads after the block find the
+        // value here rather than walking back again.
+        if self.s.ssa.track {
+            self.mark_dirty(var);
+        }
         v
     }
 

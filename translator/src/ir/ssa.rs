@@ -35,20 +35,26 @@ pub(crate) const BEGUN: u8 = 1;
 pub(crate) const SEALED: u8 = 2;
 pub(crate) const LIVE: u8 = 4;
 
-/// A phi being filled in: its block, the next predecessor to ask, and where the blocks that
-/// take its value as theirs start in the chain list.
+/// A phi being filled in: its block, and the next predecessor to ask.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Frame {
     phi: ValueId,
     block: BlockId,
     next: u32,
-    chain_start: u32,
 }
 
 /// One step of a read across blocks: a block whose entry value is wanted, or a value found.
 enum Step {
     Want(BlockId),
     Got(Operand),
+}
+
+/// A phi as the value of a variable in a block, in that block's list.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PhiDef {
+    var: u32,
+    phi: ValueId,
+    next: u32,
 }
 
 /// A phi the builder made, and its block.
@@ -81,16 +87,21 @@ pub(crate) struct State {
     /// Every view made, with its block.
     pub view_heads: Vec<(BlockId, ValueId)>,
     pub phi_index: rustc_hash::FxHashMap<u32, u32>,
-    /// Values of variables at the end of finished blocks, and reads remembered: key
-    /// `block << 32 | variable`.
-    pub defs: rustc_hash::FxHashMap<u64, Operand>,
+    /// The values of the variables each finished block wrote or read, as they were at its end:
+    /// block `b`'s are `end_defs[end_range[b].0..end_range[b].1]` (sorted by variable when
+    /// there are more than eight).
+    pub end_defs: Vec<(u32, Operand)>,
+    pub end_range: Vec<(u32, u32)>,
+    /// The phis made for variables a block did not write, as the block's values for them: a
+    /// list per block (`phi_head[b]`, then `next` links; `u32::MAX` ends it) in one pool.
+    pub phi_head: Vec<u32>,
+    pub phi_defs: Vec<PhiDef>,
     /// Views by `phi << 32 | type`.
     pub views: rustc_hash::FxHashMap<u64, ValueId>,
     /// What a dropped phi stands for.
     pub repl: rustc_hash::FxHashMap<u32, Operand>,
-    /// Work lists of a read across blocks.
+    /// The phis a read across blocks is filling in, innermost last.
     pub work: Vec<Frame>,
-    pub chain: Vec<BlockId>,
     /// Typing at the end: per phi, its web (union-find parent) and the web's type.
     parent: Vec<u32>,
     web_ty: Vec<u32>,
@@ -113,14 +124,16 @@ impl State {
         self.phis.clear();
         self.view_heads.clear();
         self.phi_index.clear();
-        self.defs.clear();
+        self.end_defs.clear();
+        self.end_range.clear();
+        self.phi_head.clear();
+        self.phi_defs.clear();
         self.views.clear();
         self.repl.clear();
         self.work.clear();
-        self.chain.clear();
         // A huge function's maps are not kept for the next ones.
-        if self.defs.capacity() > 1 << 16 {
-            self.defs = Default::default();
+        if self.end_defs.capacity() > 1 << 16 {
+            self.end_defs = Vec::new();
         }
         if self.preds.len() > 1 << 16 {
             self.preds = Vec::new();
@@ -138,31 +151,29 @@ impl State {
         if self.preds.len() < n {
             self.preds.resize_with(n, SmallVec::new);
         }
+        if self.end_range.len() < n {
+            self.end_range.resize(n, (0, 0));
+            self.phi_head.resize(n, u32::MAX);
+        }
     }
 
     #[inline]
     pub fn state(&self, b: BlockId) -> u8 {
         self.bstate.get(b.0 as usize).copied().unwrap_or(0)
     }
-
-    /// What `o` stands for once dropped phis are replaced.
-    #[inline]
-    pub fn resolve(&self, mut o: Operand) -> Operand {
-        if self.repl.is_empty() {
-            return o;
-        }
-        while let Operand::Value(v) = o
-            && let Some(&to) = self.repl.get(&v.0)
-        {
-            o = to;
-        }
-        o
-    }
 }
 
+/// What `o` stands for once dropped phis are replaced (only a dropped phi, marked dead, has a
+/// replacement: the map is asked for nothing else).
 #[inline]
-fn key(b: BlockId, var: VarId) -> u64 {
-    (b.0 as u64) << 32 | var.0 as u64
+fn resolve(s: &State, f: &super::Function, mut o: Operand) -> Operand {
+    while let Operand::Value(v) = o
+        && f.inst(v).flags & flags::DEAD != 0
+        && let Some(&to) = s.repl.get(&v.0)
+    {
+        o = to;
+    }
+    o
 }
 
 impl FnBuilder<'_> {
@@ -237,21 +248,30 @@ impl FnBuilder<'_> {
         }
     }
 
-    /// Remembers the values of the variables written in the current block as its values at
+    /// Remembers the values of the variables the current block wrote or read as its values at
     /// its end (its successors read them from there).
     pub(crate) fn record_defs(&mut self) {
         let cur = self.current();
         let dirty = std::mem::take(&mut self.s.dirty);
+        let start = self.s.ssa.end_defs.len();
         for &var in &dirty {
             self.s.var_dirty[var.0 as usize] = 0;
             if self.peek_var(var).is_none() {
                 continue;
             }
             let v = self.load_var(var);
-            self.s.ssa.defs.insert(key(cur, var), v);
+            self.s.ssa.end_defs.push((var.0, v));
         }
         self.s.dirty = dirty;
         self.s.dirty.clear();
+        let s = &mut self.s.ssa;
+        if s.track && s.end_defs.len() > start {
+            if s.end_defs.len() - start > 8 {
+                s.end_defs[start..].sort_unstable_by_key(|d| d.0);
+            }
+            s.grow(cur.0 as usize + 1);
+            s.end_range[cur.0 as usize] = (start as u32, s.end_defs.len() as u32);
+        }
     }
 
     /// The value of `var` at the start of the current block, which has not seen it: from the
@@ -270,9 +290,34 @@ impl FnBuilder<'_> {
     }
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.
+    #[inline]
     fn end_def(&self, var: VarId, b: BlockId) -> Option<Operand> {
         let s = &self.s.ssa;
-        s.defs.get(&key(b, var)).map(|&d| s.resolve(d))
+        let (lo, hi) = s.end_range[b.0 as usize];
+        let written = &s.end_defs[lo as usize..hi as usize];
+        // A block writes a few variables as a rule: a scan, a binary search past eight.
+        let found = if written.len() <= 8 {
+            written.iter().find(|d| d.0 == var.0).map(|d| d.1)
+        } else {
+            written
+                .binary_search_by_key(&var.0, |d| d.0)
+                .ok()
+                .map(|i| written[i].1)
+        };
+        let d = match found {
+            Some(d) => d,
+            None => {
+                let mut i = s.phi_head[b.0 as usize];
+                loop {
+                    let e = s.phi_defs.get(i as usize)?;
+                    if e.var == var.0 {
+                        break Operand::Value(e.phi);
+                    }
+                    i = e.next;
+                }
+            }
+        };
+        Some(resolve(s, &self.f, d))
     }
 
     /// A zero of `var`'s type (what a register holds before any write).
@@ -281,10 +326,13 @@ impl FnBuilder<'_> {
         Operand::Const(self.m.consts.scalar(ty, 0))
     }
 
-    /// A new phi for `var` in `b`, without inputs (placed when the function is finished).
-    fn new_phi(&mut self, var: VarId, b: BlockId) -> ValueId {
+    /// A new phi for `var` in `b`, without inputs yet (room for `inputs`); placed when the
+    /// function is finished.
+    fn new_phi(&mut self, var: VarId, b: BlockId, inputs: usize) -> ValueId {
         let ty = self.f.vars[var.0 as usize].ty;
-        let phi = self.f.add_inst(Inst::new(Op::Phi, ty, Args::new()));
+        let phi = self
+            .f
+            .add_inst(Inst::new(Op::Phi, ty, Args::with_capacity(2 * inputs)));
         let s = &mut self.s.ssa;
         s.phi_index.insert(phi.0, s.phis.len() as u32);
         s.phis.push(PhiRec {
@@ -296,7 +344,7 @@ impl FnBuilder<'_> {
 
     /// The value of `var` at the start of `b0`, which has no value of its own for it. The
     /// walk is iterative (a long chain of joins must not exhaust the stack): `work` holds
-    /// the phis being filled in, `chain` the blocks that take the answer as their value.
+    /// the phis being filled in.
     fn entry_value(&mut self, var: VarId, b0: BlockId) -> Operand {
         let base = self.s.ssa.work.len();
         let mut step = Step::Want(b0);
@@ -320,56 +368,46 @@ impl FnBuilder<'_> {
     }
 
     /// Walks up from `b` through blocks with one predecessor and no value for `var` until a
-    /// value is found (returned, and remembered for the blocks walked), or a block with
-    /// several predecessors (a phi is made there and pushed on `work`: `None`).
+    /// value is found (returned), or a block with several predecessors (a phi is made there
+    /// and pushed on `work`: `None`). Only phis are remembered as the values of their blocks
+    /// (a later read walks a chain of single-predecessor blocks again, which costs less than
+    /// remembering the value in each).
     fn walk_to_value(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
-        let start = self.s.ssa.chain.len();
         let mut b = b;
-        let found = loop {
-            let st = self.s.ssa.state(b);
-            if st & SEALED == 0 {
-                let phi = self.new_phi(var, b);
-                self.s.ssa.incomplete.push((b, var, phi));
-                break Operand::Value(phi);
-            }
-            let n = self.s.ssa.preds[b.0 as usize].len();
-            if n == 0 {
-                break self.zero(var);
-            }
-            if n > 1 {
-                let phi = self.new_phi(var, b);
+        loop {
+            let s = &self.s.ssa;
+            let st = s.state(b);
+            let n = s.preds[b.0 as usize].len();
+            if st & SEALED == 0 || n > 1 {
+                let phi = self.new_phi(var, b, n.max(2));
                 let s = &mut self.s.ssa;
-                s.defs.insert(key(b, var), Operand::Value(phi));
+                let head = &mut s.phi_head[b.0 as usize];
+                s.phi_defs.push(PhiDef {
+                    var: var.0,
+                    phi,
+                    next: *head,
+                });
+                *head = s.phi_defs.len() as u32 - 1;
+                if st & SEALED == 0 {
+                    s.incomplete.push((b, var, phi));
+                    return Some(Operand::Value(phi));
+                }
                 s.work.push(Frame {
                     phi,
                     block: b,
                     next: 0,
-                    chain_start: start as u32,
                 });
                 return None;
             }
-            self.s.ssa.chain.push(b);
-            let p = self.s.ssa.preds[b.0 as usize][0];
+            if n == 0 {
+                return Some(self.zero(var));
+            }
+            let p = s.preds[b.0 as usize][0];
             if let Some(d) = self.end_def(var, p) {
-                self.finish_chain(var, start, d);
                 return Some(d);
             }
             b = p;
-        };
-        // `b` itself takes the value too.
-        self.s.ssa.chain.push(b);
-        self.finish_chain(var, start, found);
-        Some(found)
-    }
-
-    /// Remembers `v` as the value of `var` in the chain's blocks from `start` on, and drops
-    /// them from the chain.
-    fn finish_chain(&mut self, var: VarId, start: usize, v: Operand) {
-        let s = &mut self.s.ssa;
-        for &b in &s.chain[start..] {
-            s.defs.insert(key(b, var), v);
         }
-        s.chain.truncate(start);
     }
 
     /// Asks the next predecessor of the phi on top of `work` for its input, or, when all
@@ -380,9 +418,7 @@ impl FnBuilder<'_> {
             let preds = &self.s.ssa.preds[top.block.0 as usize];
             if top.next as usize == preds.len() {
                 self.s.ssa.work.pop();
-                let v = self.remove_if_trivial(top.phi);
-                self.finish_chain(var, top.chain_start as usize, v);
-                return Step::Got(v);
+                return Step::Got(self.remove_if_trivial(top.phi));
             }
             let pred = preds[top.next as usize];
             self.s.ssa.work.last_mut().expect("on top").next += 1;
@@ -408,7 +444,7 @@ impl FnBuilder<'_> {
     fn remove_if_trivial(&mut self, phi: ValueId) -> Operand {
         let mut same = None;
         for pair in self.f.inst(phi).args.chunks(2) {
-            let a = self.s.ssa.resolve(pair[0]);
+            let a = resolve(&self.s.ssa, &self.f, pair[0]);
             if a == Operand::Value(phi) || Some(a) == same {
                 continue;
             }
@@ -539,7 +575,7 @@ impl FnBuilder<'_> {
         // Views read what their phi stands for now.
         for i in 0..self.s.ssa.view_heads.len() {
             let v = self.s.ssa.view_heads[i].1;
-            let x = self.s.ssa.resolve(self.f.inst(v).args[0]);
+            let x = resolve(&self.s.ssa, &self.f, self.f.inst(v).args[0]);
             let inst = self.f.inst_mut(v);
             inst.args[0] = x;
             inst.flags &= !flags::VIEW;
@@ -564,7 +600,7 @@ impl FnBuilder<'_> {
                 // Inputs resolved first (a dropped phi's value stands in).
                 for k in (0..self.f.inst(p).args.len()).step_by(2) {
                     let a = self.f.inst(p).args[k];
-                    let r = self.s.ssa.resolve(a);
+                    let r = resolve(&self.s.ssa, &self.f, a);
                     if r != a {
                         self.f.inst_mut(p).args[k] = r;
                     }
@@ -590,9 +626,10 @@ impl FnBuilder<'_> {
         let n = self.s.ssa.phis.len();
         parent.clear();
         parent.extend(0..n as u32);
-        let index = |s: &super::ssa::State, o: Operand| -> Option<u32> {
+        // (Every phi is one the builder made: the opcode answers before the map is asked.)
+        let index = |s: &State, f: &super::Function, o: Operand| -> Option<u32> {
             match o {
-                Operand::Value(v) => s.phi_index.get(&v.0).copied(),
+                Operand::Value(v) if f.inst(v).op == Op::Phi => s.phi_index.get(&v.0).copied(),
                 _ => None,
             }
         };
@@ -602,7 +639,7 @@ impl FnBuilder<'_> {
                 continue;
             }
             for k in (0..self.f.inst(p).args.len()).step_by(2) {
-                if let Some(j) = index(&self.s.ssa, self.f.inst(p).args[k]) {
+                if let Some(j) = index(&self.s.ssa, &self.f, self.f.inst(p).args[k]) {
                     let (x, y) = (find(&mut parent, i as u32), find(&mut parent, j));
                     if x != y {
                         parent[x as usize] = y;
@@ -626,7 +663,7 @@ impl FnBuilder<'_> {
             for k in (0..inst.args.len()).step_by(2) {
                 let a = inst.args[k];
                 let t = match a {
-                    Operand::Value(_) if index(&self.s.ssa, a).is_some() => continue,
+                    Operand::Value(_) if index(&self.s.ssa, &self.f, a).is_some() => continue,
                     Operand::Value(x) => self.voted_type(x, phi_ty),
                     _ => continue,
                 };
@@ -695,7 +732,7 @@ impl FnBuilder<'_> {
             _ => t,
         };
         match a {
-            Operand::Value(x) if self.s.ssa.phi_index.contains_key(&x.0) => a,
+            Operand::Value(x) if self.f.inst(x).op == Op::Phi => a,
             Operand::Const(c) => {
                 if ty_of(self, a) == t {
                     return a;

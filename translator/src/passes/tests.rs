@@ -401,7 +401,7 @@ fn simplify_folds_constants_and_bitcast_round_trips() {
         let back = b.op(Op::Bitcast, TypeId::U32, &[as_f]);
         b.op_void(Op::Store, &[Operand::Global(fx.out_u[1]), back]);
     });
-    run_until(&mut fx.m, "retype");
+    run_until(&mut fx.m, "structurize");
     let f = &fx.m.functions[0];
     assert_eq!(placed(f, Op::IAdd).len(), 1);
     run(&mut fx.m, "simplify", "simplify");
