@@ -21,7 +21,7 @@ pub struct FnBuilder<'m> {
     cur: BlockId,
     /// Per-variable state and per-block maps, handed back to the module when the builder is
     /// dropped.
-    s: Scratch,
+    pub(crate) s: Scratch,
 }
 
 /// A builder's per-variable state and per-block maps, kept in the module between functions
@@ -30,15 +30,16 @@ pub struct FnBuilder<'m> {
 pub(crate) struct Scratch {
     /// Per variable: the block (id + 1) in which `var_values` holds its current value.
     var_block: Vec<u32>,
-    var_values: Vec<Operand>,
+    pub(crate) var_values: Vec<Operand>,
     /// Per variable: `WHOLE`, or the component of the vector in `var_values` that is the
     /// variable's value (written lazily: no extract until someone needs the scalar).
     var_comp: Vec<u8>,
-    /// Variables written in the current block whose store is still to be emitted (stores are
-    /// deferred to the end of the block, so rewriting a register within a block costs nothing).
-    dirty: Vec<VarId>,
+    /// Variables written (or read from an earlier block) in the current block, whose values
+    /// its end records for the blocks after it (so rewriting a register within a block costs
+    /// nothing).
+    pub(crate) dirty: Vec<VarId>,
     /// Per variable: the block (id + 1) in which it is listed in `dirty`.
-    var_dirty: Vec<u32>,
+    pub(crate) var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
     rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by vector (indexed by its `ValueId`):
@@ -49,6 +50,8 @@ pub(crate) struct Scratch {
     stamp: u32,
     /// Instruction lists of the last function's blocks, for new blocks to take.
     block_insts: Vec<Vec<ValueId>>,
+    /// SSA construction (see [`super::ssa`]).
+    pub(crate) ssa: super::ssa::State,
 }
 
 /// The components of one vector extracted in the block of stamp `stamp`: the extract's
@@ -135,6 +138,7 @@ impl<'m> FnBuilder<'m> {
         s.rows.clear();
         s.rows.reserve(16);
         s.next_block();
+        s.ssa.reset(entry);
         FnBuilder {
             m,
             f,
@@ -150,6 +154,7 @@ impl<'m> FnBuilder<'m> {
         s.dirty.clear();
         s.rows.clear();
         s.next_block();
+        s.ssa.track = false;
         let cur = f.layout.first().copied().unwrap_or(BlockId(0));
         FnBuilder { m, f, cur, s }
     }
@@ -166,9 +171,10 @@ impl<'m> FnBuilder<'m> {
         std::mem::take(&mut self.f)
     }
 
-    /// The finished function.
+    /// The finished function (its SSA form finished: see [`super::ssa`]).
     #[cfg(test)]
     pub fn finish(mut self) -> Function {
+        assert!(self.finish_ssa(), "an edge came into a sealed block");
         std::mem::take(&mut self.f)
     }
 
@@ -190,16 +196,30 @@ impl<'m> FnBuilder<'m> {
         b
     }
 
-    /// Makes `b` current and appends it to the layout.
+    /// Makes `b` current and appends it to the layout. Every edge into `b` must be made by
+    /// now (`b` is sealed: see [`super::ssa`]); a loop header begins with
+    /// [`FnBuilder::begin_loop`].
     pub fn begin(&mut self, b: BlockId) {
-        debug_assert!(!self.f.layout.contains(&b));
-        // Writes pending in an unfinished block would be lost: store them where they are.
+        self.begin_with(b, true);
+    }
+
+    /// [`FnBuilder::begin`], leaving `b` unsealed unless `sealed`.
+    pub(crate) fn begin_with(&mut self, b: BlockId, sealed: bool) {
+        // (A per-block flag, not a search of the layout: debug builds of programs with many
+        // blocks stay linear.)
+        debug_assert!(
+            !self.s.ssa.track || self.s.ssa.state(b) & super::ssa::BEGUN == 0,
+            "B{} begun twice",
+            b.0
+        );
+        // Writes in an unfinished block are recorded where they are.
         if !self.s.dirty.is_empty() && self.is_open() {
-            self.flush_vars();
+            self.record_defs();
         }
         self.s.dirty.clear();
         self.s.rows.clear();
         self.s.next_block();
+        self.mark_begun(b, sealed);
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
             // A block takes a few instructions at least, a loop body or a branch of an `if`
@@ -210,19 +230,35 @@ impl<'m> FnBuilder<'m> {
         self.cur = b;
     }
 
-    /// Ends the current block (if still open) with `term`, storing the variables it wrote
-    /// (unless `term` leaves the function).
+    /// Ends the current block (if still open) with `term`, recording the values of the
+    /// variables it wrote for its successors (unless `term` leaves the function) and its
+    /// edges.
     pub fn terminate(&mut self, term: Terminator) {
         if self.is_open() {
-            if matches!(term, Terminator::Return | Terminator::Unreachable) {
-                // No successor reads the variables: their pending stores are dead.
-                for v in std::mem::take(&mut self.s.dirty) {
-                    self.s.var_dirty[v.0 as usize] = 0;
-                }
-            } else {
-                self.flush_vars();
-            }
+            self.end_block(&term);
+            self.add_edges(&term);
             self.f.block_mut(self.cur).term = term;
+        }
+    }
+
+    /// [`FnBuilder::terminate`] without recording the terminator's edges: the caller adds
+    /// them with [`FnBuilder::add_edge`] as it learns them (a switch whose cases come later).
+    pub fn terminate_edges_later(&mut self, term: Terminator) {
+        if self.is_open() {
+            self.end_block(&term);
+            self.f.block_mut(self.cur).term = term;
+        }
+    }
+
+    /// What ending the current block with `term` records of its variables.
+    fn end_block(&mut self, term: &Terminator) {
+        if matches!(term, Terminator::Return | Terminator::Unreachable) {
+            // No successor reads the variables.
+            for v in std::mem::take(&mut self.s.dirty) {
+                self.s.var_dirty[v.0 as usize] = 0;
+            }
+        } else {
+            self.record_defs();
         }
     }
 
@@ -326,6 +362,13 @@ impl<'m> FnBuilder<'m> {
             }
             Operand::Value(v) => {
                 let inst = self.f.inst(v);
+                if inst.flags & super::flags::VIEW != 0 {
+                    // Another view of the same phi.
+                    let Operand::Value(p) = inst.args[0] else {
+                        unreachable!("a view casts a phi")
+                    };
+                    return self.view(p, to);
+                }
                 if inst.op == Op::Bitcast {
                     let inner = inst.args[0];
                     if self.type_of(inner) == to {
@@ -555,9 +598,13 @@ impl<'m> FnBuilder<'m> {
             self.s.var_comp[i] = WHOLE;
             return x;
         }
-        let ty = self.f.vars[i].ty;
-        let v = self.op(Op::Load, ty, &[Operand::Var(var)]);
+        let v = self.read_across(var);
         self.remember(var, v, WHOLE);
+        // Recorded at the block's end like a write, so that reads after the block find the
+        // value here rather than walking back again.
+        if self.s.ssa.track {
+            self.mark_dirty(var);
+        }
         v
     }
 
@@ -602,21 +649,6 @@ impl<'m> FnBuilder<'m> {
             self.s.var_dirty[i] = self.cur.0 + 1;
             self.s.dirty.push(var);
         }
-    }
-
-    /// Emits the stores of the variables written in the current block.
-    pub fn flush_vars(&mut self) {
-        let dirty = std::mem::take(&mut self.s.dirty);
-        for &var in &dirty {
-            self.s.var_dirty[var.0 as usize] = 0;
-            if self.peek_var(var).is_none() {
-                continue;
-            }
-            let v = self.load_var(var);
-            self.op_void(Op::Store, &[Operand::Var(var), v]);
-        }
-        self.s.dirty = dirty;
-        self.s.dirty.clear();
     }
 
     #[inline]

@@ -4,14 +4,16 @@
 //! opcode, a result type and operands, but operands name our own arenas (values, constants,
 //! globals, blocks) instead of SPIR-V ids, and functions are basic blocks with explicit
 //! terminators rather than a flat word stream. That lets the passes (structurizer, SSA
-//! construction, simplification) rewrite it cheaply. D3D's untyped registers appear as
-//! promotable scalar variables ([`VarId`], `u32`-typed) accessed with OpLoad/OpStore until the
-//! SSA pass turns them into values; everything else is already typed.
+//! construction, simplification) rewrite it cheaply. D3D's untyped registers are promotable
+//! scalar variables ([`VarId`], `u32`-typed) that lowering reads and writes through the
+//! builder, which turns them into values and phis as it goes (`ssa`): a finished function
+//! holds no variable.
 
 pub mod builder;
 pub mod consts;
 pub mod display;
 mod narrow;
+mod ssa;
 pub mod structured;
 pub mod types;
 pub mod validate;
@@ -112,6 +114,9 @@ pub mod flags {
     /// With [`HALF`] on an integer result: sign-extended back to 32 bits (`min16int`), not
     /// zero-extended (`min16uint`).
     pub const HALF_SIGNED: u8 = 16;
+    /// A bitcast through which lowering reads a phi it is still building (`ir::ssa`); no
+    /// instruction carries it once lowering is done.
+    pub const VIEW: u8 = 0x40;
     /// The instruction was deleted by a pass (kept in the arena, dropped from its block).
     pub const DEAD: u8 = 0x80;
 }

@@ -57,9 +57,12 @@ impl FnBuilder<'_> {
     }
 
     /// Starts a loop: branches to `header` (a fresh block), begins it and records `exit` as
-    /// where the loop goes on after it.
+    /// where the loop goes on after it. The header takes its back edges until `exit` begins
+    /// (it stays unsealed until then: see `ir::ssa`).
     pub fn begin_loop(&mut self, header: BlockId, exit: BlockId) {
-        self.branch_and_begin(header);
+        self.terminate(Terminator::Branch(header));
+        self.begin_with(header, false);
+        self.seal_when_begun(header, exit);
         self.f.block_mut(header).loop_exit = Some(exit);
     }
 }

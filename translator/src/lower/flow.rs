@@ -409,8 +409,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let header = self.b.new_block();
             let body_block = self.b.new_block();
             let latch = self.b.new_block();
-            self.b.branch_and_begin(header);
-            self.b.f.block_mut(header).loop_exit = Some(after);
+            self.b.begin_loop(header, after);
             let t = self.b.boolc(true);
             self.b.terminate(Terminator::CondBranch {
                 cond: t,
@@ -548,7 +547,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let selector = self.read_scalar(sel, Scalar::U32)?;
                 let block = self.b.current();
                 let exit = self.b.new_block();
-                self.b.terminate(Terminator::Switch {
+                // The edges are made as the cases come (and to `exit` at the end when no
+                // `default` takes it).
+                self.b.terminate_edges_later(Terminator::Switch {
                     selector,
                     default: exit,
                     cases: Vec::new(),
@@ -580,7 +581,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let cur = self.b.current();
                 let empty = self.b.f.block(cur).insts.is_empty();
-                let Some(&Frame::Switch { case_block, .. }) = self.flow.frames.last() else {
+                let Some(&Frame::Switch {
+                    case_block,
+                    block: switch_block,
+                    ..
+                }) = self.flow.frames.last()
+                else {
                     return Err(self.invalid("case outside of a switch"));
                 };
                 // Consecutive labels share one block; otherwise start a new one (falling
@@ -590,6 +596,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     _ => {
                         let b = self.b.new_block();
                         self.b.terminate(Terminator::Branch(b));
+                        self.b.add_edge(switch_block, b);
                         self.b.begin(b);
                         b
                     }
@@ -626,6 +633,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     return Err(self.invalid("endswitch without a matching switch"));
                 };
                 self.b.terminate(Terminator::Branch(exit));
+                if default.is_none() {
+                    self.b.add_edge(block, exit);
+                }
                 if let Terminator::Switch {
                     default: d,
                     cases: c,

@@ -254,8 +254,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let body = self.b.new_block();
             let latch = self.b.new_block();
             let exit = self.b.new_block();
-            self.b.branch_and_begin(header);
-            self.b.f.block_mut(header).loop_exit = Some(exit);
+            self.b.begin_loop(header, exit);
             let i = self.b.load_var(counter);
             let count = self.b.u32c(n);
             let more = self.b.op(Op::ULessThan, TypeId::BOOL, &[i, count]);

@@ -405,7 +405,7 @@ pub fn lower<'p>(
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
-    let (func, refl, globals) = l.finish(kept);
+    let (func, refl, globals) = l.finish(kept)?;
     module.functions.push(func);
     Ok((module, refl, globals))
 }
@@ -447,7 +447,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn finish(
         mut self,
         kept: &mut LowerScratch,
-    ) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+    ) -> R<(crate::ir::Function, Reflection, ReflectionGlobals)> {
         self.refl.class_linkage = self.classes.reflection();
         kept.temps = std::mem::take(&mut self.temps);
         kept.io = std::mem::take(&mut self.io);
@@ -485,7 +485,12 @@ pub(crate) fn finish_lowering(
     b: &mut FnBuilder<'_>,
     refl: &mut Reflection,
     globals: &mut ReflectionGlobals,
-) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+) -> Result<(crate::ir::Function, Reflection, ReflectionGlobals), LowerError> {
+    if !b.finish_ssa() {
+        return Err(LowerError::Internal {
+            what: "a block gained a predecessor after it began (SSA construction)".into(),
+        });
+    }
     refl.capabilities =
         b.m.capabilities
             .iter()
@@ -496,7 +501,7 @@ pub(crate) fn finish_lowering(
     refl.vulkan_features.dedup();
     let func = std::mem::take(&mut b.f);
     let refl = std::mem::replace(refl, Reflection::unnamed(refl.stage));
-    (func, refl, std::mem::take(globals))
+    Ok((func, refl, std::mem::take(globals)))
 }
 
 impl Reflection {

@@ -255,7 +255,7 @@ pub fn lower(
         info.state.sort_by_key(|e| e.item);
     }
     let (func, refl, globals) =
-        crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals);
+        crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
     kept.tails.list = std::mem::take(&mut l.tails);
     kept.tails.push = l.state.push.take();
     kept.decl = std::mem::take(&mut l.decl);

@@ -8,7 +8,7 @@
 //! copying it, as test oracles and on cold paths. The dominators themselves are computed on
 //! dense arrays by the algorithm petgraph's `simple_fast` uses (see
 //! [`immediate_dominators_into`] for why not petgraph's own); this module also adds the tree
-//! numbering that the structurizer and SSA construction query many times. The hot walks of the
+//! numbering that the structurizer and CSE query many times. The hot walks of the
 //! structurizer stay hand-written (they carry the documented limits on work; petgraph's `Dfs`
 //! measured about twice their cost).
 
@@ -608,41 +608,6 @@ impl DomTree {
     pub fn preorder(&self) -> &[BlockId] {
         &self.order
     }
-
-    /// Dominance frontiers (Cooper, Harvey and Kennedy's algorithm) into `df`; `preds` are
-    /// `f`'s predecessors.
-    pub fn frontiers(&self, f: &Function, preds: &Preds, df: &mut Frontiers) {
-        let n = f.blocks.len();
-        df.pairs.clear();
-        df.last.clear();
-        df.last.resize(n, NONE);
-        for &b in &f.layout {
-            let p = preds.of(b);
-            if p.len() < 2 || !self.contains(b) {
-                continue;
-            }
-            let stop = self.idom(b);
-            for &pred in p {
-                let mut runner = Some(pred);
-                while let Some(r) = runner {
-                    if Some(r) == stop || !self.contains(r) {
-                        break;
-                    }
-                    let last = &mut df.last[r.0 as usize];
-                    if *last == b.0 {
-                        // An earlier walk for `b` came through here and went on up to `stop`.
-                        break;
-                    }
-                    *last = b.0;
-                    df.pairs.push((r.0, b));
-                    runner = self.idom(r);
-                }
-            }
-        }
-        // Bucketed by block, each block's frontier in the order found.
-        let pairs = df.pairs.iter().copied();
-        bucket(n, pairs, BlockId(0), &mut df.start, &mut df.list);
-    }
 }
 
 impl Default for DomTree {
@@ -656,26 +621,6 @@ impl Default for DomTree {
             order: Vec::new(),
             root: BlockId(0),
         }
-    }
-}
-
-/// Dominance frontiers of a function's blocks ([`DomTree::frontiers`]), in one array; kept by
-/// the caller and refilled per use.
-#[derive(Debug, Default)]
-pub struct Frontiers {
-    /// `list[start[b]..start[b + 1]]` is `b`'s frontier.
-    start: Vec<u32>,
-    list: Vec<BlockId>,
-    /// The (block, frontier block) pairs as found; the last block added to each frontier.
-    pairs: Vec<(u32, BlockId)>,
-    last: Vec<u32>,
-}
-
-impl Frontiers {
-    /// `b`'s dominance frontier.
-    pub fn of(&self, b: BlockId) -> &[BlockId] {
-        let i = b.0 as usize;
-        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
 

@@ -12,7 +12,7 @@ use spirv::{Op, StorageClass};
 
 use super::cfg::DomTree;
 use super::dce::has_side_effects;
-use super::ssa::Replacements;
+use super::repl::Replacements;
 use crate::ir::{BlockId, Function, Global, Operand, TypeId, ValueId};
 
 /// An operand as one word of an instruction's key: its kind in the top three bits, its index

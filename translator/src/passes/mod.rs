@@ -1,7 +1,7 @@
-//! Passes over the IR, run in order by [`run_with`] from one table, [`PIPELINE`]: structurize, SSA
-//! construction, phi retyping, peephole simplification, common-subexpression elimination,
-//! dead-code elimination (once, at the end: measured on the bench shaders, a DCE before CSE
-//! cost more than the CSE work it saved). Every pass has one signature, [`Pass`]. In debug
+//! Passes over the IR, run in order by [`run_with`] from one table, [`PIPELINE`]: structurize,
+//! peephole simplification, common-subexpression elimination, dead-code elimination (once, at
+//! the end: measured on the bench shaders, a DCE before CSE cost more than the CSE work it
+//! saved). The functions come from lowering in SSA form already (`ir::ssa`). Every pass has one signature, [`Pass`]. In debug
 //! builds (or with `DXBC_VALIDATE_IR` set) the IR validator checks each function after every
 //! pass, so that a broken invariant names the pass that broke it; `DXBC_DUMP_IR` prints the IR
 //! after the passes it names.
@@ -10,9 +10,9 @@ pub mod cfg;
 pub mod cse;
 pub mod dce;
 pub mod min16;
-pub mod retype;
+pub mod phis;
+pub mod repl;
 pub mod simplify;
-pub mod ssa;
 pub mod structurize;
 #[cfg(test)]
 mod tests;
@@ -20,7 +20,7 @@ mod tests;
 use crate::ir::validate::{Stage, ValidationError, validate_function};
 use crate::ir::{ConstTable, Function, Global, Module, TypeTable};
 use cfg::DomTree;
-use ssa::Replacements;
+use repl::Replacements;
 
 /// Why a pass failed, naming the pass.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,8 +72,6 @@ pub struct Scratch {
     pub repl: Replacements,
     pub cfg: cfg::Scratch,
     pub structurize: structurize::Scratch,
-    pub ssa: ssa::Scratch,
-    pub retype: retype::Scratch,
     pub simplify: simplify::Scratch,
     pub cse: cse::Scratch,
     pub dce: dce::Scratch,
@@ -101,18 +99,6 @@ pub const PIPELINE: &[(&str, Stage, Pass)] = &[
             &mut s.structurize,
             &mut s.cfg,
         )?);
-        Ok(())
-    }),
-    ("ssa", Stage::Ssa, |f, cx| {
-        cx.dom(f);
-        let dom = cx.dom.as_ref().expect("computed above");
-        let s = &mut *cx.scratch;
-        ssa::construct_ssa(f, cx.consts, dom, &mut s.repl, &mut s.ssa);
-        Ok(())
-    }),
-    ("retype", Stage::Ssa, |f, cx| {
-        let s = &mut *cx.scratch;
-        retype::retype_phis(f, cx.types, cx.consts, &mut s.repl, &mut s.retype);
         Ok(())
     }),
     ("simplify", Stage::Ssa, |f, cx| {

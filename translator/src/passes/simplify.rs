@@ -1,8 +1,8 @@
 //! Peephole simplification after SSA construction.
 //!
 //! D3D bytecode is vector-register code with untyped 32-bit registers; lowering it one
-//! instruction at a time yields chains like "bitcast to uint, store, load, bitcast to float",
-//! "extract every component then rebuild the vector", and "compare → select(~0, 0) → compare
+//! instruction at a time yields chains like "bitcast to uint, through a register, bitcast to
+//! float", "extract every component then rebuild the vector", and "compare → select(~0, 0) → compare
 //! with zero" for every boolean. Once registers are SSA values these chains are visible and
 //! fold here, in one forward walk (definitions come before uses in layout order, so a single
 //! pass sees folded operands):
@@ -23,7 +23,7 @@
 use smallvec::SmallVec;
 use spirv::Op;
 
-use super::ssa::Replacements;
+use super::repl::Replacements;
 use crate::ir::builder::recast_const;
 use crate::ir::{
     Args, Const, ConstId, ConstTable, Function, Global, GlobalId, Inst, Operand, Scalar,

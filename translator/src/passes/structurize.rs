@@ -24,8 +24,8 @@
 //! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
 //!    comes after its dominators and each construct's body before its merge.
 
-use super::PassError;
 use super::cfg::{DomTree, Preds, immediate_dominators_into, reverse_post_order_into};
+use super::{PassError, phis};
 use crate::ir::{BlockId, Function, Merge, Terminator};
 
 const TOP: usize = usize::MAX;
@@ -354,15 +354,19 @@ fn restructure_loops(
             f.block_mut(fwd).term = Terminator::Branch(m);
             f.layout.push(fwd);
             let mut d = None;
+            let moved = &mut sc.moved;
+            moved.clear();
             for bi in 0..f.blocks.len() {
                 let b = BlockId(bi as u32);
                 if b != fwd && dom.dominates(header, b) {
                     if branches_to(&f.block(b).term, m) {
                         d = Some(d.map_or(b, |d| dom.common_dominator(d, b)));
+                        moved.push(b);
                     }
                     f.block_mut(b).term.replace_successor(m, fwd);
                 }
             }
+            phis::forward(f, m, fwd, moved, &mut sc.mark);
             // `m` keeps its dominator: it is reached from outside the header's blocks too.
             fwd_idom = Some((fwd, d));
             fresh_merges.push((fwd, loops[li].parent));
@@ -385,12 +389,18 @@ fn restructure_loops(
         f.layout.push(cont);
         add_to_loops_holding(loops, header, cont);
         let mut cont_idom = None;
+        let moved = &mut sc.moved;
+        moved.clear();
         for &latch in &loops[li].latches {
-            if dom.contains(latch) && branches_to(&f.block(latch).term, header) {
-                cont_idom = Some(cont_idom.map_or(latch, |d| dom.common_dominator(d, latch)));
+            if branches_to(&f.block(latch).term, header) {
+                moved.push(latch);
+                if dom.contains(latch) {
+                    cont_idom = Some(cont_idom.map_or(latch, |d| dom.common_dominator(d, latch)));
+                }
             }
             f.block_mut(latch).term.replace_successor(header, cont);
         }
+        phis::forward(f, header, cont, moved, &mut sc.mark);
         // The header must end in a branch, or a conditional branch that can exit the loop.
         let header_ok = match &f.block(header).term {
             Terminator::Branch(_) => true,
@@ -403,12 +413,17 @@ fn restructure_loops(
         if !header_ok {
             let body_start = f.new_block();
             split = Some(body_start);
-            let insts = std::mem::take(&mut f.block_mut(header).insts);
+            // The phis stay in the header; the rest of it moves.
+            let np = phis::count(f, header);
+            let insts = f.block_mut(header).insts.split_off(np);
             let term = std::mem::replace(
                 &mut f.block_mut(header).term,
                 Terminator::Branch(body_start),
             );
             let join = f.block_mut(header).join.take();
+            for i in 0..term.successor_count() {
+                phis::rename_pred(f, term.successor(i), header, body_start);
+            }
             f.block_mut(body_start).insts = insts;
             f.block_mut(body_start).term = term;
             f.block_mut(body_start).join = join;
@@ -731,16 +746,20 @@ fn place_selection_merges(
             f.block_mut(fwd).term = Terminator::Branch(m);
             region.push(region[hi]);
             claimed.push(false);
-            let mut redirected = false;
+            let moved = &mut sc.moved;
+            moved.clear();
             for li in 0..f.layout.len() {
                 let b = f.layout[li];
                 if dom.dominates(h, b) && b != m {
                     // The terminator changes when it targets `m`.
-                    redirected |= branches_to(&f.block(b).term, m);
+                    if branches_to(&f.block(b).term, m) {
+                        moved.push(b);
+                    }
                     f.block_mut(b).term.replace_successor(m, fwd);
                 }
             }
-            if !redirected {
+            phis::forward(f, m, fwd, moved, &mut sc.mark);
+            if moved.is_empty() {
                 return Err(PassError::Internal {
                     pass: "structurize",
                     what: format!(
@@ -1083,6 +1102,10 @@ pub struct Scratch {
     to_sink: Vec<bool>,
     nodes: Vec<BlockId>,
     pd: Vec<u32>,
+    /// The blocks whose edges into a block were moved to a new one, and a mark per block
+    /// (see `phis::forward`).
+    moved: Vec<BlockId>,
+    mark: Vec<bool>,
     /// Walks: visited marks, work stacks, the layout being built.
     seen: Vec<bool>,
     stack: Vec<BlockId>,

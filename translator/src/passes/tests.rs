@@ -143,26 +143,33 @@ fn block_of(f: &Function, v: ValueId) -> BlockId {
         .expect("placed")
 }
 
+/// The phis of `f`'s placed instructions.
+fn phis(f: &Function) -> Vec<ValueId> {
+    placed(f, Op::Phi)
+}
+
+/// Whether any placed instruction of `f` still names a register variable.
+fn uses_vars(f: &Function) -> bool {
+    f.layout.iter().any(|&b| {
+        f.block(b)
+            .insts
+            .iter()
+            .any(|&v| f.inst(v).args.iter().any(|a| matches!(a, Operand::Var(_))))
+    })
+}
+
 #[test]
-fn ssa_replaces_register_variables_with_a_phi_at_the_join() {
+fn lowering_makes_a_phi_at_the_join() {
     let mut fx = fixture();
     build(&mut fx, |b, fx| {
         let x = diamond(b, fx, |b| b.u32c(1), |b| b.u32c(2));
         b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), x]);
     });
-    let before = &fx.m.functions[0];
-    assert!(!placed(before, Op::Store).is_empty());
-    run_until(&mut fx.m, "ssa");
     let f = &fx.m.functions[0];
-    let var_access = |v: &ValueId| f.inst(*v).args.iter().any(|a| matches!(a, Operand::Var(_)));
-    assert!(
-        !placed(f, Op::Load).iter().any(var_access) && !placed(f, Op::Store).iter().any(var_access),
-        "register variables remain:\n{}",
-        dump(f)
-    );
-    let phis = placed(f, Op::Phi);
-    assert_eq!(phis.len(), 1, "{}", dump(f));
-    let phi = f.inst(phis[0]);
+    assert!(!uses_vars(f) && f.vars.is_empty(), "{}", dump(f));
+    let p = phis(f);
+    assert_eq!(p.len(), 1, "{}", dump(f));
+    let phi = f.inst(p[0]);
     // (value, parent) pairs: the constants 1 and 2, one from each branch.
     let values: Vec<u32> = phi
         .args
@@ -176,11 +183,14 @@ fn ssa_replaces_register_variables_with_a_phi_at_the_join() {
         .collect();
     assert_eq!(values.len(), 2);
     assert!(values.contains(&1) && values.contains(&2), "{values:?}");
-    assert_eq!(stored_to(f, fx.out_u[0]), Operand::Value(phis[0]));
+    // The store reads the phi through its view, which the simplifier folds away.
+    run_until(&mut fx.m, "simplify");
+    let f = &fx.m.functions[0];
+    assert_eq!(stored_to(f, fx.out_u[0]), Operand::Value(phis(f)[0]));
 }
 
 #[test]
-fn retype_gives_a_phi_the_type_of_the_values_it_carries() {
+fn a_phi_takes_the_type_of_the_values_it_carries() {
     let mut fx = fixture();
     build(&mut fx, |b, fx| {
         let fin = fx.in_f;
@@ -203,22 +213,12 @@ fn retype_gives_a_phi_the_type_of_the_values_it_carries() {
         let xf = b.bitcast(TypeId::F32, x);
         b.op_void(Op::Store, &[Operand::Global(fx.out_f[0]), xf]);
     });
-    run_until(&mut fx.m, "ssa");
     let f = &fx.m.functions[0];
-    let phis = placed(f, Op::Phi);
-    assert_eq!(phis.len(), 1);
-    assert_eq!(
-        f.inst(phis[0]).ty,
-        TypeId::U32,
-        "SSA makes register phis u32"
-    );
-    run(&mut fx.m, "retype", "retype");
-    let f = &fx.m.functions[0];
-    let phis = placed(f, Op::Phi);
-    assert_eq!(phis.len(), 1);
-    assert_eq!(f.inst(phis[0]).ty, TypeId::F32, "{}", dump(f));
+    let p = phis(f);
+    assert_eq!(p.len(), 1);
+    assert_eq!(f.inst(p[0]).ty, TypeId::F32, "{}", dump(f));
     // The phi's inputs are the float results themselves, not bitcasts of them.
-    for pair in f.inst(phis[0]).args.chunks(2) {
+    for pair in f.inst(p[0]).args.chunks(2) {
         let v = pair[0].value().expect("a value");
         assert!(
             matches!(f.inst(v).op, Op::FAdd | Op::FMul),
@@ -226,6 +226,167 @@ fn retype_gives_a_phi_the_type_of_the_values_it_carries() {
             f.inst(v).op
         );
     }
+    // The float store reads the phi itself once the simplifier has run.
+    run_until(&mut fx.m, "simplify");
+    let f = &fx.m.functions[0];
+    assert_eq!(stored_to(f, fx.out_f[0]), Operand::Value(phis(f)[0]));
+}
+
+#[test]
+fn phis_of_disagreeing_types_keep_the_register_type() {
+    // One arm writes a float, the other an integer: the phi stays u32 and each input is
+    // bitcast at the end of its arm.
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let (fin, uin) = (fx.in_f, fx.in_u);
+        let x = diamond(
+            b,
+            fx,
+            |b| {
+                let v = b.load_global(fin);
+                let one = b.f32c(1.0);
+                b.op(Op::FAdd, TypeId::F32, &[v, one])
+            },
+            |b| {
+                let v = b.load_global(uin);
+                let one = b.i32c(1);
+                let vi = b.bitcast(TypeId::I32, v);
+                b.op(Op::IAdd, TypeId::I32, &[vi, one])
+            },
+        );
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), x]);
+    });
+    let f = &fx.m.functions[0];
+    let p = phis(f);
+    assert_eq!(p.len(), 1);
+    assert_eq!(f.inst(p[0]).ty, TypeId::U32, "{}", dump(f));
+    for pair in f.inst(p[0]).args.chunks(2) {
+        let v = pair[0].value().expect("a value");
+        let from = pair[1].block().expect("a block");
+        assert_eq!(f.inst(v).op, Op::Bitcast, "{}", dump(f));
+        assert_eq!(block_of(f, v), from, "{}", dump(f));
+    }
+    run_until(&mut fx.m, "dce");
+}
+
+/// `x = 0; loop { if (x >= in_u) break; x = x + 1 }; out_u[0] = x` with `y` set before the
+/// loop and only read in it (`out_u[1] = y` each trip).
+fn counting_loop(b: &mut FnBuilder<'_>, fx: &Fixture) {
+    let x = b.f.new_var(TypeId::U32);
+    let y = b.f.new_var(TypeId::U32);
+    let zero = b.u32c(0);
+    b.store_var(x, zero);
+    let u = b.load_global(fx.in_u);
+    b.store_var(y, u);
+    let (header, body, exit) = (b.new_block(), b.new_block(), b.new_block());
+    b.begin_loop(header, exit);
+    let xv = b.load_var(x);
+    let done = b.op(Op::UGreaterThanEqual, TypeId::BOOL, &[xv, u]);
+    b.terminate(Terminator::CondBranch {
+        cond: done,
+        on_true: exit,
+        on_false: body,
+    });
+    b.f.block_mut(header).join = Some(body);
+    b.begin(body);
+    let yv = b.load_var(y);
+    b.op_void(Op::Store, &[Operand::Global(fx.out_u[1]), yv]);
+    let xv = b.load_var(x);
+    let one = b.u32c(1);
+    let next = b.op(Op::IAdd, TypeId::U32, &[xv, one]);
+    b.store_var(x, next);
+    b.terminate(Terminator::Branch(header));
+    b.begin(exit);
+    let xv = b.load_var(x);
+    b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), xv]);
+}
+
+#[test]
+fn a_loop_header_gets_a_phi_only_for_what_the_loop_changes() {
+    let mut fx = fixture();
+    build(&mut fx, counting_loop);
+    let f = &fx.m.functions[0];
+    // x changes in the loop: one phi in the header, 0 from before and x + 1 from the body.
+    // y does not: its phi was dropped and the body reads the value from before the loop.
+    let p = phis(f);
+    assert_eq!(p.len(), 1, "{}", dump(f));
+    assert_eq!(block_of(f, p[0]), BlockId(1));
+    let inputs: Vec<Operand> = f.inst(p[0]).args.chunks(2).map(|x| x[0]).collect();
+    assert!(inputs.contains(&Operand::Const(fx.m.consts.scalar(TypeId::U32, 0))));
+    assert!(
+        inputs
+            .iter()
+            .any(|i| i.value().is_some_and(|v| f.inst(v).op == Op::IAdd)),
+        "{}",
+        dump(f)
+    );
+    run_until(&mut fx.m, "dce");
+    let f = &fx.m.functions[0];
+    let loaded = placed(f, Op::Load)[0];
+    assert_eq!(stored_to(f, fx.out_u[1]), Operand::Value(loaded));
+    assert_eq!(stored_to(f, fx.out_u[0]), Operand::Value(phis(f)[0]));
+}
+
+#[test]
+fn the_continue_block_merges_the_values_of_several_back_edges() {
+    // loop { x = x + 1; if (x == in_u) continue; x = x + 2 } with a break on x > 100:
+    // two back edges, which the structurizer sends through one continue block, whose phi
+    // chooses between x + 1 and x + 3.
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let x = b.f.new_var(TypeId::U32);
+        let u = b.load_global(fx.in_u);
+        let (header, exit) = (b.new_block(), b.new_block());
+        b.begin_loop(header, exit);
+        let xv = b.load_var(x);
+        let hundred = b.u32c(100);
+        let big = b.op(Op::UGreaterThan, TypeId::BOOL, &[xv, hundred]);
+        let go = b.new_block();
+        b.terminate(Terminator::CondBranch {
+            cond: big,
+            on_true: exit,
+            on_false: go,
+        });
+        b.f.block_mut(header).join = Some(go);
+        b.begin(go);
+        let one = b.u32c(1);
+        let x1 = b.op(Op::IAdd, TypeId::U32, &[xv, one]);
+        b.store_var(x, x1);
+        let eq = b.op(Op::IEqual, TypeId::BOOL, &[x1, u]);
+        let rest = b.new_block();
+        b.terminate(Terminator::CondBranch {
+            cond: eq,
+            on_true: header,
+            on_false: rest,
+        });
+        b.f.block_mut(go).join = Some(rest);
+        b.begin(rest);
+        let two = b.u32c(2);
+        let x3 = b.op(Op::IAdd, TypeId::U32, &[x1, two]);
+        b.store_var(x, x3);
+        b.terminate(Terminator::Branch(header));
+        b.begin(exit);
+        let xv = b.load_var(x);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), xv]);
+    });
+    run_until(&mut fx.m, "dce");
+    let f = &fx.m.functions[0];
+    let cont = f
+        .layout
+        .iter()
+        .find_map(|&b| match f.block(b).merge {
+            crate::ir::Merge::Loop {
+                continue_target, ..
+            } => Some(continue_target),
+            _ => None,
+        })
+        .expect("a loop");
+    let in_cont: Vec<ValueId> = phis(f)
+        .into_iter()
+        .filter(|&p| block_of(f, p) == cont)
+        .collect();
+    assert_eq!(in_cont.len(), 1, "{}", dump(f));
+    assert_eq!(f.inst(in_cont[0]).args.len(), 4, "{}", dump(f));
 }
 
 #[test]
@@ -240,7 +401,7 @@ fn simplify_folds_constants_and_bitcast_round_trips() {
         let back = b.op(Op::Bitcast, TypeId::U32, &[as_f]);
         b.op_void(Op::Store, &[Operand::Global(fx.out_u[1]), back]);
     });
-    run_until(&mut fx.m, "retype");
+    run_until(&mut fx.m, "structurize");
     let f = &fx.m.functions[0];
     assert_eq!(placed(f, Op::IAdd).len(), 1);
     run(&mut fx.m, "simplify", "simplify");
@@ -327,8 +488,8 @@ fn structurize_keeps_a_returning_entry_block_alone() {
 }
 
 #[test]
-fn ssa_drops_register_stores_that_nothing_loads() {
-    // Both arms write x, which the join never reads: the stores go, and no phi is made.
+fn writes_that_nothing_reads_leave_nothing() {
+    // Both arms write x, which the join never reads: no store, no phi.
     let mut fx = fixture();
     build(&mut fx, |b, fx| {
         let x = b.f.new_var(TypeId::U32);
@@ -352,24 +513,49 @@ fn ssa_drops_register_stores_that_nothing_loads() {
         b.begin(j);
         b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
     });
-    let var_stores = |f: &Function| {
-        placed(f, Op::Store)
-            .into_iter()
-            .filter(|&v| matches!(f.inst(v).args[0], Operand::Var(_)))
-            .count()
-    };
-    assert_eq!(var_stores(&fx.m.functions[0]), 2);
-    run_until(&mut fx.m, "ssa");
     let f = &fx.m.functions[0];
-    assert_eq!(var_stores(f), 0, "{}", dump(f));
-    assert!(f.vars.is_empty());
-    assert!(placed(f, Op::Phi).is_empty(), "{}", dump(f));
+    assert!(!uses_vars(f) && f.vars.is_empty(), "{}", dump(f));
+    assert!(phis(f).is_empty(), "{}", dump(f));
+    assert_eq!(placed(f, Op::Store).len(), 1, "{}", dump(f));
+}
+
+#[test]
+fn a_read_before_any_write_is_zero_and_dead_code_adds_no_input() {
+    // if (in_u) { x = 1; ret } ; out_u[0] = x: the join has one live predecessor (the
+    // entry, where x is still 0), and the block after the `ret` is dead.
+    let mut fx = fixture();
+    build(&mut fx, |b, fx| {
+        let x = b.f.new_var(TypeId::U32);
+        let u = b.load_global(fx.in_u);
+        let zero = b.u32c(0);
+        let cond = b.op(Op::INotEqual, TypeId::BOOL, &[u, zero]);
+        let entry = b.current();
+        let (t, j) = (b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: t,
+            on_false: j,
+        });
+        b.f.block_mut(entry).join = Some(j);
+        b.begin(t);
+        let one = b.u32c(1);
+        b.store_var(x, one);
+        b.terminate(Terminator::Return);
+        let dead = b.new_block();
+        b.begin(dead);
+        let two = b.u32c(2);
+        b.store_var(x, two);
+        b.terminate(Terminator::Branch(j));
+        b.begin(j);
+        let xv = b.load_var(x);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), xv]);
+    });
+    run_until(&mut fx.m, "dce");
+    let f = &fx.m.functions[0];
+    assert!(phis(f).is_empty(), "{}", dump(f));
     assert_eq!(
         stored_to(f, fx.out_u[0]),
-        placed(f, Op::Load)
-            .first()
-            .map(|&v| Operand::Value(v))
-            .unwrap()
+        Operand::Const(fx.m.consts.scalar(TypeId::U32, 0))
     );
 }
 

@@ -82,3 +82,24 @@ fn inlining_is_bounded() {
     let e = unsupported(&t, "call");
     assert!(e.contains("inlining of more than"), "{e}");
 }
+
+#[test]
+fn a_long_chain_of_joins_is_read_without_recursion() {
+    // 20,000 `if`s one after another, and then a read of r0, written before all of them: the
+    // read walks back through every join. On a thread with a small stack: the walk must not
+    // recurse per join.
+    let mut t = String::from(HEAD);
+    t.push_str("mov r1.xy, l(1.0, 0, 0, 0)\n");
+    for _ in 0..20_000 {
+        t.push_str("if_nz r1.x\nadd r1.y, r1.y, l(1.0)\nendif\n");
+    }
+    t.push_str("add r0.x, r0.x, r1.y\nmov o0.xyzw, r0.xyzw\nret\n");
+    let dxbc = crate::asm::assemble(&t).unwrap();
+    let out = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || crate::translate(&dxbc, &crate::Options::default()).map(|t| t.spirv.len()))
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert!(out.is_ok(), "{out:?}");
+}
