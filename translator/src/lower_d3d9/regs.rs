@@ -4,9 +4,11 @@
 //! predication, co-issue).
 //!
 //! Every register the code writes is four promotable variables (`f32`; `i32` for `a0` and
-//! `aL`, `bool` for `p0`) that the SSA pass turns into values. Registers never written read
-//! as their input (`v#`, `t#`) or as 0 (an uninitialised temp, which D3D9's validator
-//! rejects and the peers read as 0).
+//! `aL`, `bool` for `p0`) that the builder turns into values as it goes (`ir::ssa`). A write
+//! records each component as a component of the written vector, extracted only when read
+//! alone, so a register written whole and read whole in one block is that vector, with no
+//! extracts and no construct. Registers never written read as their input (`v#`, `t#`) or as
+//! 0 (an uninitialised temp, which D3D9's validator rejects and the peers read as 0).
 
 use spirv::{GlslStd450Op as G, Op};
 
@@ -115,8 +117,18 @@ impl<'p, 'm> D9<'p, 'm> {
     /// register reads.
     pub fn register_vec4(&mut self, key: (RT, u16)) -> R<Operand> {
         if let Some(vars) = self.regs.get(&key).copied() {
-            let parts = vars.map(|v| self.b.load_var(v));
-            let v = self.b.construct(&parts);
+            // Written whole from one vector in this block: that vector, with no extracts.
+            let v = match self.b.peek_var(vars[0]) {
+                Some((v, 0))
+                    if (1..4u8).all(|c| self.b.peek_var(vars[c as usize]) == Some((v, c))) =>
+                {
+                    v
+                }
+                _ => {
+                    let parts = vars.map(|v| self.b.load_var(v));
+                    self.b.construct(&parts)
+                }
+            };
             return Ok(match self.var_scalar(key.0) {
                 Scalar::I32 => self.b.op(Op::ConvertSToF, TypeId::VEC4, &[v]),
                 Scalar::Bool => {
@@ -433,6 +445,11 @@ impl<'p, 'm> D9<'p, 'm> {
             .ok_or_else(|| self.invalid("write to an undeclared register"))?;
         for c in 0..4u8 {
             if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            if inst.predicate.is_none() && self.pending.is_none() {
+                // The component is extracted only when something reads it alone.
+                self.b.store_var_component(vars[c as usize], v, c);
                 continue;
             }
             let x = self.b.extract(v, c);
