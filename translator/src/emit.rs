@@ -6,7 +6,11 @@
 //! tests). Types, constants and globals get ids on first use and are written at that moment, so
 //! only what the functions reference is emitted, always after what it depends on.
 
+mod prebuilt;
+
 use spirv::{Op, Word};
+
+pub(crate) use prebuilt::{External, Prebuilt, record};
 
 use crate::ir::{
     Const, ConstId, DecorationTarget, Function, GlobalId, ImageType, Merge, Module, Operand,
@@ -178,8 +182,24 @@ fn string_inst(buf: &mut Words, op: Op, pre: &[Word], s: &str, post: &[Word]) {
     end_inst(buf, start, op);
 }
 
+/// The prebuilt code ([`Prebuilt`]) that placeholders (`Op::Nop`) of a module stand for.
+pub(crate) trait Splices {
+    /// The code of the placeholder whose first operand is `Lit(index)`, when the emitter is to
+    /// write it in the placeholder's place.
+    fn prebuilt(&self, index: u32) -> Option<&Prebuilt>;
+}
+
+/// The prebuilt code of placeholder `i`, if `i` is one with some.
+fn placeholder_code<'a>(splices: &'a dyn Splices, i: &crate::ir::Inst) -> Option<&'a Prebuilt> {
+    match i.args.first() {
+        Some(&Operand::Lit(index)) if i.op == Op::Nop => splices.prebuilt(index),
+        _ => None,
+    }
+}
+
 struct Emitter<'m, 's> {
     m: &'m Module,
+    splices: &'m dyn Splices,
     next_id: Word,
     glsl_id: Word,
     names: bool,
@@ -500,7 +520,17 @@ impl Emitter<'_, '_> {
             for &v in &block.insts {
                 let i = f.inst(v);
                 if i.op == Op::Nop {
-                    return Err(internal("a placeholder left unexpanded".into()));
+                    let Some(p) = placeholder_code(self.splices, i) else {
+                        return Err(internal("a placeholder left unexpanded".into()));
+                    };
+                    self.splice(
+                        p,
+                        &i.args[1..],
+                        value_ids[v.0 as usize],
+                        value_ids,
+                        &mut buf,
+                    )?;
+                    continue;
                 }
                 // Written in place: the header once the length is known.
                 let start = buf.len();
@@ -620,6 +650,50 @@ impl Emitter<'_, '_> {
 }
 
 impl Emitter<'_, '_> {
+    /// Writes prebuilt code `p` in place of a placeholder whose operands (after its literal)
+    /// are `args` and whose result id is `result`.
+    fn splice(
+        &mut self,
+        p: &Prebuilt,
+        args: &[Operand],
+        result: Word,
+        value_ids: &[Word],
+        buf: &mut Words,
+    ) -> Result<(), EmitError> {
+        if args.len() < p.externals.len() {
+            return Err(internal("a placeholder lacks operands of its code".into()));
+        }
+        // The module's ids first: declaring them appends to the sections before the code's
+        // own declarations, which use them.
+        let mut ids: smallvec::SmallVec<[Word; 32]> = smallvec::SmallVec::new();
+        for a in args {
+            ids.push(match *a {
+                Operand::Value(x) => match value_ids.get(x.0 as usize) {
+                    Some(&id) if id != 0 => id,
+                    _ => return Err(internal(format!("value %{} used but not emitted", x.0))),
+                },
+                Operand::Const(c) => self.const_id(c),
+                Operand::Global(g) => self.global_id(g),
+                Operand::Lit(t) if (t as usize) < self.m.types.len() => self.type_id(TypeId(t)),
+                _ => return Err(internal("a placeholder operand of no kind".into())),
+            });
+        }
+        let first = self.next_id;
+        self.next_id += p.locals;
+        p.write(
+            &mut buf.words,
+            &mut self.s.globals.words,
+            &mut self.s.annotations.words,
+            &prebuilt::SpliceIds {
+                externals: &ids,
+                first_local: first,
+                result,
+                glsl: self.glsl_id,
+            },
+        );
+        Ok(())
+    }
+
     /// The decorations that instruction flags `fl` ask for on value `id`.
     #[cold]
     fn decorate_value(&mut self, fl: u8, id: Word) {
@@ -696,14 +770,18 @@ pub fn execution_model(stage: crate::reflect::ShaderStage) -> spirv::ExecutionMo
 /// Writes `m` as a SPIR-V module and says which globals the module uses (the ones its
 /// functions reference; the others are not declared), with the buffers of `scratch` (left
 /// there for the next module; the usage is one of them).
-pub fn emit_with_usage<'s>(
+///
+/// Placeholders (`Op::Nop`) are written as the prebuilt code `splices` gives for them.
+pub(crate) fn emit_with_usage<'s>(
     m: &Module,
     opts: EmitOptions,
     scratch: &'s mut EmitScratch,
+    splices: &dyn Splices,
 ) -> Result<(Vec<Word>, &'s [bool]), EmitError> {
     scratch.reset(m);
     let mut e = Emitter {
         m,
+        splices,
         next_id: 1,
         glsl_id: 0,
         names: opts.debug_names,
@@ -718,10 +796,12 @@ fn write_module(e: &mut Emitter<'_, '_>, opts: EmitOptions) -> Result<Vec<Word>,
     let m = e.m;
     let uses_glsl = m.functions.iter().any(|f| {
         f.layout.iter().any(|&b| {
-            f.block(b)
-                .insts
-                .iter()
-                .any(|&v| f.inst(v).op == Op::ExtInst)
+            f.block(b).insts.iter().any(|&v| {
+                let i = f.inst(v);
+                i.op == Op::ExtInst
+                    || (i.op == Op::Nop
+                        && placeholder_code(e.splices, i).is_some_and(|p| p.uses_glsl))
+            })
         })
     });
     if uses_glsl {

@@ -185,7 +185,7 @@ impl Translator {
     ) -> Result<Vec<u32>, crate::Error> {
         crate::passes::run_with(module, &mut self.passes)?;
         // D3D9 state code the passes need not see (`lower_d3d9::tail`).
-        crate::lower_d3d9::expand_tails(module, &self.d3d9, options);
+        crate::lower_d3d9::expand_tails(module, &mut self.d3d9, options);
         crate::passes::validate(module, "d3d9 state code")?;
         if options.min_precision == crate::MinPrecisionMode::Native16 {
             let used = crate::passes::run_min16(module, &mut self.passes)?;
@@ -210,6 +210,7 @@ impl Translator {
                 debug_names: options.debug_names,
             },
             &mut self.emit,
+            &self.d3d9,
         )?;
         sync_reflection(used, reflection, globals);
         if module.interlock {

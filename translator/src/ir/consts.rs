@@ -235,6 +235,19 @@ impl ConstTable {
         }
     }
 
+    /// Whether the table holds a specialization constant with SpecId `id`.
+    pub fn has_spec_id(&self, id: u32) -> bool {
+        match self.specs.get(id as usize) {
+            Some(&slot) if slot != 0 => true,
+            // The first constant of an id below `SPECS` takes its slot (in a `new()` table).
+            Some(_) => false,
+            None => self
+                .map
+                .keys()
+                .any(|c| matches!(*c, Const::Spec { id: i, .. } if i == id)),
+        }
+    }
+
     /// Whether `id` is, or is made of, a specialization constant (its value is unknown here).
     pub fn is_spec(&self, id: ConstId) -> bool {
         match self.get(id) {

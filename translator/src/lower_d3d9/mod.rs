@@ -16,6 +16,7 @@ mod consts;
 mod decls;
 mod flow;
 mod io;
+mod prebuilt;
 mod ps1_tex;
 mod regs;
 mod route;
@@ -79,6 +80,8 @@ pub(crate) struct D9<'p, 'm> {
     pub pending: Option<Vec<(VarId, Operand)>>,
     /// Placeholders of the state code made after the passes (`tail`).
     pub tails: Vec<tail::Tail>,
+    /// The prebuilt state code kept between translations (`prebuilt`).
+    pub templates: prebuilt::Templates,
 }
 
 /// What the D3D9 lowering keeps from one translation to the next (in the `Translator`):
@@ -87,6 +90,8 @@ pub(crate) struct D9<'p, 'm> {
 #[derive(Debug, Default)]
 pub(crate) struct Kept {
     tails: tail::Tails,
+    /// The state code prebuilt so far, for every later translation.
+    templates: prebuilt::Templates,
     /// The lowering's maps and lists, emptied before the next program uses them (no program
     /// state crosses translations).
     decl: decls::Decls,
@@ -99,12 +104,23 @@ impl Kept {
     /// Forgets the last module's placeholders (before any translation).
     pub fn clear(&mut self) {
         self.tails.clear();
+        self.templates.trim();
     }
 }
 
-/// Writes the state code the lowering of `m` left as placeholders (`tail`), after the passes.
-pub(crate) fn expand_tails(m: &mut Module, kept: &Kept, opts: &Options) {
-    tail::expand(m, &kept.tails, opts);
+/// Writes the state code the lowering of `m` left as placeholders (`tail`) after the passes,
+/// except the placeholders the emitter writes prebuilt code for (see [`Kept`]'s
+/// [`Splices`](crate::emit::Splices)).
+pub(crate) fn expand_tails(m: &mut Module, kept: &mut Kept, opts: &Options) {
+    tail::expand(m, &mut kept.tails, &kept.templates, opts);
+}
+
+impl crate::emit::Splices for Kept {
+    fn prebuilt(&self, index: u32) -> Option<&crate::emit::Prebuilt> {
+        let tail = self.tails.list.get(index as usize)?;
+        let t = tail.template.filter(|_| tail.spliced)?;
+        Some(&self.templates.template(t).code)
+    }
 }
 
 impl<'p, 'm> D9<'p, 'm> {
@@ -236,6 +252,7 @@ pub fn lower(
         state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
         pending: None,
         tails: std::mem::take(&mut kept.tails.list),
+        templates: std::mem::take(&mut kept.templates),
     };
     if stage == ShaderStage::Pixel {
         l.b.m
@@ -257,6 +274,7 @@ pub fn lower(
     let (func, refl, globals) =
         crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
     kept.tails.list = std::mem::take(&mut l.tails);
+    kept.templates = std::mem::take(&mut l.templates);
     kept.tails.push = l.state.push.take();
     kept.decl = std::mem::take(&mut l.decl);
     kept.regs = std::mem::take(&mut l.regs);

@@ -180,15 +180,29 @@ impl<'p, 'm> D9<'p, 'm> {
         globals: [Option<GlobalId>; 2],
     ) -> Operand {
         let index = self.tails.len() as u32;
-        let mut args: crate::ir::Args = SmallVec::with_capacity(operands.len() + 1);
+        let mut args: crate::ir::Args = SmallVec::with_capacity(operands.len() + 24);
         args.push(Operand::Lit(index));
         args.extend_from_slice(operands);
+        // The prebuilt code's operands: the module's types, constants and globals it names.
+        let push = self.state.push.as_ref();
+        let mut template = self
+            .templates
+            .get(kind, self.stage, &self.state_table, push);
+        if let Some(t) = template {
+            let g = [globals[0], globals[1], push.map(|p| p.0)];
+            if self.templates.operands(t, self.b.m, g, &mut args).is_none() {
+                args.truncate(1 + operands.len());
+                template = None;
+            }
+        }
         let at = self.b.push(crate::ir::Inst::new(Op::Nop, ty, args));
         self.tails.push(Tail {
             kind,
             at,
             first,
             globals,
+            template,
+            spliced: false,
         });
         Operand::Value(at)
     }

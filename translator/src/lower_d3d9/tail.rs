@@ -13,10 +13,11 @@
 use smallvec::SmallVec;
 use spirv::Op;
 
+use super::prebuilt::Templates;
 use super::state_code::{PushBlock, StateCode};
 use crate::d3d9_state::StateTable;
 use crate::ir::builder::FnBuilder;
-use crate::ir::{BlockId, GlobalId, Merge, Module, Operand, Terminator, ValueId};
+use crate::ir::{BlockId, Function, GlobalId, Merge, Module, Operand, Terminator, ValueId};
 use crate::options::Options;
 
 /// Which state code a placeholder stands for.
@@ -41,6 +42,11 @@ pub(crate) struct Tail {
     pub first: ValueId,
     /// Fog: the FOG input and FragCoord; clip planes: ClipDistance.
     pub globals: [Option<GlobalId>; 2],
+    /// The prebuilt code for it (`prebuilt`), when there is one: the placeholder's operands
+    /// go on with the module's types, constants and globals the code names.
+    pub template: Option<u32>,
+    /// Whether the emitter writes the prebuilt code in its place ([`expand`] decides).
+    pub spliced: bool,
 }
 
 /// What a D3D9 lowering leaves for [`expand`] (kept by the `Translator`, emptied by every
@@ -60,15 +66,52 @@ impl Tails {
 }
 
 /// Writes the state code of every placeholder of `m`'s entry function left in its layout
-/// (one in a block the passes removed is dropped with it).
-pub(crate) fn expand(m: &mut Module, tails: &Tails, opts: &Options) {
+/// (one in a block the passes removed is dropped with it), or leaves the placeholder for the
+/// emitter to write its prebuilt code (`prebuilt`) in its place where it can: when the code
+/// opens no blocks or the placeholder's block returns (no phi then names the block the code
+/// ends in), and no other code of the module declares the specialization constants the
+/// prebuilt code declares.
+pub(crate) fn expand(m: &mut Module, tails: &mut Tails, templates: &Templates, opts: &Options) {
     if tails.list.is_empty() {
+        return;
+    }
+    let mut spliced_ids: SmallVec<[u32; 32]> = SmallVec::new();
+    let mut rest = false;
+    for tail in &mut tails.list {
+        let Some(t) = tail.template else {
+            rest = true;
+            continue;
+        };
+        let code = &templates.template(t).code;
+        let Some((li, _)) = find_in(&m.functions[0], tail.at) else {
+            continue;
+        };
+        let f = &m.functions[0];
+        let returns = matches!(
+            f.block(f.layout[li]).term,
+            Terminator::Return | Terminator::Unreachable
+        );
+        let own_specs = code
+            .spec_ids
+            .iter()
+            .all(|&id| !m.consts.has_spec_id(id) && !spliced_ids.contains(&id));
+        if (returns || !code.opens_blocks) && own_specs {
+            tail.spliced = true;
+            spliced_ids.extend_from_slice(&code.spec_ids);
+        } else {
+            rest = true;
+        }
+    }
+    if !rest {
         return;
     }
     let table = StateTable::new(&opts.d3d9.state);
     let f = std::mem::take(&mut m.functions[0]);
     let mut b = FnBuilder::resume(m, f);
     for tail in &tails.list {
+        if tail.spliced {
+            continue;
+        }
         let Some((li, pos)) = find(&b, tail.at) else {
             continue;
         };
@@ -138,8 +181,12 @@ pub(crate) fn expand(m: &mut Module, tails: &Tails, opts: &Options) {
 
 /// Where placeholder `at` is: its block's place in the layout and its index in the block.
 fn find(b: &FnBuilder<'_>, at: ValueId) -> Option<(usize, usize)> {
-    b.f.layout.iter().enumerate().find_map(|(li, &blk)| {
-        b.f.block(blk)
+    find_in(&b.f, at)
+}
+
+fn find_in(f: &Function, at: ValueId) -> Option<(usize, usize)> {
+    f.layout.iter().enumerate().find_map(|(li, &blk)| {
+        f.block(blk)
             .insts
             .iter()
             .position(|&v| v == at)

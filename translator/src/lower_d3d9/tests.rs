@@ -29,7 +29,11 @@ fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals)
     let mut kept = super::Kept::default();
     let (mut m, r, g) = super::lower(&prog, opts, None, &mut kept).unwrap();
     crate::passes::run(&mut m).unwrap();
-    super::expand_tails(&mut m, &kept, opts);
+    // The state code built in place (the evaluator runs IR; prebuilt code is SPIR-V words).
+    for tail in &mut kept.tails.list {
+        tail.template = None;
+    }
+    super::expand_tails(&mut m, &mut kept, opts);
     (*m, r, g)
 }
 
