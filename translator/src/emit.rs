@@ -592,7 +592,11 @@ impl Emitter<'_, '_> {
                     &[
                         block_ids[merge.0 as usize],
                         block_ids[continue_target.0 as usize],
-                        0,
+                        if block.dont_unroll {
+                            spirv::LoopControl::DONT_UNROLL.bits()
+                        } else {
+                            0
+                        },
                     ],
                 ),
             }

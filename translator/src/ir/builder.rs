@@ -50,6 +50,9 @@ pub(crate) struct Scratch {
     stamp: u32,
     /// Instruction lists of the last function's blocks, for new blocks to take.
     block_insts: Vec<Vec<ValueId>>,
+    /// Set while instructions go to the end of a finished block ([`FnBuilder::extract_at_end`]):
+    /// the extract cache, which is the current block's, is neither asked nor filled.
+    no_cache: bool,
     /// SSA construction (see [`super::ssa`]).
     pub(crate) ssa: super::ssa::State,
 }
@@ -456,6 +459,9 @@ impl<'m> FnBuilder<'m> {
         let Operand::Value(xv) = x else {
             return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
         };
+        if self.s.no_cache {
+            return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
+        }
         // D3D code reads the same component many times: extract it once per block.
         let (slot, c) = (xv.0 as usize, i as usize & 3);
         let stamp = self.s.stamp;
@@ -487,6 +493,18 @@ impl<'m> FnBuilder<'m> {
             e.comps[c] = id;
         }
         e
+    }
+
+    /// Component `i` of `x` made by instructions at the end of block `b`, which is finished
+    /// (its terminator stays where it is): a value a finished block left as a component of a
+    /// vector, extracted only when a later block reads it.
+    pub(crate) fn extract_at_end(&mut self, b: BlockId, x: Operand, i: u8) -> Operand {
+        let cur = std::mem::replace(&mut self.cur, b);
+        self.s.no_cache = true;
+        let v = self.extract(x, i);
+        self.s.no_cache = false;
+        self.cur = cur;
+        v
     }
 
     /// A vector of `parts` (scalars of one kind); one part gives the part itself.

@@ -274,6 +274,13 @@ pub struct Block {
     pub join: Option<BlockId>,
     /// For a block opening a D3D `loop`: the block after its `endloop`.
     pub loop_exit: Option<BlockId>,
+    /// A loop header whose loop the program states (D3D `loop`, D3D9 `loop`/`rep`): emitted
+    /// with `LoopControl DontUnroll`. The HLSL compiler unrolled what it chose to (a loop
+    /// stays one in the bytecode under `[loop]`, or when it could not be unrolled), and a
+    /// driver that unrolls it anyway replicates what the body holds: a thread-group barrier in
+    /// every copy made lavapipe's compute shaders a third slower (docs/architecture.md,
+    /// "Speed").
+    pub dont_unroll: bool,
 }
 
 impl Block {
@@ -284,6 +291,7 @@ impl Block {
             merge: Merge::None,
             join: None,
             loop_exit: None,
+            dont_unroll: false,
         }
     }
 }

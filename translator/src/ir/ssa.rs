@@ -49,6 +49,15 @@ enum Step {
     Got(Operand),
 }
 
+/// The value of a variable at the end of a block: `value` itself, or, unless `comp` is
+/// `u8::MAX`, component `comp` of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EndDef {
+    var: u32,
+    comp: u8,
+    value: Operand,
+}
+
 /// A phi as the value of a variable in a block, in that block's list.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PhiDef {
@@ -89,8 +98,10 @@ pub(crate) struct State {
     pub phi_index: rustc_hash::FxHashMap<u32, u32>,
     /// The values of the variables each finished block wrote or read, as they were at its end:
     /// block `b`'s are `end_defs[end_range[b].0..end_range[b].1]` (sorted by variable when
-    /// there are more than eight).
-    pub end_defs: Vec<(u32, Operand)>,
+    /// there are more than eight). A value written as a component of a vector stays so
+    /// (`EndDef::comp`) until a later block reads it: most such components of a block are
+    /// never read after it, and are never extracted.
+    pub end_defs: Vec<EndDef>,
     pub end_range: Vec<(u32, u32)>,
     /// The phis made for variables a block did not write, as the block's values for them: a
     /// list per block (`phi_head[b]`, then `next` links; `u32::MAX` ends it) in one pool.
@@ -256,18 +267,21 @@ impl FnBuilder<'_> {
         let start = self.s.ssa.end_defs.len();
         for &var in &dirty {
             self.s.var_dirty[var.0 as usize] = 0;
-            if self.peek_var(var).is_none() {
+            let Some((value, comp)) = self.peek_var(var) else {
                 continue;
-            }
-            let v = self.load_var(var);
-            self.s.ssa.end_defs.push((var.0, v));
+            };
+            self.s.ssa.end_defs.push(EndDef {
+                var: var.0,
+                comp,
+                value,
+            });
         }
         self.s.dirty = dirty;
         self.s.dirty.clear();
         let s = &mut self.s.ssa;
         if s.track && s.end_defs.len() > start {
             if s.end_defs.len() - start > 8 {
-                s.end_defs[start..].sort_unstable_by_key(|d| d.0);
+                s.end_defs[start..].sort_unstable_by_key(|d| d.var);
             }
             s.grow(cur.0 as usize + 1);
             s.end_range[cur.0 as usize] = (start as u32, s.end_defs.len() as u32);
@@ -291,21 +305,33 @@ impl FnBuilder<'_> {
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.
     #[inline]
-    fn end_def(&self, var: VarId, b: BlockId) -> Option<Operand> {
+    fn end_def(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
         let s = &self.s.ssa;
         let (lo, hi) = s.end_range[b.0 as usize];
         let written = &s.end_defs[lo as usize..hi as usize];
         // A block writes a few variables as a rule: a scan, a binary search past eight.
         let found = if written.len() <= 8 {
-            written.iter().find(|d| d.0 == var.0).map(|d| d.1)
+            written.iter().position(|d| d.var == var.0)
         } else {
-            written
-                .binary_search_by_key(&var.0, |d| d.0)
-                .ok()
-                .map(|i| written[i].1)
+            written.binary_search_by_key(&var.0, |d| d.var).ok()
         };
         let d = match found {
-            Some(d) => d,
+            Some(i) => {
+                let at = lo as usize + i;
+                let e = s.end_defs[at];
+                if e.comp == u8::MAX {
+                    e.value
+                } else {
+                    // Extracted now, at the end of the block that wrote it, once.
+                    let v = self.extract_at_end(b, e.value, e.comp);
+                    self.s.ssa.end_defs[at] = EndDef {
+                        var: var.0,
+                        comp: u8::MAX,
+                        value: v,
+                    };
+                    v
+                }
+            }
             None => {
                 let mut i = s.phi_head[b.0 as usize];
                 loop {
@@ -317,7 +343,7 @@ impl FnBuilder<'_> {
                 }
             }
         };
-        Some(resolve(s, &self.f, d))
+        Some(resolve(&self.s.ssa, &self.f, d))
     }
 
     /// A zero of `var`'s type (what a register holds before any write).

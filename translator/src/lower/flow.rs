@@ -494,6 +494,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let header = self.b.new_block();
                 let exit = self.b.new_block();
                 self.b.begin_loop(header, exit);
+                self.b.f.block_mut(header).dont_unroll = true;
                 self.flow.frames.push(Frame::Loop {
                     header,
                     exit,

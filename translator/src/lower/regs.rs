@@ -131,9 +131,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// Reads `op` for the destination components in `mask`, as `s`, with modifiers.
+    #[inline]
     pub fn read(&mut self, op: &Sm4Operand, mask: u8, s: Scalar) -> R<Operand> {
         let comps = src_components(op, mask);
         self.read_comps(op, &comps, s)
+    }
+
+    /// One component `c` of a temp `r#` (immediately indexed) as `s`: the commonest read,
+    /// without the general path's dispatch and part list.
+    #[inline]
+    fn read_temp_component(&mut self, op: &Sm4Operand, c: u8, s: Scalar) -> Option<R<Operand>> {
+        if op.ty != OperandType::Temp || op.index_dim() != 1 {
+            return None;
+        }
+        let reg = op.register()?;
+        let var = match self.temp_var(reg, c) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let raw = self.b.load_var(var);
+        let v = self.b.bitcast(TypeTable::vec(s, 1), raw);
+        Some(self.apply_modifiers(op, v, s))
     }
 
     /// Reads the first `n` components of `op`'s swizzle (coordinates, offsets), as `s`.
@@ -155,6 +173,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     pub fn read_comps(&mut self, op: &Sm4Operand, comps: &[u8], s: Scalar) -> R<Operand> {
         if comps.is_empty() {
             return Err(self.invalid("an operand read for an empty destination mask"));
+        }
+        if comps.len() == 1
+            && let Some(r) = self.read_temp_component(op, comps[0], s)
+        {
+            return r;
         }
         let v = match self.vector_read(op, comps, s)? {
             Some(v) => v,
@@ -263,11 +286,19 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Some(self.b.swizzle(v, sel))
     }
 
-    fn apply_modifiers(&mut self, op: &Sm4Operand, mut v: Operand, s: Scalar) -> R<Operand> {
+    #[inline]
+    fn apply_modifiers(&mut self, op: &Sm4Operand, v: Operand, s: Scalar) -> R<Operand> {
         let m = op.modifier;
         if !m.abs() && !m.neg() {
             return Ok(v);
         }
+        self.apply_modifiers_other(op, v, s)
+    }
+
+    /// [`Lowerer::apply_modifiers`] with a modifier to apply.
+    #[inline(never)]
+    fn apply_modifiers_other(&mut self, op: &Sm4Operand, mut v: Operand, s: Scalar) -> R<Operand> {
+        let m = op.modifier;
         let ty = self.b.type_of(v);
         let float = matches!(s, Scalar::F32 | Scalar::F64);
         if m.abs() {

@@ -927,6 +927,57 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Loads the 4-component row an operand of `cb`, `icb` or `x#` names.
     pub fn load_row(&mut self, op: &Sm4Operand) -> R<Operand> {
+        if let Some(row) = self.load_cb_row_fast(op) {
+            return row;
+        }
+        self.load_row_other(op)
+    }
+
+    /// [`Lowerer::load_row`] of the commonest operand, `cb#[i]` or `cb#[r + i]` of a buffer
+    /// declared once (no array of buffers, not in push constants): without collecting the
+    /// operand's indices or copying the buffer's facts. `None` for every other operand.
+    #[inline]
+    fn load_cb_row_fast(&mut self, op: &Sm4Operand) -> Option<R<Operand>> {
+        if op.ty != OperandType::ConstantBuffer {
+            return None;
+        }
+        let need = if self.prog.version.is_sm51() { 3 } else { 2 };
+        if op.index_dim() != need {
+            return None;
+        }
+        let id = op.register()?;
+        let info = self.res.cbs.get(&id)?;
+        if info.push.is_some() || info.range.is_array() {
+            return None;
+        }
+        let global = info.global;
+        let offset = match self.index_value(&op.index(need - 1)?) {
+            Ok(o) => o,
+            Err(e) => return Some(Err(e)),
+        };
+        let offset = self.idx_operand(offset);
+        let (ptr, zero) = match self.res.row_access {
+            Some(r) => r,
+            None => {
+                let zero = self.b.u32c(0);
+                let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
+                self.res.row_access = Some((ptr, zero));
+                (ptr, zero)
+            }
+        };
+        Some(Ok(self.b.read_only_row(global, offset, |b| {
+            let p = b.op(
+                Op::AccessChain,
+                ptr,
+                &[Operand::Global(global), zero, offset],
+            );
+            b.op(Op::Load, TypeId::VEC4, &[p])
+        })))
+    }
+
+    /// [`Lowerer::load_row`] of every operand [`Lowerer::load_cb_row_fast`] does not take.
+    #[inline(never)]
+    fn load_row_other(&mut self, op: &Sm4Operand) -> R<Operand> {
         match op.ty {
             OperandType::ConstantBuffer => {
                 let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();

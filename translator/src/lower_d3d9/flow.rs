@@ -246,6 +246,7 @@ impl<'p, 'm> D9<'p, 'm> {
         let body = self.b.new_block();
         let exit = self.b.new_block();
         self.b.begin_loop(header, exit);
+        self.b.f.block_mut(header).dont_unroll = true;
         let n = self.b.load_var(counter);
         let go = self.b.op(Op::SLessThan, TypeId::BOOL, &[n, count]);
         self.b.terminate(Terminator::CondBranch {

@@ -281,8 +281,10 @@ impl Operand {
 
     /// The first index's immediate value when it is purely immediate (`r5` → 5, `cb2[7]`
     /// → 2, `v[3][1]` → 3). For SM5.1 descriptors this is the range ID.
+    #[inline]
     pub fn register(&self) -> Option<u32> {
-        self.index(0)?.as_immediate().map(|v| v as u32)
+        // `index(0)?.as_immediate()` truncated to 32 bits, without building the `Index`.
+        (self.index_dim > 0 && !self.reprs[0].has_relative()).then_some(self.data[0])
     }
 
     /// The write mask (bit 0 = x): the mask in mask mode, the selected components otherwise.
