@@ -153,8 +153,15 @@ impl Stats {
     }
 }
 
+/// Prints the exit line in a process that called `vkd3d_shader_compile` (a preloaded stand-in
+/// is loaded into every process the command starts; only those using vkd3d report).
 extern "C" fn print_stats_at_exit() {
-    eprintln!("{}", STATS.line());
+    let used = STATS.compiled.load(Ordering::SeqCst)
+        + STATS.forwarded.load(Ordering::SeqCst)
+        + STATS.refused.load(Ordering::SeqCst);
+    if used > 0 {
+        eprintln!("{}", STATS.line());
+    }
 }
 
 /// Registers the exit line when `DXBC_SPIRV_VKD3D_STATS=1` (run when the library loads).
