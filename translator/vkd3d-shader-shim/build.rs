@@ -39,13 +39,17 @@ fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     println!("cargo:rerun-if-changed=vkd3d_shader.map");
     println!("cargo:rerun-if-changed=src/log.c");
-    cc::Build::new().file("src/log.c").compile("dxbc_spirv_shim_log");
+    cc::Build::new()
+        .file("src/log.c")
+        .compile("dxbc_spirv_shim_log");
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
         return;
     }
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libvkd3d-shader.so.1");
     println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={dir}/vkd3d_shader.map");
     for name in EXPORTS {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=vkd3d_shader_{name}=dxbc_spirv_shim_{name}");
+        println!(
+            "cargo:rustc-cdylib-link-arg=-Wl,--defsym=vkd3d_shader_{name}=dxbc_spirv_shim_{name}"
+        );
     }
 }

@@ -62,7 +62,9 @@ fn type_name(ty: u32) -> &'static str {
 /// Checks that `p` is non-null and aligned for `T`.
 pub fn check_ptr<T>(p: *const T, what: &str) -> Result<(), Failure> {
     if p.is_null() {
-        return Err(Failure::invalid_argument(format!("{what} is a null pointer")));
+        return Err(Failure::invalid_argument(format!(
+            "{what} is a null pointer"
+        )));
     }
     if (p as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Failure::invalid_argument(format!(
@@ -103,7 +105,11 @@ pub unsafe fn c_str<'a>(p: *const c_char) -> Option<&'a str> {
         return None;
     }
     // SAFETY: the caller vouches for the string.
-    Some(unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("<not UTF-8>"))
+    Some(
+        unsafe { CStr::from_ptr(p) }
+            .to_str()
+            .unwrap_or("<not UTF-8>"),
+    )
 }
 
 impl Chain {

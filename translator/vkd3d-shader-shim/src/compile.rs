@@ -92,7 +92,10 @@ const GOVERNED_EXTENSIONS: &[(&str, u32)] = &[
         "SPV_EXT_fragment_shader_interlock",
         abi::SPIRV_EXTENSION_EXT_FRAGMENT_SHADER_INTERLOCK,
     ),
-    ("SPV_KHR_float_controls", abi::SPIRV_EXTENSION_KHR_FLOAT_CONTROLS),
+    (
+        "SPV_KHR_float_controls",
+        abi::SPIRV_EXTENSION_KHR_FLOAT_CONTROLS,
+    ),
 ];
 
 /// Checks the module against what the caller allows.
@@ -122,7 +125,11 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
     if refl.capabilities.iter().any(|c| c == "Int64") {
         need(abi::FEATURE_INT64, "64-bit integers (shaderInt64)")?;
     }
-    if refl.capabilities.iter().any(|c| c.starts_with("GroupNonUniform")) {
+    if refl
+        .capabilities
+        .iter()
+        .any(|c| c.starts_with("GroupNonUniform"))
+    {
         need(abi::FEATURE_WAVE_OPS, "wave operations")?;
     }
     if refl
@@ -164,7 +171,11 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
             "Direct3D 9 fixed-function parameters ({}) for a Shader Model {} shader: the \
              translator compiles them into Direct3D 9 shaders only",
             checks.d3d9_only_params.join(", "),
-            if stage == ShaderStage::Pixel { "4+ pixel" } else { "4+" }
+            if stage == ShaderStage::Pixel {
+                "4+ pixel"
+            } else {
+                "4+"
+            }
         )));
     }
     if stage == ShaderStage::Pixel {
@@ -201,7 +212,9 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
 /// pass.
 pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled, Failure> {
     if info.source.code.is_null() || info.source.size == 0 {
-        return Err(Failure::invalid_argument("the source is empty or a null pointer"));
+        return Err(Failure::invalid_argument(
+            "the source is empty or a null pointer",
+        ));
     }
     if info.source.size > MAX_SOURCE {
         return Err(Failure::invalid_argument(format!(

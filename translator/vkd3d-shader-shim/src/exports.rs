@@ -148,7 +148,9 @@ pub unsafe extern "C" fn dxbc_spirv_shim_free_shader_code(code: *mut Code) {
 /// # Safety
 /// `info` must be null or hold signatures either library filled.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_signature_info(info: *mut abi::ScanSignatureInfo) {
+pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_signature_info(
+    info: *mut abi::ScanSignatureInfo,
+) {
     if info.is_null() || check_ptr(info, "info").is_err() {
         return;
     }
@@ -160,7 +162,11 @@ pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_signature_info(info: *mut abi
     }
     // SAFETY: checked; the signatures are ours or vkd3d's, allocated alike.
     unsafe {
-        for s in [&mut (*info).input, &mut (*info).output, &mut (*info).patch_constant] {
+        for s in [
+            &mut (*info).input,
+            &mut (*info).output,
+            &mut (*info).patch_constant,
+        ] {
             crate::signature::free(s.elements, s.element_count);
             s.elements = std::ptr::null_mut();
             s.element_count = 0;
@@ -232,7 +238,14 @@ unsafe fn compile_guarded(info_p: *const CompileInfo, out: *mut Code, messages: 
         STATS.refused.fetch_add(1, Ordering::SeqCst);
         report::log(&format!("refused a compile: {}", f.text));
         // SAFETY: messages checked above.
-        unsafe { set_messages(messages, abi::LOG_ERROR, abi::LOG_ERROR, &f.message("<input>")) };
+        unsafe {
+            set_messages(
+                messages,
+                abi::LOG_ERROR,
+                abi::LOG_ERROR,
+                &f.message("<input>"),
+            )
+        };
         f.result
     };
     if let Err(f) = check_ptr(info_p, "compile_info") {
@@ -254,15 +267,19 @@ unsafe fn compile_guarded(info_p: *const CompileInfo, out: *mut Code, messages: 
             info.ty
         )));
     }
-    let ours = matches!(info.source_type, abi::SOURCE_DXBC_TPF | abi::SOURCE_D3D_BYTECODE)
-        && info.target_type == abi::TARGET_SPIRV_BINARY;
+    let ours = matches!(
+        info.source_type,
+        abi::SOURCE_DXBC_TPF | abi::SOURCE_D3D_BYTECODE
+    ) && info.target_type == abi::TARGET_SPIRV_BINARY;
     if !ours {
         STATS.forwarded.fetch_add(1, Ordering::SeqCst);
         // SAFETY: the caller's arguments, passed on.
         return unsafe { real_compile(info_p, out, messages) };
     }
     // SAFETY: a NUL-terminated string when non-null.
-    let source_name = unsafe { c_str(info.source_name) }.unwrap_or("<anonymous>").to_string();
+    let source_name = unsafe { c_str(info.source_name) }
+        .unwrap_or("<anonymous>")
+        .to_string();
     // SAFETY: the chain's links are checked as they are read.
     let result = unsafe { Chain::walk(info.next) }.and_then(|chain| {
         // SAFETY: as this function's.
@@ -316,7 +333,12 @@ unsafe fn compile_guarded(info_p: *const CompileInfo, out: *mut Code, messages: 
             }
             // SAFETY: messages checked above.
             unsafe {
-                set_messages(messages, info.log_level, abi::LOG_ERROR, &f.message(&source_name))
+                set_messages(
+                    messages,
+                    info.log_level,
+                    abi::LOG_ERROR,
+                    &f.message(&source_name),
+                )
             };
             f.result
         }

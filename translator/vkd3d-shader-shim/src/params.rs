@@ -127,18 +127,20 @@ pub fn map(params: &[Param]) -> Result<Mapped, Failure> {
     };
     for p in params {
         let name = name_of(p.name);
-        let bad = |why: &str| {
-            Failure::invalid_argument(format!("shader parameter {name}: {why}"))
-        };
+        let bad = |why: &str| Failure::invalid_argument(format!("shader parameter {name}: {why}"));
         let want = |dt: u32| -> Result<(), Failure> {
             if p.data_type == dt {
                 Ok(())
             } else {
-                Err(bad(&format!("data type {} is not the one it takes", p.data_type)))
+                Err(bad(&format!(
+                    "data type {} is not the one it takes",
+                    p.data_type
+                )))
             }
         };
         match p.ty {
-            abi::PARAMETER_TYPE_IMMEDIATE_CONSTANT | abi::PARAMETER_TYPE_SPECIALIZATION_CONSTANT => {}
+            abi::PARAMETER_TYPE_IMMEDIATE_CONSTANT
+            | abi::PARAMETER_TYPE_SPECIALIZATION_CONSTANT => {}
             abi::PARAMETER_TYPE_BUFFER => {
                 return Err(Failure::not_expressible(format!(
                     "shader parameter {name} in a uniform buffer: the translator takes \
@@ -198,17 +200,27 @@ pub fn map(params: &[Param]) -> Result<Mapped, Failure> {
                 if !spec && !(1..=8).contains(&p.words[0]) {
                     return Err(bad("not a vkd3d_shader_comparison_func"));
                 }
-                single(StateItem::AlphaFunc, abi::PARAMETER_DATA_TYPE_UINT32, &mut m)?
+                single(
+                    StateItem::AlphaFunc,
+                    abi::PARAMETER_DATA_TYPE_UINT32,
+                    &mut m,
+                )?
             }
-            abi::PARAMETER_NAME_ALPHA_TEST_REF => {
-                single(StateItem::AlphaRef, abi::PARAMETER_DATA_TYPE_FLOAT32, &mut m)?
-            }
-            abi::PARAMETER_NAME_FLAT_INTERPOLATION => {
-                single(StateItem::FlatShading, abi::PARAMETER_DATA_TYPE_UINT32, &mut m)?
-            }
-            abi::PARAMETER_NAME_POINT_SPRITE => {
-                single(StateItem::PointSprite, abi::PARAMETER_DATA_TYPE_UINT32, &mut m)?
-            }
+            abi::PARAMETER_NAME_ALPHA_TEST_REF => single(
+                StateItem::AlphaRef,
+                abi::PARAMETER_DATA_TYPE_FLOAT32,
+                &mut m,
+            )?,
+            abi::PARAMETER_NAME_FLAT_INTERPOLATION => single(
+                StateItem::FlatShading,
+                abi::PARAMETER_DATA_TYPE_UINT32,
+                &mut m,
+            )?,
+            abi::PARAMETER_NAME_POINT_SPRITE => single(
+                StateItem::PointSprite,
+                abi::PARAMETER_DATA_TYPE_UINT32,
+                &mut m,
+            )?,
             abi::PARAMETER_NAME_CLIP_PLANE_MASK => {
                 want(abi::PARAMETER_DATA_TYPE_UINT32)?;
                 if !spec && p.words[0] & !0x3f != 0 {
@@ -218,7 +230,11 @@ pub fn map(params: &[Param]) -> Result<Mapped, Failure> {
                         p.words[0]
                     )));
                 }
-                single(StateItem::ClipPlaneMask, abi::PARAMETER_DATA_TYPE_UINT32, &mut m)?
+                single(
+                    StateItem::ClipPlaneMask,
+                    abi::PARAMETER_DATA_TYPE_UINT32,
+                    &mut m,
+                )?
             }
             n if (abi::PARAMETER_NAME_CLIP_PLANE_0..abi::PARAMETER_NAME_CLIP_PLANE_0 + 8)
                 .contains(&n) =>

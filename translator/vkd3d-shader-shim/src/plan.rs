@@ -116,7 +116,11 @@ fn compile_options(
                     return Err(Failure::not_expressible(format!(
                         "a denormal mode ({}) for {}: the translator sets only f32's",
                         o.value,
-                        if o.name == abi::OPTION_DENORMAL_MODE_F16 { "f16" } else { "f64" }
+                        if o.name == abi::OPTION_DENORMAL_MODE_F16 {
+                            "f16"
+                        } else {
+                            "f64"
+                        }
                     )));
                 }
             }
@@ -199,8 +203,8 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         }
         env = t.environment;
         // SAFETY: checked by `slice`.
-        checks.extensions = unsafe { slice(t.extensions, t.extension_count, "extensions") }?
-            .to_vec();
+        checks.extensions =
+            unsafe { slice(t.extensions, t.extension_count, "extensions") }?.to_vec();
         // SAFETY: checked by `slice`.
         for p in unsafe { slice(t.parameters, t.parameter_count, "parameters") }? {
             // SAFETY: both union members are one plain 32-bit word.
@@ -243,8 +247,13 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         // SAFETY: checked by the chain walk.
         let pi = unsafe { &*pi };
         // SAFETY: checked by `slice`.
-        for p in unsafe { slice(pi.parameters, pi.parameter_count, "parameter_info.parameters") }?
-        {
+        for p in unsafe {
+            slice(
+                pi.parameters,
+                pi.parameter_count,
+                "parameter_info.parameters",
+            )
+        }? {
             // SAFETY: the union's words are plain data whatever member was written.
             let words = unsafe { p.u.words };
             params_list.push(Param {
@@ -294,8 +303,12 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
                     (
                         slice(o.binding_offsets, i.binding_count, "binding_offsets")
                             .map(|s| (!o.binding_offsets.is_null()).then_some(s))?,
-                        slice(o.uav_counter_offsets, i.uav_counter_count, "uav_counter_offsets")
-                            .map(|s| (!o.uav_counter_offsets.is_null()).then_some(s))?,
+                        slice(
+                            o.uav_counter_offsets,
+                            i.uav_counter_count,
+                            "uav_counter_offsets",
+                        )
+                        .map(|s| (!o.uav_counter_offsets.is_null()).then_some(s))?,
                     )
                 }
             }
@@ -342,8 +355,7 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         // SAFETY: checked by `slice`.
         let elems = unsafe { slice(x.elements, x.element_count, "transform feedback elements") }?;
         // SAFETY: checked by `slice`.
-        let strides =
-            unsafe { slice(x.buffer_strides, x.buffer_stride_count, "buffer_strides") }?;
+        let strides = unsafe { slice(x.buffer_strides, x.buffer_stride_count, "buffer_strides") }?;
         if strides.len() > 4 {
             return Err(Failure::invalid_argument(format!(
                 "{} transform feedback buffer strides; D3D has 4 buffers",

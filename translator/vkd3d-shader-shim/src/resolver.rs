@@ -93,17 +93,18 @@ impl Interface {
 
     fn place_counter(&self, range: &RangeRequest) -> Result<Placement, String> {
         if !self.buffer_uav_storage {
-            return Err("vkd3d binds UAV counters as R32_UINT storage texel buffers \
+            return Err(
+                "vkd3d binds UAV counters as R32_UINT storage texel buffers \
                  (VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV is STORAGE_TEXEL_BUFFER); the \
                  translator's counters are storage buffers and cannot be texel buffers yet"
-                .into());
+                    .into(),
+            );
         }
         for (c, off) in &self.counters {
             if c.register_space != range.space || !self.visible(c.shader_visibility) {
                 continue;
             }
-            let Some(elem) = self.element(range, c.register_index, c.binding.count, *off)?
-            else {
+            let Some(elem) = self.element(range, c.register_index, c.binding.count, *off)? else {
                 continue;
             };
             if c.offset != 0 {
@@ -139,9 +140,11 @@ impl Interface {
                 });
             }
         }
-        Err("no combined resource-sampler binding of the interface pairs texture and \
+        Err(
+            "no combined resource-sampler binding of the interface pairs texture and \
              sampler of this register"
-            .into())
+                .into(),
+        )
     }
 }
 
@@ -173,10 +176,12 @@ impl Resolver for Interface {
                 (abi::DESCRIPTOR_TYPE_SRV, abi::BINDING_FLAG_BUFFER)
             }
             (RegisterClass::T, DescriptorType::StorageBuffer) => {
-                return Err("vkd3d binds raw and structured buffer SRVs as R32_UINT uniform \
+                return Err(
+                    "vkd3d binds raw and structured buffer SRVs as R32_UINT uniform \
                      texel buffers; the translator declares them as storage buffers and \
                      cannot read them through texel buffers yet"
-                    .into());
+                        .into(),
+                );
             }
             (RegisterClass::U, DescriptorType::StorageImage) => {
                 (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_IMAGE)
@@ -188,11 +193,13 @@ impl Resolver for Interface {
                 (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_BUFFER)
             }
             (RegisterClass::U, DescriptorType::StorageBuffer) => {
-                return Err("vkd3d binds raw and structured buffer UAVs as R32_UINT storage \
+                return Err(
+                    "vkd3d binds raw and structured buffer UAVs as R32_UINT storage \
                      texel buffers (VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV is \
                      STORAGE_TEXEL_BUFFER); the translator declares them as storage buffers \
                      and cannot access them through texel buffers yet"
-                    .into());
+                        .into(),
+                );
             }
             (RegisterClass::S, DescriptorType::CombinedImageSampler) => {
                 return self.place_combined(range);

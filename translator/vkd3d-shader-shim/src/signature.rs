@@ -9,8 +9,6 @@
 //! outputs (semantic usage as name, `v#`/`o#` register); the translator puts every varying at
 //! the location vkd3d's register index names.
 
-
-
 use translator::container::Container;
 use translator::container::signature::{Signature as DxbcSignature, SystemValue};
 use translator::reflect::Reflection;
@@ -202,4 +200,3 @@ pub unsafe fn fill(
     }
     Ok(())
 }
-

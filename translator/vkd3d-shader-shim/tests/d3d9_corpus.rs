@@ -95,7 +95,13 @@ fn compile(bytes: &[u8], combined: bool) -> Result<(Vec<u32>, Option<usize>), St
                 },
             });
         } else {
-            bindings.push(binding(DESCRIPTOR_TYPE_SRV, s, vis, BINDING_FLAG_IMAGE, 3 + 2 * s));
+            bindings.push(binding(
+                DESCRIPTOR_TYPE_SRV,
+                s,
+                vis,
+                BINDING_FLAG_IMAGE,
+                3 + 2 * s,
+            ));
             bindings.push(binding(DESCRIPTOR_TYPE_SAMPLER, s, vis, 0, 4 + 2 * s));
         }
     }
@@ -153,7 +159,11 @@ fn compile(bytes: &[u8], combined: bool) -> Result<(Vec<u32>, Option<usize>), St
         environment: SPIRV_ENVIRONMENT_VULKAN_1_0,
         extensions: extensions.as_ptr(),
         extension_count: 1,
-        parameters: if vertex { std::ptr::null() } else { &sample_count },
+        parameters: if vertex {
+            std::ptr::null()
+        } else {
+            &sample_count
+        },
         parameter_count: u32::from(!vertex),
         dual_source_blending: 0,
         output_swizzles: swizzles.as_ptr(),
@@ -241,8 +251,11 @@ fn sweep(combined: bool) {
     if !validate {
         eprintln!("SKIPPED validation: spirv-val is not installed (compiles still checked)");
     }
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(if combined { "d3d9-combined" } else { "d3d9-separate" });
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(if combined {
+        "d3d9-combined"
+    } else {
+        "d3d9-separate"
+    });
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
     let (mut vs, mut ps) = (0, 0);
@@ -267,7 +280,11 @@ fn sweep(combined: bool) {
     }
     eprintln!(
         "D3D9 through vkd3d_shader_compile ({}): {}/{} compile{} ({vs} vertex, {ps} pixel)",
-        if combined { "combined samplers" } else { "separate textures and samplers" },
+        if combined {
+            "combined samplers"
+        } else {
+            "separate textures and samplers"
+        },
         blobs.len() - failures.len(),
         blobs.len(),
         if validate { " and pass spirv-val" } else { "" }

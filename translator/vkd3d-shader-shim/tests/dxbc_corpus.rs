@@ -37,7 +37,10 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .iter()
         .map(|f| (f.display().to_string(), std::fs::read(f).unwrap()))
         .collect();
-    for e in std::fs::read_dir(root.join("shaders/asm")).unwrap().flatten() {
+    for e in std::fs::read_dir(root.join("shaders/asm"))
+        .unwrap()
+        .flatten()
+    {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "asm") {
             if let Ok(b) = translator::asm::assemble(&std::fs::read_to_string(&p).unwrap()) {
@@ -156,7 +159,11 @@ fn compile(bytes: &[u8], storage_buffer_uavs: bool) -> Option<Result<Vec<u32>, S
         environment: SPIRV_ENVIRONMENT_VULKAN_1_1,
         extensions: extensions.as_ptr(),
         extension_count: extensions.len() as u32,
-        parameters: if pixel { &sample_count } else { std::ptr::null() },
+        parameters: if pixel {
+            &sample_count
+        } else {
+            std::ptr::null()
+        },
         parameter_count: u32::from(pixel),
         dual_source_blending: 0,
         output_swizzles: swizzles.as_ptr(),
@@ -292,7 +299,11 @@ fn sweep(storage_buffer_uavs: bool) {
     eprintln!(
         "DXBC through vkd3d_shader_compile (virtual-heaps chain, buffer UAVs as {}): \
          {compiled}/{total} compile ({untranslatable} more the translator refuses on its own)",
-        if storage_buffer_uavs { "storage buffers" } else { "texel buffers, vkd3d's default" }
+        if storage_buffer_uavs {
+            "storage buffers"
+        } else {
+            "texel buffers, vkd3d's default"
+        }
     );
     for (r, n) in &refused {
         eprintln!("  {n:4} refused: {r}");

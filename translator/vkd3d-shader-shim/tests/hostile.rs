@@ -11,7 +11,12 @@ use vkd3d_shader_shim::abi::*;
 use vkd3d_shader_shim::exports::*;
 
 fn example(name: &str) -> Vec<u8> {
-    std::fs::read(integration_tests::repo_root().join("shaders/examples").join(name)).unwrap()
+    std::fs::read(
+        integration_tests::repo_root()
+            .join("shaders/examples")
+            .join(name),
+    )
+    .unwrap()
 }
 
 fn info(bytes: &[u8], source_type: u32, next: *const c_void) -> CompileInfo {
@@ -48,7 +53,9 @@ fn fails(info: *const CompileInfo) -> (i32, String) {
         String::new()
     } else {
         // SAFETY: the stand-in's NUL-terminated message.
-        unsafe { CStr::from_ptr(messages) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(messages) }
+            .to_string_lossy()
+            .into_owned()
     };
     // SAFETY: the stand-in's message or null.
     unsafe { dxbc_spirv_shim_free_messages(messages) };

@@ -77,7 +77,11 @@ fn d3d12_compute_pipelines_compile_through_the_stand_in() {
     eprintln!("default descriptor heaps:\n{out}{err}");
     assert!(ok, "the program failed under the stand-in");
     assert!(out.contains("device: created") && out.contains("root-constant pipeline: created"));
-    assert_eq!(stats(&err), Some((13, 14, 1)), "compiled, forwarded, refused");
+    assert_eq!(
+        stats(&err),
+        Some((13, 14, 1)),
+        "compiled, forwarded, refused"
+    );
     assert!(
         err.contains("refused") && err.contains("push-constant descriptor indices"),
         "the refusal is not logged"
@@ -86,5 +90,9 @@ fn d3d12_compute_pipelines_compile_through_the_stand_in() {
     let (ok, out, err) = run(&exe, false, Some("virtual_heaps"));
     eprintln!("virtual heaps:\n{out}{err}");
     assert!(ok && out.contains("descriptor-table pipeline: created"));
-    assert_eq!(stats(&err), Some((14, 14, 0)), "compiled, forwarded, refused");
+    assert_eq!(
+        stats(&err),
+        Some((14, 14, 0)),
+        "compiled, forwarded, refused"
+    );
 }

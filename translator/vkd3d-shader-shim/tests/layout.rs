@@ -27,7 +27,9 @@ fn layouts_match_the_real_header() {
         c.push_str(&format!("    printf(\"{name} %zu\\n\", (size_t){expr});\n"));
     }
     for (name, _) in constant_table() {
-        c.push_str(&format!("    printf(\"{name} %lld\\n\", (long long){name});\n"));
+        c.push_str(&format!(
+            "    printf(\"{name} %lld\\n\", (long long){name});\n"
+        ));
     }
     c.push_str("    return 0;\n}\n");
     let src = dir.join("layout.c");
@@ -43,7 +45,11 @@ fn layouts_match_the_real_header() {
     let want: Vec<String> = layout_table()
         .into_iter()
         .map(|(n, v)| format!("{n} {v}"))
-        .chain(constant_table().into_iter().map(|(n, v)| format!("{n} {v}")))
+        .chain(
+            constant_table()
+                .into_iter()
+                .map(|(n, v)| format!("{n} {v}")),
+        )
         .collect();
     let got: Vec<&str> = text.lines().collect();
     assert_eq!(got.len(), want.len());
@@ -53,6 +59,13 @@ fn layouts_match_the_real_header() {
         .filter(|(w, g)| w.as_str() != **g)
         .map(|(w, g)| format!("rust `{w}` vs C `{g}`"))
         .collect();
-    assert!(diffs.is_empty(), "layout differences:\n{}", diffs.join("\n"));
-    eprintln!("{} sizes, offsets and values match vkd3d_shader.h", want.len());
+    assert!(
+        diffs.is_empty(),
+        "layout differences:\n{}",
+        diffs.join("\n")
+    );
+    eprintln!(
+        "{} sizes, offsets and values match vkd3d_shader.h",
+        want.len()
+    );
 }
