@@ -66,7 +66,7 @@ pub fn check_ptr<T>(p: *const T, what: &str) -> Result<(), Failure> {
             "{what} is a null pointer"
         )));
     }
-    if (p as usize) % std::mem::align_of::<T>() != 0 {
+    if !(p as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(Failure::invalid_argument(format!(
             "{what} ({p:p}) is not aligned for its type"
         )));

@@ -101,12 +101,12 @@ const GOVERNED_EXTENSIONS: &[(&str, u32)] = &[
 /// Checks the module against what the caller allows.
 fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), Failure> {
     for ext in &refl.extensions {
-        if let Some((_, e)) = GOVERNED_EXTENSIONS.iter().find(|(n, _)| n == ext) {
-            if !checks.extensions.contains(e) {
-                return Err(Failure::not_expressible(format!(
-                    "the module needs {ext}, which the SPIR-V target info does not list"
-                )));
-            }
+        if let Some((_, e)) = GOVERNED_EXTENSIONS.iter().find(|(n, _)| n == ext)
+            && !checks.extensions.contains(e)
+        {
+            return Err(Failure::not_expressible(format!(
+                "the module needs {ext}, which the SPIR-V target info does not list"
+            )));
         }
     }
     let need = |flag: u32, what: &str| -> Result<(), Failure> {
@@ -154,17 +154,16 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
              asks for an R32 format; the translator cannot declare read UAVs R32 yet",
         ));
     }
-    if let SampleCount::Immediate(n) = checks.sample_count {
-        if refl
+    if let SampleCount::Immediate(n) = checks.sample_count
+        && refl
             .spec_constants
             .iter()
             .any(|s| s.meaning == SpecConstantMeaning::RasterizerSampleCount)
-        {
-            return Err(Failure::not_expressible(format!(
-                "the module reads the rasterizer sample count, which vkd3d gives as the \
-                 immediate {n}; the translator takes it only as a specialization constant yet"
-            )));
-        }
+    {
+        return Err(Failure::not_expressible(format!(
+            "the module reads the rasterizer sample count, which vkd3d gives as the \
+             immediate {n}; the translator takes it only as a specialization constant yet"
+        )));
     }
     if !checks.d3d9_only_params.is_empty() {
         return Err(Failure::not_expressible(format!(
@@ -236,6 +235,16 @@ pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled
         })
         .map_err(|e| Failure::from_translator(&e))?;
     check(&t.reflection, &plan.checks, src.stage)?;
+    if !chain.scan_outputs.is_empty() {
+        // The other scan outputs are the real library's: its scan fills them (and the
+        // signatures, when asked for, alike).
+        // SAFETY: as this function's.
+        return unsafe { real_scan(info, chain) }.map(|()| Compiled {
+            spirv: t.spirv,
+            notes: plan.notes,
+            stage: src.stage,
+        });
+    }
     if let Some(sig) = chain.signature {
         // SAFETY: checked by the chain walk; the caller owns the output.
         unsafe { crate::signature::fill(sig, bytes, src.d3d9, &t.reflection) }?;
@@ -245,4 +254,38 @@ pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled
         notes: plan.notes,
         stage: src.stage,
     })
+}
+
+/// Runs the real library's scan over the caller's chain, for the scan outputs the stand-in
+/// does not fill itself.
+///
+/// # Safety
+/// As [`compile`]'s.
+unsafe fn real_scan(info: &abi::CompileInfo, chain: &Chain) -> Result<(), Failure> {
+    let names: Vec<&str> = chain
+        .scan_outputs
+        .iter()
+        .map(|t| crate::chain::structure_name(*t))
+        .collect();
+    type F = unsafe extern "C" fn(*const abi::CompileInfo, *mut *mut std::ffi::c_char) -> i32;
+    // SAFETY: the function's C type.
+    let Some(scan) = (unsafe { crate::real::function::<F>(b"vkd3d_shader_scan\0") }) else {
+        return Err(Failure::not_expressible(format!(
+            "{} asked of a compile: the real vkd3d-shader fills these, and it was not found",
+            names.join(", ")
+        )));
+    };
+    // SAFETY: the caller's compile info, passed on.
+    let rc = unsafe { scan(info, std::ptr::null_mut()) };
+    if rc < 0 {
+        return Err(Failure {
+            result: rc,
+            code: crate::report::E_INVALID_SHADER,
+            text: format!(
+                "the real vkd3d-shader's scan for {} failed ({rc})",
+                names.join(", ")
+            ),
+        });
+    }
+    Ok(())
 }

@@ -194,12 +194,12 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         // SAFETY: checked by the chain walk.
         let t = unsafe { &*t };
         // SAFETY: a NUL-terminated string when non-null, as the header requires.
-        if let Some(name) = unsafe { c_str(t.entry_point) } {
-            if name != "main" {
-                return Err(Failure::not_expressible(format!(
-                    "entry point \"{name}\": the translator names its entry point \"main\""
-                )));
-            }
+        if let Some(name) = unsafe { c_str(t.entry_point) }
+            && name != "main"
+        {
+            return Err(Failure::not_expressible(format!(
+                "entry point \"{name}\": the translator names its entry point \"main\""
+            )));
         }
         env = t.environment;
         // SAFETY: checked by `slice`.
@@ -426,7 +426,7 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         if chain.d3dbc.is_some() {
             notes.push("d3dbc_source_info has no meaning for a DXBC shader".into());
         }
-        if mapped.d3d9_only.iter().any(|_| true) && state != params::map(&[])?.state {
+        if !mapped.d3d9_only.is_empty() && state != params::map(&[])?.state {
             checks.d3d9_only_params = mapped.d3d9_only;
         }
     }

@@ -87,10 +87,14 @@ pub fn library() -> Result<&'static (Library, PathBuf), &'static str> {
     REAL.get_or_init(|| {
         let r = open();
         match &r {
-            Ok((_, p)) => crate::report::log(&format!(
-                "forwarding to the real vkd3d-shader at {}",
-                p.display()
-            )),
+            Ok((_, p)) => {
+                if std::env::var_os("DXBC_SPIRV_VKD3D_STATS").is_some_and(|v| v == "1") {
+                    crate::report::log(&format!(
+                        "forwarding to the real vkd3d-shader at {}",
+                        p.display()
+                    ));
+                }
+            }
             Err(e) => crate::report::log(e),
         }
         r

@@ -207,7 +207,7 @@ fn compile(bytes: &[u8], combined: bool) -> Result<(Vec<u32>, Option<usize>), St
     if rc != VKD3D_OK {
         return Err(format!("result {rc}: {text}"));
     }
-    assert!(!out.code.is_null() && out.size % 4 == 0 && out.size > 20);
+    assert!(!out.code.is_null() && out.size.is_multiple_of(4) && out.size > 20);
     // SAFETY: the stand-in's `size` bytes of SPIR-V.
     let words =
         unsafe { std::slice::from_raw_parts(out.code.cast::<u32>(), out.size / 4) }.to_vec();

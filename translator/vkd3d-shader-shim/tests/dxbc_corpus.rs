@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 
 use integration_tests::{dxbc_files, have_spirv_val, shared_dir, spirv_val};
-use translator::reflect::{DescriptorType, RegisterClass};
+use translator::reflect::RegisterClass;
 use vkd3d_shader_shim::abi::*;
 use vkd3d_shader_shim::exports::*;
 
@@ -42,10 +42,10 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .flatten()
     {
         let p = e.path();
-        if p.extension().is_some_and(|x| x == "asm") {
-            if let Ok(b) = translator::asm::assemble(&std::fs::read_to_string(&p).unwrap()) {
-                out.push((p.display().to_string(), b));
-            }
+        if p.extension().is_some_and(|x| x == "asm")
+            && let Ok(b) = translator::asm::assemble(&std::fs::read_to_string(&p).unwrap())
+        {
+            out.push((p.display().to_string(), b));
         }
     }
     out
@@ -104,7 +104,6 @@ fn compile(bytes: &[u8], storage_buffer_uavs: bool) -> Option<Result<Vec<u32>, S
                 &[BINDING_FLAG_BUFFER, BINDING_FLAG_IMAGE],
             ),
         };
-        let _ = d.descriptor_type == DescriptorType::Sampler;
         for &f in flags {
             bindings.push(ResourceBinding {
                 ty,
