@@ -142,8 +142,8 @@ pub unsafe extern "C" fn dxbc_spirv_shim_free_shader_code(code: *mut Code) {
 }
 
 /// `vkd3d_shader_free_scan_signature_info`: frees the three signatures as vkd3d 2.x does
-/// (names, then elements), which is how both libraries allocate them; the real library's when
-/// it can be reached.
+/// (each element's name, then the elements), which is how both the stand-in and the real
+/// library's scan allocate them.
 ///
 /// # Safety
 /// `info` must be null or hold signatures either library filled.
@@ -153,12 +153,6 @@ pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_signature_info(
 ) {
     if info.is_null() || check_ptr(info, "info").is_err() {
         return;
-    }
-    type F = unsafe extern "C" fn(*mut abi::ScanSignatureInfo);
-    // SAFETY: the function's C type.
-    if let Some(f) = unsafe { real::function::<F>(b"vkd3d_shader_free_scan_signature_info\0") } {
-        // SAFETY: passed on.
-        return unsafe { f(info) };
     }
     // SAFETY: checked; the signatures are ours or vkd3d's, allocated alike.
     unsafe {

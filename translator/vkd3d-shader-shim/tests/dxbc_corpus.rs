@@ -269,7 +269,11 @@ fn sweep(storage_buffer_uavs: bool) {
     if !validate {
         eprintln!("SKIPPED validation: spirv-val is not installed");
     }
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dxbc-corpus");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(if storage_buffer_uavs {
+        "dxbc-corpus-storage"
+    } else {
+        "dxbc-corpus-texel"
+    });
     std::fs::create_dir_all(&dir).unwrap();
     let (mut compiled, mut untranslatable) = (0, 0);
     let mut refused: BTreeMap<String, usize> = BTreeMap::new();
