@@ -16,12 +16,28 @@ use std::process::Command;
 /// Runs the program; (status ok, stdout, stderr).
 fn run(exe: &std::path::Path, stock: bool, config: Option<&str>) -> (bool, String, String) {
     // The cdylib cargo built for this test run sits beside the test executable (deps/);
-    // target/debug/ holds a copy only after a `cargo build`.
-    let shim = std::env::current_exe()
-        .unwrap()
+    // target/PROFILE/ holds a copy only after a `cargo build`. (Run through a loader, as
+    // lavapipe wrappers do, the current executable is the loader: argv[0] names the test.)
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    let by_target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .unwrap()
-        .join("libvkd3d_shader_shim.so");
+        .join(profile)
+        .join("deps");
+    let shim = [
+        std::env::args().next().map(std::path::PathBuf::from),
+        std::env::current_exe().ok(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|p| p.parent().map(|d| d.join("libvkd3d_shader_shim.so")))
+    .chain([by_target.join("libvkd3d_shader_shim.so")])
+    .find(|p| p.exists())
+    .unwrap_or_else(|| by_target.join("libvkd3d_shader_shim.so"));
     assert!(shim.exists(), "no stand-in at {}", shim.display());
     let mut cmd = Command::new(common::repo_root().join("tools/in-vkd3d.sh"));
     if stock {
