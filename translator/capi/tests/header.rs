@@ -166,7 +166,13 @@ fn pkg_config_template_is_valid() {
     let template = std::fs::read_to_string(crate_dir().join("dxbc_spirv.pc.in")).unwrap();
     let pc = template
         .replace("@PREFIX@", "/opt/dxbc-spirv")
+        .replace("@LIBDIR@", "/opt/dxbc-spirv/lib")
         .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+    let description = pc.lines().find(|l| l.starts_with("Description:")).unwrap();
+    assert!(
+        description.contains("DXBC") && description.contains("Direct3D 9"),
+        "the description names both inputs: {description}"
+    );
     assert!(
         !pc.contains('@'),
         "unsubstituted placeholder in dxbc_spirv.pc.in"
@@ -347,7 +353,7 @@ fn header_declares_every_public_item() {
     let file = dir.join("every.c");
     std::fs::write(&file, c).unwrap();
     match compiles("cc", &["-std=c99", "-Wall", "-Werror"], &file) {
-        None => eprintln!("SKIPPED (the C compile part): no `cc` on PATH"),
+        None => eprintln!("skipped (the C compile part): no `cc` on PATH"),
         Some(r) => r.expect("a C file naming every public item must compile"),
     }
     let _ = std::fs::remove_dir_all(&dir);
