@@ -3,7 +3,7 @@
 //! capabilities, extensions, Vulkan features, specialization constants, the stream-output
 //! layout, the D3D9 render-state items the module reads).
 //!
-//! One allocation owns it all: [`Holder`] starts with the public struct, followed by the
+//! One allocation owns it all: `Holder` starts with the public struct, followed by the
 //! vectors and strings its pointers point into, so `dxbc_spirv_free_reflection` frees
 //! everything at once and the caller never frees an inner pointer.
 
