@@ -99,7 +99,8 @@ pub struct Translation {
     pub reflection: Reflection,
 }
 
-/// Translates a DXBC container to SPIR-V.
+/// Translates a DXBC container or a Direct3D 9 token stream (told apart by their first bytes)
+/// to SPIR-V.
 ///
 /// A one-shot [`Translator`]: a caller translating many shaders saves allocations by keeping
 /// one `Translator` (per thread) instead.

@@ -4,7 +4,7 @@
 //! by an external compiler ([`hlsl`]), DXBC is turned into SPIR-V plus a
 //! [`translator::Reflection`] by a [`backend`] (our translator, or vkd3d-compiler for
 //! cross-checking), and [`run`] executes the test lines on a Vulkan device ([`vk`]), building
-//! every descriptor set layout, pipeline layout and vertex input from the reflection. [`bench`]
+//! every descriptor set layout, pipeline layout and vertex input from the reflection. [`mod@bench`]
 //! times translated shaders on the device (the `vk-bench` binary).
 
 pub mod backend;

@@ -243,6 +243,14 @@ impl<'p, 'm> D9<'p, 'm> {
         for s in &inst.src {
             self.scan_source(s)?;
         }
+        // A matrix instruction also reads the registers after its second source, one per row
+        // (`m4x4 r0, v0, c4` reads c4-c7): they count as used and are held to the limits.
+        if let (Some((_, rows)), Some(m)) = (super::alu::matrix_shape(inst.opcode), inst.src.get(1))
+        {
+            for k in 1..rows {
+                self.scan_source(&D9::row(m, k))?;
+            }
+        }
         if ps1_writes_depth(inst.opcode) {
             self.decl.written.insert((RT::DepthOut, 0));
         }

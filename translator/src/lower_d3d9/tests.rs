@@ -440,6 +440,27 @@ fn matrix_ops_use_consecutive_rows() {
 }
 
 #[test]
+fn matrix_rows_count_as_used_and_are_held_to_the_limits() {
+    // m4x4 reads c252-c255: the reflection says so (the caller uploads those four).
+    let (_, r, _) = lowered(
+        "vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c252\nm3x2 oT0.xy, v0, c10\n",
+        &no_state(),
+    );
+    assert_eq!(r.d3d9.unwrap().constants[0].used, Some([10, 255]));
+    // c254-c257 run past vs_2_0's 256 float constants: refused as the runtime does, naming the
+    // first register past the set.
+    let e = lower_err("vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c254\n");
+    assert_eq!(e.rule(), Some("constant-register-range"), "{e}");
+    assert!(e.to_string().contains("c256"), "{e}");
+    // With relaxed limits the set grows to hold them.
+    let mut relaxed = no_state();
+    relaxed.d3d9.relaxed_limits = true;
+    let (_, r, _) = lowered("vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c254\n", &relaxed);
+    let floats = &r.d3d9.unwrap().constants[0];
+    assert_eq!((floats.used, floats.count), (Some([254, 257]), 258));
+}
+
+#[test]
 fn lit_and_dst_follow_the_reference() {
     let src = "vs_2_0\ndef c0, 0.5, 4, 0, 2\ndef c1, -1, 4, 0, 2\nlit oPos, c0\nlit oT0, c1\ndst oT1, c0, c1\n";
     assert_eq!(eval(src, "POSITION", 0), [1.0, 0.5, 16.0, 1.0]);
