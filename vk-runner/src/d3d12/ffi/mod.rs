@@ -167,13 +167,20 @@ pub struct Library {
 
 /// The library name the executor loads (its SONAME).
 pub const UTILS_SONAME: &str = "libvkd3d-utils.so.1";
+/// An environment variable naming another libvkd3d-utils to load (a path or a name).
+pub const UTILS_VAR: &str = "VK_RUNNER_VKD3D_UTILS";
 
 impl Library {
-    /// Loads `libvkd3d-utils.so.1` from the dynamic loader's search path.
+    /// Loads `libvkd3d-utils.so.1` from the dynamic loader's search path (or what
+    /// `VK_RUNNER_VKD3D_UTILS` names).
     pub fn load() -> Result<Library, String> {
+        let name = std::env::var(UTILS_VAR)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| UTILS_SONAME.to_string());
         // SAFETY: loading a shared library runs its initialisers; vkd3d's are plain.
-        let lib = unsafe { libloading::Library::new(UTILS_SONAME) }
-            .map_err(|e| format!("cannot load {UTILS_SONAME}: {e}"))?;
+        let lib = unsafe { libloading::Library::new(&name) }
+            .map_err(|e| format!("cannot load {name}: {e}"))?;
         fn sym<T: Copy>(lib: &libloading::Library, name: &str) -> Result<T, String> {
             // SAFETY: each symbol is looked up with the type vkd3d_utils.h declares for it.
             unsafe { lib.get::<T>(name.as_bytes()) }
