@@ -234,17 +234,19 @@ pub fn draw(
         instances: 1,
         start: [0, 0],
     });
-    if st.depth_bounds.is_some() && st.resources.contains_key(&(ResourceKind::Dsv, 0, 0)) {
-        let supported = x
+    let depth_bounds = st
+        .depth_bounds
+        .filter(|_| st.resources.contains_key(&(ResourceKind::Dsv, 0, 0)));
+    if depth_bounds.is_some()
+        && !x
             .dev
             .features
             .options2
-            .is_some_and(|o| o.depth_bounds_test_supported != 0);
-        return Err(RunError::Skip(if supported {
-            "depth-bounds: the d3d12 executor does not set depth bounds (ID3D12GraphicsCommandList1)".into()
-        } else {
-            "depth-bounds: the device lacks depth bounds tests".into()
-        }));
+            .is_some_and(|o| o.depth_bounds_test_supported != 0)
+    {
+        return Err(RunError::Skip(
+            "depth-bounds: the device lacks DepthBoundsTestSupported".into(),
+        ));
     }
     if st.viewports.len() > 16 {
         return Err(fail(format!(
@@ -414,6 +416,7 @@ pub fn draw(
             depth_func: compare_func(st.depth_func),
             sample_count,
             sample_mask: st.sample_mask,
+            depth_bounds: depth_bounds.is_some(),
         })
         .map_err(fail)?;
     // Render target and depth views.
@@ -469,6 +472,9 @@ pub fn draw(
             rec.set_render_targets(&rtv_handles, dsv_handle);
             rec.set_viewports(&viewports, &scissors);
             rec.set_topology(ia_topology);
+            if let Some((min, max)) = depth_bounds {
+                rec.set_depth_bounds(min, max)?;
+            }
             rec.set_pipeline_state(&pso);
             rec.draw(
                 counts.vertices,

@@ -49,6 +49,8 @@ pub struct D3d12 {
     allocator: Com<CommandAllocatorVtbl>,
     queue: Com<CommandQueueVtbl>,
     device: Com<DeviceVtbl>,
+    /// The device's `ID3D12Device2` (pipeline state streams), when it has one.
+    device2: Option<Com<Device2Vtbl>>,
     vkd3d: Option<libloading::Library>,
     /// Declared last: unloaded after every object above is released.
     pub lib: Library,
@@ -103,6 +105,7 @@ impl D3d12 {
         })?;
         let event = Event::new(&lib)?;
         let list1 = list.cast();
+        let device2 = device.cast();
         let mut d = D3d12 {
             features: Features::default(),
             vulkan: None,
@@ -114,6 +117,7 @@ impl D3d12 {
             allocator,
             queue,
             device,
+            device2,
             // SAFETY: libvkd3d is already loaded (libvkd3d-utils needs it); this takes one
             // more reference for the two entry points `vulkan_device` uses.
             vkd3d: unsafe { libloading::Library::new("libvkd3d.so.1") }.ok(),
@@ -747,10 +751,81 @@ impl D3d12 {
             },
             flags: 0,
         };
+        if p.depth_bounds {
+            return self.create_pso_stream(&desc);
+        }
         let com = create("CreateGraphicsPipelineState", |iid, out| {
             // SAFETY: the description and every array and string it points to live across
             // the call.
             unsafe { (self.v().create_graphics_pipeline_state)(self.device.raw(), &desc, iid, out) }
+        })?;
+        Ok(PipelineState { com })
+    }
+
+    /// The pipeline state of `desc` with the depth-bounds test on: a pipeline state stream
+    /// (`ID3D12Device2::CreatePipelineState`) with `D3D12_DEPTH_STENCIL_DESC1`, the only way
+    /// D3D12 turns that test on.
+    fn create_pso_stream(&self, desc: &GraphicsPipelineStateDesc) -> Result<PipelineState, String> {
+        let d2 = self
+            .device2
+            .as_ref()
+            .ok_or("the device has no ID3D12Device2 (pipeline state streams)")?;
+        let mut stream = Vec::<u8>::new();
+        fn push<T: Copy>(stream: &mut Vec<u8>, type_: u32, inner: T) {
+            let sub = Subobject { type_, inner };
+            // SAFETY: a plain-data structure viewed as its bytes (padding included, which
+            // the reader skips).
+            let bytes = unsafe {
+                std::slice::from_raw_parts(
+                    (&sub as *const Subobject<T>).cast::<u8>(),
+                    std::mem::size_of::<Subobject<T>>(),
+                )
+            };
+            stream.extend_from_slice(bytes);
+        }
+        push(&mut stream, SUBOBJECT_ROOT_SIGNATURE, desc.root_signature);
+        for (t, code) in [
+            (SUBOBJECT_VS, desc.vs),
+            (SUBOBJECT_PS, desc.ps),
+            (SUBOBJECT_DS, desc.ds),
+            (SUBOBJECT_HS, desc.hs),
+            (SUBOBJECT_GS, desc.gs),
+        ] {
+            if !code.shader_bytecode.is_null() {
+                push(&mut stream, t, code);
+            }
+        }
+        push(&mut stream, SUBOBJECT_STREAM_OUTPUT, desc.stream_output);
+        push(&mut stream, SUBOBJECT_BLEND, desc.blend_state);
+        push(&mut stream, SUBOBJECT_SAMPLE_MASK, desc.sample_mask);
+        push(&mut stream, SUBOBJECT_RASTERIZER, desc.rasterizer_state);
+        push(
+            &mut stream,
+            SUBOBJECT_DEPTH_STENCIL1,
+            DepthStencilDesc1 {
+                desc: desc.depth_stencil_state,
+                depth_bounds_test_enable: 1,
+            },
+        );
+        push(&mut stream, SUBOBJECT_INPUT_LAYOUT, desc.input_layout);
+        push(&mut stream, SUBOBJECT_PRIMITIVE_TOPOLOGY, desc.primitive_topology_type);
+        push(
+            &mut stream,
+            SUBOBJECT_RENDER_TARGET_FORMATS,
+            RtFormatArray {
+                rt_formats: desc.rtv_formats,
+                num_render_targets: desc.num_render_targets,
+            },
+        );
+        push(&mut stream, SUBOBJECT_DEPTH_STENCIL_FORMAT, desc.dsv_format);
+        push(&mut stream, SUBOBJECT_SAMPLE_DESC, desc.sample_desc);
+        let sd = PipelineStateStreamDesc {
+            size_in_bytes: stream.len(),
+            pipeline_state_subobject_stream: stream.as_mut_ptr().cast(),
+        };
+        let com = create("CreatePipelineState", |iid, out| {
+            // SAFETY: the stream and everything its subobjects point to live across the call.
+            unsafe { (d2.vtbl().create_pipeline_state)(d2.raw(), &sd, iid, out) }
         })?;
         Ok(PipelineState { com })
     }
@@ -964,4 +1039,6 @@ pub struct GraphicsPso<'a> {
     pub depth_func: u32,
     pub sample_count: u32,
     pub sample_mask: u32,
+    /// The depth-bounds test on (through a pipeline state stream).
+    pub depth_bounds: bool,
 }

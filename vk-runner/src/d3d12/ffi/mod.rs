@@ -50,6 +50,12 @@ interface!(
     types::IID_ID3D12_GRAPHICS_COMMAND_LIST
 );
 interface!(vtbl::FenceVtbl, types::IID_ID3D12_FENCE);
+impl Interface for vtbl::Device2Vtbl {
+    const IID: &'static Guid = &types::IID_ID3D12_DEVICE2;
+    fn unknown(&self) -> &UnknownVtbl {
+        &self.base.unknown
+    }
+}
 impl Interface for vtbl::GraphicsCommandList1Vtbl {
     const IID: &'static Guid = &types::IID_ID3D12_GRAPHICS_COMMAND_LIST1;
     fn unknown(&self) -> &UnknownVtbl {

@@ -36,6 +36,12 @@ pub const IID_ID3D12_DEVICE: Guid = guid(
     0x4b57,
     [0xbe, 0x54, 0x18, 0x21, 0x33, 0x9b, 0x85, 0xf7],
 );
+pub const IID_ID3D12_DEVICE2: Guid = guid(
+    0x30baa41e,
+    0xb15b,
+    0x475c,
+    [0xa0, 0xbb, 0x1a, 0xf5, 0xc5, 0xb6, 0x43, 0x28],
+);
 pub const IID_ID3D12_COMMAND_QUEUE: Guid = guid(
     0x0ec870a6,
     0x5d7e,
@@ -244,6 +250,24 @@ pub const PRIMITIVE_TOPOLOGY_LINESTRIP: u32 = 3;
 pub const PRIMITIVE_TOPOLOGY_TRIANGLELIST: u32 = 4;
 pub const PRIMITIVE_TOPOLOGY_TRIANGLESTRIP: u32 = 5;
 pub const PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST: u32 = 33;
+
+/// `D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_*`.
+pub const SUBOBJECT_ROOT_SIGNATURE: u32 = 0x0;
+pub const SUBOBJECT_VS: u32 = 0x1;
+pub const SUBOBJECT_PS: u32 = 0x2;
+pub const SUBOBJECT_DS: u32 = 0x3;
+pub const SUBOBJECT_HS: u32 = 0x4;
+pub const SUBOBJECT_GS: u32 = 0x5;
+pub const SUBOBJECT_STREAM_OUTPUT: u32 = 0x7;
+pub const SUBOBJECT_BLEND: u32 = 0x8;
+pub const SUBOBJECT_SAMPLE_MASK: u32 = 0x9;
+pub const SUBOBJECT_RASTERIZER: u32 = 0xa;
+pub const SUBOBJECT_INPUT_LAYOUT: u32 = 0xc;
+pub const SUBOBJECT_PRIMITIVE_TOPOLOGY: u32 = 0xe;
+pub const SUBOBJECT_RENDER_TARGET_FORMATS: u32 = 0xf;
+pub const SUBOBJECT_DEPTH_STENCIL_FORMAT: u32 = 0x10;
+pub const SUBOBJECT_SAMPLE_DESC: u32 = 0x11;
+pub const SUBOBJECT_DEPTH_STENCIL1: u32 = 0x15;
 
 /// `D3D12_CLEAR_FLAG_DEPTH`.
 pub const CLEAR_FLAG_DEPTH: u32 = 1;
@@ -667,6 +691,39 @@ pub struct DepthStencilDesc {
     pub stencil_write_mask: u8,
     pub front_face: DepthStencilOpDesc,
     pub back_face: DepthStencilOpDesc,
+}
+
+/// `D3D12_DEPTH_STENCIL_DESC1`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DepthStencilDesc1 {
+    pub desc: DepthStencilDesc,
+    pub depth_bounds_test_enable: i32,
+}
+
+/// `D3D12_RT_FORMAT_ARRAY`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RtFormatArray {
+    pub rt_formats: [u32; 8],
+    pub num_render_targets: u32,
+}
+
+/// `D3D12_PIPELINE_STATE_STREAM_DESC`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct PipelineStateStreamDesc {
+    pub size_in_bytes: usize,
+    pub pipeline_state_subobject_stream: *mut c_void,
+}
+
+/// One subobject of a pipeline state stream: its type, then the structure, the whole
+/// aligned to a pointer (as `CD3DX12_PIPELINE_STATE_STREAM_SUBOBJECT` lays it out).
+#[repr(C, align(8))]
+#[derive(Debug, Clone, Copy)]
+pub struct Subobject<T> {
+    pub type_: u32,
+    pub inner: T,
 }
 
 /// `D3D12_INPUT_ELEMENT_DESC`.

@@ -319,3 +319,14 @@ pub struct GraphicsCommandList1Vtbl {
     pub resolve_subresource_region: Slot,
     pub set_view_instance_mask: Slot,
 }
+
+/// `ID3D12Device2Vtbl`: the device's slots, `ID3D12Device1`'s three, then
+/// `CreatePipelineState`.
+#[repr(C)]
+pub struct Device2Vtbl {
+    pub base: DeviceVtbl,
+    pub create_pipeline_library: Slot,
+    pub set_event_on_multiple_fence_completion: Slot,
+    pub set_residency_priority: Slot,
+    pub create_pipeline_state: com_fn!((This, *const PipelineStateStreamDesc, Riid, Out) -> i32),
+}
