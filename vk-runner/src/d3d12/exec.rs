@@ -238,11 +238,10 @@ pub fn draw(
         .depth_bounds
         .filter(|_| st.resources.contains_key(&(ResourceKind::Dsv, 0, 0)));
     if depth_bounds.is_some()
-        && !x
-            .dev
+        && x.dev
             .features
             .options2
-            .is_some_and(|o| o.depth_bounds_test_supported != 0)
+            .is_none_or(|o| o.depth_bounds_test_supported == 0)
     {
         return Err(RunError::Skip(
             "depth-bounds: the device lacks DepthBoundsTestSupported".into(),

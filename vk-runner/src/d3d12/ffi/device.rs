@@ -808,7 +808,11 @@ impl D3d12 {
             },
         );
         push(&mut stream, SUBOBJECT_INPUT_LAYOUT, desc.input_layout);
-        push(&mut stream, SUBOBJECT_PRIMITIVE_TOPOLOGY, desc.primitive_topology_type);
+        push(
+            &mut stream,
+            SUBOBJECT_PRIMITIVE_TOPOLOGY,
+            desc.primitive_topology_type,
+        );
         push(
             &mut stream,
             SUBOBJECT_RENDER_TARGET_FORMATS,
