@@ -178,6 +178,14 @@ pub fn run_isolated(
             unsafe { libc::kill(worker.pid, libc::SIGKILL) };
         }
         let status = wait(worker.pid);
+        let clean = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+        if current.is_none() && ended.is_none() && !clean {
+            // Between files: no check lost, but say so (a crash while tearing down).
+            eprintln!(
+                "vk-runner: d3d12: the worker {} after its last file",
+                describe_status(status)
+            );
+        }
         if let Some(i) = current {
             outcome.crashes += 1;
             let why = ended.unwrap_or_else(|| describe_status(status));

@@ -51,7 +51,8 @@ pub struct D3d12 {
     device: Com<DeviceVtbl>,
     /// The device's `ID3D12Device2` (pipeline state streams), when it has one.
     device2: Option<Com<Device2Vtbl>>,
-    vkd3d: Option<libloading::Library>,
+    /// libvkd3d (for two entry points), never unloaded (see [`Library`]).
+    vkd3d: Option<std::mem::ManuallyDrop<libloading::Library>>,
     /// Declared last: unloaded after every object above is released.
     pub lib: Library,
 }
@@ -120,7 +121,9 @@ impl D3d12 {
             device2,
             // SAFETY: libvkd3d is already loaded (libvkd3d-utils needs it); this takes one
             // more reference for the two entry points `vulkan_device` uses.
-            vkd3d: unsafe { libloading::Library::new("libvkd3d.so.1") }.ok(),
+            vkd3d: unsafe { libloading::Library::new("libvkd3d.so.1") }
+                .ok()
+                .map(std::mem::ManuallyDrop::new),
             lib,
         };
         d.features.options = d.feature(FEATURE_D3D12_OPTIONS).unwrap_or_default();

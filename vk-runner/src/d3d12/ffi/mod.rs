@@ -167,8 +167,9 @@ pub struct Library {
     destroy_event: DestroyEvent,
     /// Where the library was found (for the banner).
     pub path: String,
-    // Last, so that the entry points above are never used after it is unloaded.
-    _lib: libloading::Library,
+    /// Never unloaded: vkd3d and the Vulkan driver it loads leave work for process exit
+    /// (unloading them first made workers crash when they exited).
+    _lib: std::mem::ManuallyDrop<libloading::Library>,
 }
 
 /// The library name the executor loads (its SONAME).
@@ -201,7 +202,7 @@ impl Library {
             wait_event: sym(&lib, "vkd3d_wait_event")?,
             destroy_event: sym(&lib, "vkd3d_destroy_event")?,
             path,
-            _lib: lib,
+            _lib: std::mem::ManuallyDrop::new(lib),
         })
     }
 }
