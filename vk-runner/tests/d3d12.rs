@@ -196,7 +196,10 @@ fn files_run_through_vkd3d_in_both_descriptor_modes() {
             "mode '{mode}': only {pass} checks passed\n{stdout}"
         );
         assert!(!stdout.contains(": fail [crash]"));
-        assert!(!stderr.contains("the worker died"), "mode '{mode}': {stderr}");
+        assert!(
+            !stderr.contains("the worker died"),
+            "mode '{mode}': {stderr}"
+        );
         assert_eq!(out.status.code(), Some(0), "mode '{mode}'");
         eprintln!("VKD3D_CONFIG='{mode}': {pass} checks passed through vkd3d");
     }

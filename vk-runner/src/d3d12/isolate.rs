@@ -11,10 +11,10 @@
 //! process would not get). The parent stays single-threaded and never loads vkd3d or
 //! Vulkan, so forking it is sound.
 
+use super::ffi::process;
 use crate::report::{Check, Report, Status};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -174,10 +174,9 @@ pub fn run_isolated(
             }
         }
         if ended.is_some() {
-            // SAFETY: kill(2) on the worker this loop started (and has not reaped).
-            unsafe { libc::kill(worker.pid, libc::SIGKILL) };
+            process::kill(worker.pid);
         }
-        let status = wait(worker.pid);
+        let status = process::wait(worker.pid);
         let clean = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
         if current.is_none() && ended.is_none() && !clean {
             // Between files: no check lost, but say so (a crash while tearing down).
@@ -225,48 +224,24 @@ pub fn run_isolated(
 
 /// A forked worker: its pid and the read end of its pipe.
 struct Worker {
-    pid: libc::pid_t,
+    pid: process::Pid,
     read: std::fs::File,
 }
 
 impl Worker {
     fn spawn(work: impl FnOnce(&mut Sender)) -> Result<Worker, String> {
-        let threads = std::fs::read_dir("/proc/self/task").map_or(1, |d| d.count());
-        if threads > 1 {
-            return Err(format!(
-                "vk-runner has {threads} threads; forking is only sound with one"
-            ));
-        }
-        let mut fds = [0i32; 2];
-        // SAFETY: pipe(2) into a two-element array.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        // SAFETY: both descriptors were just opened and are owned here.
-        let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        let (read, write) = process::pipe()?;
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
-        // SAFETY: the process is single-threaded (checked above), so the child may run any
-        // code; it leaves only through `exit`.
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        if pid == 0 {
-            drop(read);
+        let mut write = Some(write);
+        let pid = process::fork(|| {
             let mut s = Sender {
-                out: std::fs::File::from(write),
+                out: write.take().expect("the write end"),
             };
             work(&mut s);
-            drop(s);
-            // A normal exit: atexit handlers (a stand-in compiler's statistics) run.
-            std::process::exit(0);
-        }
+        })?;
         drop(write);
-        Ok(Worker {
-            pid,
-            read: std::fs::File::from(read),
-        })
+        Ok(Worker { pid, read })
     }
 }
 
@@ -284,23 +259,12 @@ fn read_line(
             if left.is_zero() {
                 return Err(format!("ran past the {} s time limit", timeout.as_secs()));
             }
-            let mut pfd = libc::pollfd {
-                fd: r.get_ref().as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
             let ms = left.as_millis().min(i32::MAX as u128) as i32;
-            // SAFETY: poll(2) on one descriptor we own.
-            let n = unsafe { libc::poll(&mut pfd, 1, ms) };
-            if n < 0 {
-                let e = std::io::Error::last_os_error();
-                if e.kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(format!("could not be read ({e})"));
-            }
-            if n == 0 {
-                continue;
+            match process::readable(r.get_ref(), ms) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("could not be read ({e})")),
             }
         }
         let available = match r.fill_buf() {
@@ -322,18 +286,6 @@ fn read_line(
                 line.extend_from_slice(available);
                 r.consume(n);
             }
-        }
-    }
-}
-
-/// Waits for a worker and returns its wait status.
-fn wait(pid: libc::pid_t) -> i32 {
-    let mut status = 0;
-    loop {
-        // SAFETY: waitpid(2) on our own child.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-        if r == pid || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return status;
         }
     }
 }

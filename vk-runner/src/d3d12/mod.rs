@@ -6,7 +6,7 @@
 //! inside a real layer, with the layer's binding model (root signatures, descriptor heaps,
 //! root constants), where the direct executor binds exactly as our reflection asks.
 //!
-//! Modules: [`ffi`] (the only unsafe code: loading vkd3d, COM calls), [`scan`] (what shaders
+//! Modules: [`ffi`] (the only unsafe code: loading vkd3d, COM calls, process calls), [`scan`] (what shaders
 //! declare), [`bind`] (root signature and descriptors), [`views`] (view descriptions),
 //! [`resource`] (test resources, upload, readback), [`exec`] (draw, dispatch, clear, copy,
 //! probe), [`shaders`] (bytecode per block), [`run`] (the file walker), [`isolate`] (worker

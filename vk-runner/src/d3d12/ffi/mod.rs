@@ -2,12 +2,14 @@
 //! (`libvkd3d-utils.so.1`, which brings `libvkd3d.so.1` and `libvkd3d-shader.so.1`), COM
 //! reference counting, and safe wrappers for the calls the executor makes. Nothing unsafe
 //! leaves this module: callers pass Rust values and references, and every COM object a
-//! recorded command list refers to is kept alive until the list has run.
+//! recorded command list refers to is kept alive until the list has run. The process calls of
+//! crash isolation are here too ([`process`]).
 //!
 //! Loading at run time means vk-runner builds and runs on machines without vkd3d; the
 //! executor then reports itself unavailable.
 
 mod device;
+pub mod process;
 mod record;
 pub mod types;
 pub mod vtbl;
