@@ -142,7 +142,7 @@ pub fn run_isolated(
         let mut started = Instant::now();
         let mut ended = None;
         loop {
-            let line = match read_line(&mut reader, timeout.saturating_sub(started.elapsed())) {
+            let line = match read_line(&mut reader, started + timeout, timeout) {
                 Ok(Some(l)) => l,
                 Ok(None) => break,
                 Err(why) => {
@@ -245,19 +245,19 @@ impl Worker {
     }
 }
 
-/// Reads one line within `timeout`: `Ok(None)` at the end of the stream, `Err` when the
-/// time ran out.
+/// Reads one line before `deadline`: `Ok(None)` at the end of the stream, `Err` when the
+/// time ran out (`limit`: the time limit, for the message).
 fn read_line(
     r: &mut BufReader<std::fs::File>,
-    timeout: Duration,
+    deadline: Instant,
+    limit: Duration,
 ) -> Result<Option<String>, String> {
-    let deadline = Instant::now() + timeout;
     let mut line = Vec::new();
     loop {
         if r.buffer().is_empty() {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("ran past the {} s time limit", timeout.as_secs()));
+                return Err(format!("ran past the {} s time limit", limit.as_secs()));
             }
             let ms = left.as_millis().min(i32::MAX as u128) as i32;
             match process::readable(r.get_ref(), ms) {
