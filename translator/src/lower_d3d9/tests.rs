@@ -779,3 +779,16 @@ fn centroid_inputs_are_decorated_centroid() {
         assert_eq!(text.matches(" Centroid").count(), 1, "{src}\n{text}");
     }
 }
+
+#[test]
+fn bool_constant_rows_give_each_bool_a_row() {
+    // (The evaluator runs straight-line code only, and `b#` is read by flow control, so the
+    // layout is checked by size here; the D3D9 sweep through the vkd3d stand-in validates it.)
+    let src = "vs_3_0\ndcl_position o0\ndef c0, 1, 1, 1, 1\ndef c1, 0, 0, 0, 0\nmov r0, c1\nif b5\nmov r0, c0\nendif\nmov o0, r0\n";
+    let (_, r, _) = lowered(src, &no_state());
+    assert_eq!(set_sizes(&r), [(256, None), (16, Some(4 * 16))]);
+    let mut rows = no_state();
+    rows.d3d9.bool_constant_rows = true;
+    let (_, r, _) = lowered(src, &rows);
+    assert_eq!(set_sizes(&r), [(256, None), (16, Some(16 * 16))]);
+}
