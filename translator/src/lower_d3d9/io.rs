@@ -10,6 +10,7 @@
 //! vs_3_0/ps_3_0 the registers themselves name the semantic: `oT#`/`t#` TEXCOORD#, `oD#`/`v#`
 //! (ps) COLOR#, `oFog` FOG0.
 
+use crate::rules::d3d9::D3d9Rule;
 use rustc_hash::FxHashMap as HashMap;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
 
@@ -267,7 +268,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 if sems.is_empty() {
                     return Err(self
                         .invalid(format!("input v{num} is read but not declared"))
-                        .with_rule("input-declared"));
+                        .with_rule(D3d9Rule::InputDeclared.name()));
                 }
                 if sems.len() == 1 {
                     let s = sems[0];
@@ -412,7 +413,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     self.first_write_offset(RT::Output, n),
                     format!("output o{n} is written but not declared"),
                 )
-                .with_rule("output-declared"));
+                .with_rule(D3d9Rule::OutputDeclared.name()));
             }
             return Ok(());
         }
