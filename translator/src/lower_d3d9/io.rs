@@ -524,7 +524,8 @@ impl<'p, 'm> D9<'p, 'm> {
             }
         }
         if self.ps1() {
-            // ps_1_x: the colour is r0 when the program ends.
+            // ps_1_x: the colour is r0 when the program ends, saturated to [0, 1] (D3D9's
+            // ps_1_x colour output range; docs/d3d9.md "Semantics").
             let g = self.interface_global(
                 true,
                 TypeId::VEC4,
@@ -538,7 +539,7 @@ impl<'p, 'm> D9<'p, 'm> {
             self.io.outputs.push(OutSlot {
                 reg: (RT::Temp, 0),
                 global: g,
-                kind: OutKind::Vec4 { saturate: false },
+                kind: OutKind::Vec4 { saturate: true },
             });
         }
         Ok(())
