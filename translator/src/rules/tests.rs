@@ -297,10 +297,10 @@ fn geometry_shader_without_topology() {
     crate::pipeline_tests::validate(&t.spirv);
     assert_eq!(broken(&gs("dcl_stream m0\n")), Some(Rule::StageDeclaration));
     assert_eq!(
-        broken(&format!(
+        broken(
             "gs_4_0\ndcl_inputprimitive point\ndcl_maxout 1\ndcl_output_siv o0.xyzw, position\n\
              mov o0.xyzw, l(0, 0, 0, 1)\nemit\nret\n"
-        )),
+        ),
         Some(Rule::StageDeclaration)
     );
 }

@@ -51,7 +51,8 @@ pub(super) fn interpreted_on(sv: SystemValue, stage: ShaderStage, file: IoFile) 
     let output = file.is_output();
     match sv {
         V::Position | V::ClipDistance | V::CullDistance => {
-            !file.is_patch() && !(stage == Vertex && !output)
+            // Vertex shader inputs come from the input assembler, which interprets nothing.
+            !file.is_patch() && (stage != Vertex || output)
         }
         V::RenderTargetArrayIndex | V::ViewportArrayIndex => {
             !file.is_patch()
