@@ -60,7 +60,8 @@ pub enum Rule {
     /// shader outputs are declared before they are written.
     DepthOutput,
     /// A store's UAV or shared-memory destination names at least one component (an empty
-    /// mask on a register destination writes nothing: [`relax`] makes it `null`).
+    /// mask on a register destination writes nothing: [`relax`] makes it `null`; an atomic's
+    /// memory destination has no components to select).
     DestinationMask,
     /// `r#` below the phase's `dcl_temps` count; `x#` declared, with constant indices below
     /// its size.
@@ -490,6 +491,10 @@ impl Checker {
         for op in &inst.operands[..n_dsts] {
             if let crate::sm4::Components::Mask(0) = op.components
                 && matches!(op.ty, T::UnorderedAccessView | T::ThreadGroupSharedMemory)
+                && matches!(
+                    inst.opcode,
+                    Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped
+                )
             {
                 return fail(
                     Rule::DestinationMask,

@@ -93,7 +93,11 @@ impl Rule {
                 "two different depth outputs (`oDepth`, `oDepthGE`, `oDepthLE`), or a write to \
                  `oDepth*`, `oMask` or `oStencilRef` that is not declared"
             }
-            Rule::DestinationMask => "a destination operand that writes no component",
+            Rule::DestinationMask => {
+                "a store (`store_raw`, `store_structured`, `store_uav_typed`) whose UAV or \
+                 shared-memory destination writes no component; an empty mask on a register \
+                 destination is not refused (it writes nothing: the destination becomes `null`)"
+            }
             Rule::TempRange => {
                 "`r#` at or above the phase's `dcl_temps` count; `x#` not declared, or a \
                  constant index at or above its size"
@@ -191,10 +195,9 @@ impl Rule {
                  `depthLessEqual`), §22.3.37–22.3.39 (the declarations), §16.9.4 (`oMask`)"
             }
             Rule::DestinationMask => {
-                "D3D11.3 §22.3.31 restriction 1 and the instruction pages of §22.4–22.17 \
-                 (`dest[.mask]` selects the components written; a write has a component), \
-                 and `D3D10_SB_OPERAND_4_COMPONENT_MASK` in the tokenized program format \
-                 (d3d10tokenizedprogramformat.hpp): fxc never encodes an empty mask"
+                "D3D11.3 §22.4.9 (store_uav_typed: \"dstUAV always has a .xyzw write mask; all \
+                 components must be written\"), §22.4.11 (store_raw writes the components of \
+                 a .x, .xy, .xyz or .xyzw mask), §22.4.13 (store_structured likewise)"
             }
             Rule::TempRange => {
                 "D3D11.3 §22.3.35 (\"each r# to be used in the shader must be declared\": \

@@ -329,6 +329,13 @@ fn destination_mask() {
         "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\n\
          store_raw u0.x, l(0), l(1, 2, 3, 4)\nret\n",
     );
+    pair(
+        Rule::DestinationMask,
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_structured u0, 16\n\
+         store_structured u0 {mask}, l(0), l(0), l(1, 2, 3, 4)\nret\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_structured u0, 16\n\
+         store_structured u0.xy, l(0), l(0), l(1, 2, 3, 4)\nret\n",
+    );
 }
 
 /// An empty write mask on a register destination writes nothing (no D3D text refuses it):
@@ -340,6 +347,9 @@ fn empty_register_write_masks_translate() {
         "ps_5_0\ndcl_output o0.xyzw\nmov o0 {mask}, l(1, 2, 3, 4)\nmov o0.xyzw, l(1, 2, 3, 4)\nret\n",
         "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\ndcl_temps 1\n\
          imm_atomic_iadd r0 {mask}, u0, l(0), l(1)\nret\n",
+        // An atomic's memory destination selects no components: no rule for its mask.
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\n\
+         atomic_iadd u0 {mask}, l(0), l(1)\nret\n",
     ] {
         assert_eq!(broken(text), None, "{text}");
         let dxbc = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
