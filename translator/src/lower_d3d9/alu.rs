@@ -4,6 +4,7 @@
 //! source; `rsq`, `log` and `pow` take |x|; `log(0)` is −FLT_MAX; `min`/`max`/`cmp`/`slt`/
 //! `sge` are the selects Microsoft's reference gives.
 
+use crate::rules::d3d9::D3d9Rule;
 use spirv::{GlslStd450Op as G, Op};
 
 use super::{D9, R};
@@ -340,7 +341,9 @@ impl<'p, 'm> D9<'p, 'm> {
             && self.stage == crate::reflect::ShaderStage::Vertex
             && self.ver.major >= 2
         {
-            return Err(self.invalid("mov to a0 from vs_2_0 on").with_rule("mova"));
+            return Err(self
+                .invalid("mov to a0 from vs_2_0 on")
+                .with_rule(D3d9Rule::Mova.name()));
         }
         self.write(inst, v)
     }

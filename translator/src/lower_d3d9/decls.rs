@@ -7,6 +7,7 @@
 //! values, constant buffers and samplers placed together by the binding policy — comes from
 //! this one walk over the instructions.
 
+use crate::rules::d3d9::D3d9Rule;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -229,7 +230,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             self.reg_name(dst.reg),
                             self.ver
                         ))
-                        .with_rule("register-writable"));
+                        .with_rule(D3d9Rule::RegisterWritable.name()));
                 }
                 self.decl.written.insert((dst.reg.ty, dst.reg.num));
             }
@@ -341,7 +342,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     self.reg_letter(reg),
                     self.ver
                 ))
-                .with_rule("constant-register-range"));
+                .with_rule(D3d9Rule::ConstantRegisterRange.name()));
         }
         Ok(())
     }
