@@ -246,6 +246,7 @@ impl TranslateOptions {
                 strides: self.so_strides.unwrap_or_default(),
                 rasterized_stream: self.rasterized_stream.map_or(Some(0), |r| r.0),
             }),
+            ..Options::default()
         })
     }
 }

@@ -239,6 +239,15 @@ fn sync_reflection(
     refl.descriptors
         .sort_by_key(|d| (d.set, d.binding, d.array_offset));
     refl.push_constants.sort_by_key(|p| p.offset);
+    // Descriptors of different types at one binding (placements that said it is mutable).
+    if refl
+        .descriptors
+        .chunk_by(|a, b| (a.set, a.binding) == (b.set, b.binding))
+        .any(|g| g.iter().any(|d| d.descriptor_type != g[0].descriptor_type))
+    {
+        refl.need_feature("mutableDescriptorType");
+        refl.vulkan_features.sort();
+    }
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
@@ -258,6 +267,9 @@ fn lower_reusing(
     crate::Error,
 > {
     use crate::container::signature::Signature;
+    if let Some(what) = unimplemented_option(options) {
+        return Err(LowerError::unsupported(0, format!("{what} (not implemented yet)")).into());
+    }
     if crate::d3dbc::is_d3dbc(dxbc) {
         let program = crate::d3dbc::decode(dxbc)?;
         if options.stream_output.is_some() {
@@ -300,6 +312,29 @@ fn lower_reusing(
         set_class_interfaces(linkage, &ifce);
     }
     Ok(lowered)
+}
+
+/// The first option set that the translator does not implement yet, by its name.
+fn unimplemented_option(o: &Options) -> Option<&'static str> {
+    use crate::options::*;
+    [
+        (o.target_env == TargetEnv::Vulkan1_0, "TargetEnv::Vulkan1_0"),
+        (o.texel_buffers.any(), "Options::texel_buffers"),
+        (
+            o.typed_uav_read != TypedUavRead::WithoutFormat,
+            "Options::typed_uav_read",
+        ),
+        (
+            o.rasterizer_sample_count.is_some(),
+            "Options::rasterizer_sample_count",
+        ),
+        (!o.output_swizzles.is_empty(), "Options::output_swizzles"),
+        (o.dual_source_blending, "Options::dual_source_blending"),
+        (o.point_size != PointSize::Unwritten, "Options::point_size"),
+        (o.device_features.is_some(), "Options::device_features"),
+    ]
+    .into_iter()
+    .find_map(|(set, name)| set.then_some(name))
 }
 
 /// Copies the IFCE chunk's class types, declared instances and slot tables into the

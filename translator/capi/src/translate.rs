@@ -312,11 +312,11 @@ impl Resolver for Callback {
             return Err("the binding callback refused it".into());
         }
         match out.kind {
-            DXBC_SPIRV_BINDING_KIND_DESCRIPTOR => Ok(Placement::Descriptor {
-                set: out.set,
-                binding: out.binding,
-                array_offset: out.array_offset,
-            }),
+            DXBC_SPIRV_BINDING_KIND_DESCRIPTOR => Ok(Placement::descriptor(
+                out.set,
+                out.binding,
+                out.array_offset,
+            )),
             DXBC_SPIRV_BINDING_KIND_PUSH_CONSTANT => {
                 let (offset, size) = (out.push_constant_offset, out.push_constant_size);
                 if r.class != translator::reflect::RegisterClass::B || r.upper != Some(r.lower) {
@@ -385,6 +385,8 @@ fn layout_from_table(t: &dxbc_spirv_binding_table_info) -> ApiResult<BindingLayo
             array_offset: r.array_offset,
             counter,
             types,
+            dynamic_offset: None,
+            mutable: false,
         });
     }
     layout.push_constants = push

@@ -506,6 +506,7 @@ impl Reflection {
             patch_constants: Vec::new(),
             descriptors: Vec::new(),
             push_constants: Vec::new(),
+            dynamic_offsets: Vec::new(),
             workgroup_size: None,
             capabilities: Vec::new(),
             extensions: Vec::new(),

@@ -316,18 +316,28 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         writable: bool,
         counter: bool,
     ) -> R<GlobalId> {
-        let (set, binding, base) = match self.placement(class, id, counter)? {
+        let (set, binding, base, dynamic, mutable) = match self.placement(class, id, counter)? {
             Placement::Descriptor {
                 set,
                 binding,
                 array_offset,
-            } => (set, binding, array_offset),
+                dynamic_offset,
+                mutable,
+            } => (set, binding, array_offset, dynamic_offset, mutable),
             Placement::PushConstant { .. } => {
                 return Err(LowerError::Internal {
                     what: format!("{}{id} placed in push constants", class.letter()),
                 });
             }
         };
+        if dynamic.is_some() {
+            return Err(self.unsupported(format!(
+                "{}{} in space {}: dynamic descriptor offsets are not implemented yet",
+                class.letter(),
+                range.lower,
+                range.space
+            )));
+        }
         range.base = base;
         range.descriptor_type = descriptor_type;
         // Elements the variable spans: up to the range's last register.
@@ -398,6 +408,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 },
                 shape,
                 writable,
+                dynamic_offset: dynamic,
+                mutable,
             },
         );
         Ok(g)

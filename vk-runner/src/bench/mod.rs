@@ -261,6 +261,7 @@ fn pixel_run<'a>(
             patch_constants: Vec::new(),
             descriptors: Vec::new(),
             push_constants: Vec::new(),
+            dynamic_offsets: Vec::new(),
             workgroup_size: None,
             capabilities: vec!["Shader".into()],
             extensions: Vec::new(),
