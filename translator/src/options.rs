@@ -229,6 +229,28 @@ impl DeviceFeatures {
     };
 }
 
+impl Options {
+    /// The swizzle applied to render target `rt`'s colour (pixel shaders), `None` when it is
+    /// written as it is (no swizzle given, or the identity).
+    pub fn output_swizzle(&self, rt: u32) -> Option<[SwizzleComponent; 4]> {
+        self.output_swizzles
+            .get(rt as usize)
+            .copied()
+            .filter(|s| *s != SwizzleComponent::IDENTITY)
+    }
+
+    /// Where render target `rt`'s colour goes (pixel shaders): its `Location` and, with
+    /// dual-source blending, its `Index`; `None` when it is dropped (`o2`–`o7` with
+    /// dual-source blending).
+    pub fn render_target_location(&self, rt: u32) -> Option<(u32, Option<u32>)> {
+        match (self.dual_source_blending, rt) {
+            (false, _) => Some((rt, None)),
+            (true, 0 | 1) => Some((0, Some(rt))),
+            (true, _) => None,
+        }
+    }
+}
+
 /// Where the immediate constant buffer lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum IcbMode {

@@ -160,6 +160,20 @@ impl Translator {
         module.spare.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
+        if let Some(f) = options.device_features {
+            // Whatever path asked for it: a feature the caller says the device lacks.
+            for (has, name) in [(f.float64, "shaderFloat64"), (f.int64, "shaderInt64")] {
+                if !has && reflection.vulkan_features.iter().any(|v| v == name) {
+                    return Err(LowerError::unsupported(
+                        0,
+                        format!(
+                            "a module that needs {name}, which the device lacks (DeviceFeatures)"
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
         Ok(Translation { spirv, reflection })
     }
 
@@ -267,9 +281,6 @@ fn lower_reusing(
     crate::Error,
 > {
     use crate::container::signature::Signature;
-    if let Some(what) = unimplemented_option(options) {
-        return Err(LowerError::unsupported(0, format!("{what} (not implemented yet)")).into());
-    }
     if crate::d3dbc::is_d3dbc(dxbc) {
         let program = crate::d3dbc::decode(dxbc)?;
         if options.stream_output.is_some() {
@@ -312,29 +323,6 @@ fn lower_reusing(
         set_class_interfaces(linkage, &ifce);
     }
     Ok(lowered)
-}
-
-/// The first option set that the translator does not implement yet, by its name.
-fn unimplemented_option(o: &Options) -> Option<&'static str> {
-    use crate::options::*;
-    [
-        (o.target_env == TargetEnv::Vulkan1_0, "TargetEnv::Vulkan1_0"),
-        (o.texel_buffers.any(), "Options::texel_buffers"),
-        (
-            o.typed_uav_read != TypedUavRead::WithoutFormat,
-            "Options::typed_uav_read",
-        ),
-        (
-            o.rasterizer_sample_count.is_some(),
-            "Options::rasterizer_sample_count",
-        ),
-        (!o.output_swizzles.is_empty(), "Options::output_swizzles"),
-        (o.dual_source_blending, "Options::dual_source_blending"),
-        (o.point_size != PointSize::Unwritten, "Options::point_size"),
-        (o.device_features.is_some(), "Options::device_features"),
-    ]
-    .into_iter()
-    .find_map(|(set, name)| set.then_some(name))
 }
 
 /// Copies the IFCE chunk's class types, declared instances and slot tables into the
