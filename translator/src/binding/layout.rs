@@ -136,7 +136,7 @@ impl DescriptorRule {
     /// Last register covered, `None` when unbounded.
     fn last(&self) -> Option<u32> {
         match self.count {
-            Count::Bounded(n) => Some(self.register.saturating_add(n - 1)),
+            Count::Bounded(n) => Some(self.register.saturating_add(n.saturating_sub(1))),
             Count::Unbounded => None,
         }
     }
