@@ -55,7 +55,8 @@ impl Backend {
     /// is a one-line description.
     /// `binding` replaces the options' binding policy, `icb` their ICB placement and
     /// `stream_output` their stream-output declaration, `min_precision` their minimum-precision
-    /// mode (ours only; another backend keeps its own precision, which D3D allows too).
+    /// mode (ours only; another backend keeps its own precision, which D3D allows too),
+    /// `layer` the options of a `[translator options]` section (ours only).
     pub fn translate(
         &self,
         dxbc: &[u8],
@@ -64,6 +65,7 @@ impl Backend {
         min_precision: translator::MinPrecisionMode,
         stream_output: Option<&translator::StreamOutput>,
         d3d9_state: Option<&translator::d3d9_state::StateOptions>,
+        layer: &crate::parse::LayerOptions,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
@@ -74,6 +76,7 @@ impl Backend {
                     stream_output: stream_output.cloned(),
                     ..options.clone()
                 };
+                layer.apply(&mut options);
                 if let Some(s) = d3d9_state {
                     options.d3d9.state = s.clone();
                 }

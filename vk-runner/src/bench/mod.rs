@@ -84,6 +84,7 @@ pub fn bench_shader(
                 Default::default(),
                 None,
                 None,
+                &Default::default(),
             )
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
@@ -297,6 +298,7 @@ fn pixel_run<'a>(
             viewports: Vec::new(),
             depth_bounds: None,
             d3d9_pixel_centres: false,
+            dual_source_blending: false,
             timed: Some((repeat, timer)),
             xfb: None,
             d3d9_state: None,
