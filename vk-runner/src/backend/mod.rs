@@ -57,6 +57,7 @@ impl Backend {
     /// `stream_output` their stream-output declaration, `min_precision` their minimum-precision
     /// mode (ours only; another backend keeps its own precision, which D3D allows too),
     /// `layer` the options of a `[translator options]` section (ours only).
+    #[allow(clippy::too_many_arguments)]
     pub fn translate(
         &self,
         dxbc: &[u8],
