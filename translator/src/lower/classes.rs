@@ -476,7 +476,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let zero = self.b.u32c(0);
                 let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
                 let chain: smallvec::SmallVec<[Operand; 4]> = if info.range.is_array() {
-                    let el = self.b.u32c(info.range.base);
+                    // Its first element (plus its dynamic offset, when placed with one).
+                    let el = self.descriptor_index(&info.range, None)?;
                     smallvec::smallvec![Operand::Global(info.global), el, zero, clamped]
                 } else {
                     smallvec::smallvec![Operand::Global(info.global), zero, clamped]

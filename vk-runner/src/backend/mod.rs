@@ -28,12 +28,20 @@ impl Backend {
         }
     }
 
-    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule).
-    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool) -> Self {
+    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule);
+    /// `tess_geom_point_size` when the device has `shaderTessellationAndGeometryPointSize`
+    /// enabled, which obliges domain and geometry shaders that output points to write their
+    /// size (`PointSize::AllStages`, as vkd3d does on such devices).
+    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool, tess_geom_point_size: bool) -> Self {
         let options = Options {
             target_env,
             debug_names: false,
             denorm_flush_f32,
+            point_size: if tess_geom_point_size {
+                translator::PointSize::AllStages
+            } else {
+                translator::PointSize::Unwritten
+            },
             ..Default::default()
         };
         Backend::Ours { options }

@@ -75,8 +75,9 @@ pub struct LayerOptions {
     /// `dual-source-blending = on`: the runner then blends render target 0 as
     /// `src0 × src1` (colour and alpha).
     pub dual_source_blending: bool,
-    /// `point-size = vertex|all`.
-    pub point_size: translator::PointSize,
+    /// `point-size = none|vertex|all` (`None`: the runner's choice, `AllStages` on a device
+    /// with `shaderTessellationAndGeometryPointSize`).
+    pub point_size: Option<translator::PointSize>,
     /// `target-env = vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3` (default: the device's).
     pub target_env: Option<translator::TargetEnv>,
 }
@@ -89,7 +90,9 @@ impl LayerOptions {
         o.rasterizer_sample_count = self.rasterizer_sample_count;
         o.output_swizzles = self.output_swizzles.clone();
         o.dual_source_blending = self.dual_source_blending;
-        o.point_size = self.point_size;
+        if let Some(p) = self.point_size {
+            o.point_size = p;
+        }
         if let Some(e) = self.target_env {
             o.target_env = e;
         }
@@ -156,12 +159,12 @@ impl LayerOptions {
                 }
             }
             "point-size" => {
-                self.point_size = match value {
+                self.point_size = Some(match value {
                     "none" => translator::PointSize::Unwritten,
                     "vertex" => translator::PointSize::Vertex,
                     "all" => translator::PointSize::AllStages,
                     _ => return Err(bad("expected none, vertex or all")),
-                }
+                })
             }
             "target-env" => {
                 use translator::TargetEnv as E;
@@ -636,7 +639,7 @@ mod tests {
         assert_eq!(o.rasterizer_sample_count, Some(4));
         assert_eq!(o.output_swizzles, [[C::W, C::X, C::Y, C::Z], C::IDENTITY]);
         assert!(o.dual_source_blending);
-        assert_eq!(o.point_size, translator::PointSize::AllStages);
+        assert_eq!(o.point_size, Some(translator::PointSize::AllStages));
         assert_eq!(o.target_env, Some(translator::TargetEnv::Vulkan1_0));
         let mut t = translator::Options::default();
         o.apply(&mut t);
