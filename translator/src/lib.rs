@@ -116,8 +116,9 @@ pub use lower::LowerError;
 /// `TranslateError::Unsupported` before each stage had its own error type).
 pub use lower::LowerError as TranslateError;
 pub use options::{
-    D3d9Options, IcbMode, MinPrecisionMode, Options, RawFeedback, RovMode, StreamOutput,
-    StreamOutputEntry, TargetEnv, VaryingLocation,
+    D3d9Options, DeviceFeatures, IcbMode, MinPrecisionMode, Options, PointSize, RawFeedback,
+    RovMode, StreamOutput, StreamOutputEntry, SwizzleComponent, TargetEnv, TexelBuffers,
+    TypedUavRead, VaryingLocation,
 };
 pub use passes::PassError;
 pub use reflect::Reflection;

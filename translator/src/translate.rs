@@ -161,6 +161,20 @@ impl Translator {
         module.spare.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
+        if let Some(f) = options.device_features {
+            // Whatever path asked for it: a feature the caller says the device lacks.
+            for (has, name) in [(f.float64, "shaderFloat64"), (f.int64, "shaderInt64")] {
+                if !has && reflection.vulkan_features.iter().any(|v| v == name) {
+                    return Err(LowerError::unsupported(
+                        0,
+                        format!(
+                            "a module that needs {name}, which the device lacks (DeviceFeatures)"
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
         Ok(Translation { spirv, reflection })
     }
 
@@ -240,6 +254,15 @@ fn sync_reflection(
     refl.descriptors
         .sort_by_key(|d| (d.set, d.binding, d.array_offset));
     refl.push_constants.sort_by_key(|p| p.offset);
+    // Descriptors of different types at one binding (placements that said it is mutable).
+    if refl
+        .descriptors
+        .chunk_by(|a, b| (a.set, a.binding) == (b.set, b.binding))
+        .any(|g| g.iter().any(|d| d.descriptor_type != g[0].descriptor_type))
+    {
+        refl.need_feature("mutableDescriptorType");
+        refl.vulkan_features.sort();
+    }
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of

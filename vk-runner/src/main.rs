@@ -224,9 +224,13 @@ fn run(cli: Cli) -> i32 {
         .as_ref()
         .map_or(translator::TargetEnv::default(), |g| g.target_env());
     let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
-        BackendKind::Ours => {
-            Backend::ours(target_env, gpu.as_ref().is_some_and(|g| g.denorm_flush_f32))
-        }
+        BackendKind::Ours => Backend::ours(
+            target_env,
+            gpu.as_ref().is_some_and(|g| g.denorm_flush_f32),
+            gpu.as_ref().is_some_and(|g| {
+                g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
+            }),
+        ),
         BackendKind::Vkd3d => {
             let cmd = cli
                 .vkd3d_compiler

@@ -27,6 +27,25 @@
 // `location` of a specialization-constant choice: take the IDs from the fixed table.
 #define DXBC_SPIRV_D3D9_STATE_TABLE_ID 4294967295
 
+// `dynamic_offset` value: no dynamic offset.
+#define DXBC_SPIRV_NO_DYNAMIC_OFFSET 4294967295
+
+// Placement flag: the binding is mutable (VK_EXT_mutable_descriptor_type); ranges of
+// different descriptor types may share it when every one of them says so.
+#define DXBC_SPIRV_DESCRIPTOR_MUTABLE (1 << 0)
+
+// The device offers 64-bit floats (`shaderFloat64`).
+#define DXBC_SPIRV_DEVICE_FEATURE_FLOAT64 (1 << 0)
+
+// The device offers 64-bit integers (`shaderInt64`).
+#define DXBC_SPIRV_DEVICE_FEATURE_INT64 (1 << 1)
+
+// The device offers subgroup (wave) operations; no SM4-5 or D3D9 instruction needs them.
+#define DXBC_SPIRV_DEVICE_FEATURE_WAVE_OPS (1 << 2)
+
+// The device zero-initialises workgroup memory (`shaderZeroInitializeWorkgroupMemory`).
+#define DXBC_SPIRV_DEVICE_FEATURE_ZERO_INITIALIZE_WORKGROUP_MEMORY (1 << 3)
+
 // Uses 64-bit floats (any double-precision instruction): `shaderFloat64`.
 #define DXBC_SPIRV_FEATURE_FLOAT64 (1 << 0)
 
@@ -138,6 +157,32 @@
 // on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
 // device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
 #define DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION (1 << 4)
+
+// Raw and structured SRVs as R32_UINT uniform texel buffers instead of read-only storage
+// buffers (the binding request and the reflection say `UNIFORM_TEXEL_BUFFER`).
+#define DXBC_SPIRV_TRANSLATE_RAW_SRV_TEXEL_BUFFERS (1 << 5)
+
+// Raw and structured UAVs as R32_UINT storage texel buffers instead of storage buffers.
+#define DXBC_SPIRV_TRANSLATE_RAW_UAV_TEXEL_BUFFERS (1 << 6)
+
+// UAV counters as R32_UINT storage texel buffers (texel 0 is the count) instead of storage
+// buffers.
+#define DXBC_SPIRV_TRANSLATE_UAV_COUNTER_TEXEL_BUFFERS (1 << 7)
+
+// Typed UAVs the program reads are declared `R32f`/`R32ui`/`R32i` (devices without
+// `shaderStorageImageReadWithoutFormat`; vkd3d's `TYPED_UAV_READ_FORMAT_R32`).
+#define DXBC_SPIRV_TRANSLATE_TYPED_UAV_READ_R32 (1 << 8)
+
+// Pixel shaders: dual-source blending (`o0`/`oC0` to `Location 0 Index 0`, `o1` to
+// `Location 0 Index 1`; writes to other render targets are dropped).
+#define DXBC_SPIRV_TRANSLATE_DUAL_SOURCE_BLENDING (1 << 9)
+
+// Vertex shaders write `PointSize` = 1.0.
+#define DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE (1 << 10)
+
+// Vertex, domain and geometry shaders write `PointSize` = 1.0 (needs
+// `shaderTessellationAndGeometryPointSize`; vkd3d's `WRITE_TESS_GEOM_POINT_SIZE`).
+#define DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE (1 << 11)
 
 // A checked copy of one shader's bytecode. Opaque to C.
 typedef struct dxbc_spirv_shader dxbc_spirv_shader;
@@ -291,6 +336,15 @@ typedef struct dxbc_spirv_d3d9_state_entry {
   const uint32_t *words;
 } dxbc_spirv_d3d9_state_entry;
 
+// What a descriptor's placement adds to it.
+typedef struct dxbc_spirv_descriptor_ext {
+  // The push-constant byte offset of the `u32` the module adds to the array element, or
+  // `DXBC_SPIRV_NO_DYNAMIC_OFFSET`.
+  uint32_t dynamic_offset;
+  // `DXBC_SPIRV_DESCRIPTOR_MUTABLE` when the placement said the binding is mutable.
+  uint32_t flags;
+} dxbc_spirv_descriptor_ext;
+
 // What a translated module expects from its pipeline. Free with `dxbc_spirv_free_reflection`;
 // every pointer inside lives exactly as long as it.
 typedef struct dxbc_spirv_reflection {
@@ -340,6 +394,13 @@ typedef struct dxbc_spirv_reflection {
   // compiled in") with its resolved delivery, in the order first read; none for DXBC.
   uint32_t d3d9_state_count;
   const struct dxbc_spirv_d3d9_state_entry *d3d9_state;
+  // Parallel to `descriptors` (`descriptor_count` entries): each one's dynamic offset and
+  // flags (a placement's, `docs/bindings.md`).
+  const struct dxbc_spirv_descriptor_ext *descriptor_exts;
+  // The push-constant byte offsets of the `u32` descriptor offsets the module reads
+  // (`descriptor_exts[i].dynamic_offset`, each once, sorted; 4 bytes each).
+  uint32_t dynamic_offset_count;
+  const uint32_t *dynamic_offsets;
 } dxbc_spirv_reflection;
 
 // What a call returns: `DXBC_SPIRV_OK` (0) or one of the negative `DXBC_SPIRV_ERROR_*`.
@@ -688,6 +749,88 @@ typedef struct dxbc_spirv_d3d9_state_info {
   const struct dxbc_spirv_d3d9_state_choice *choices;
 } dxbc_spirv_d3d9_state_info;
 
+// What a descriptor rule of the chained binding table adds (vkd3d's
+// `vkd3d_shader_descriptor_offset`, and a mutable binding).
+typedef struct dxbc_spirv_descriptor_rule_ext {
+  // Byte offset (a multiple of 4) in the push-constant block of a `u32` the module adds to
+  // the rule's array elements at run time (a descriptor table's offset in a heap), or
+  // `DXBC_SPIRV_NO_DYNAMIC_OFFSET`. The variables are then runtime arrays.
+  uint32_t dynamic_offset;
+  // `DXBC_SPIRV_DESCRIPTOR_*` bits.
+  uint32_t flags;
+} dxbc_spirv_descriptor_rule_ext;
+
+// Per descriptor rule of the binding table chained to the same translate info (the two
+// arrays are parallel; the counts must be equal).
+typedef struct dxbc_spirv_descriptor_rule_ext_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  uint32_t rule_count;
+  const struct dxbc_spirv_descriptor_rule_ext *rules;
+} dxbc_spirv_descriptor_rule_ext_info;
+
+// The second callback's answer: `dxbc_spirv_binding`'s members, then a dynamic offset and
+// flags. The library fills it with defaults before each call (a descriptor at set 0, binding
+// 0, element 0, `DXBC_SPIRV_NO_DYNAMIC_OFFSET`, no flags), so a callback sets only what it
+// places.
+typedef struct dxbc_spirv_binding2 {
+  // A `DXBC_SPIRV_BINDING_KIND_*`.
+  dxbc_spirv_binding_kind kind;
+  uint32_t set;
+  uint32_t binding;
+  uint32_t array_offset;
+  uint32_t push_constant_offset;
+  uint32_t push_constant_size;
+  // As in `dxbc_spirv_descriptor_rule_ext` (descriptors only).
+  uint32_t dynamic_offset;
+  // `DXBC_SPIRV_DESCRIPTOR_*` bits (descriptors only).
+  uint32_t flags;
+} dxbc_spirv_binding2;
+
+// Where a range goes: the callback of `dxbc_spirv_binding_callback2_info`. Fill `*binding`
+// and return nonzero, or return 0 to refuse the range (as `dxbc_spirv_binding_callback`).
+typedef dxbc_spirv_bool (*dxbc_spirv_binding_callback2)(void *user_data,
+                                                        const struct dxbc_spirv_binding_request *request,
+                                                        struct dxbc_spirv_binding2 *binding);
+
+// Places bindings by asking the caller, whose answers may carry dynamic offsets and mutable
+// bindings (one of policy, table, callback and callback2 per translation).
+typedef struct dxbc_spirv_binding_callback2_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  dxbc_spirv_binding_callback2 callback;
+  // Passed to the callback as it is.
+  void *user_data;
+} dxbc_spirv_binding_callback2_info;
+
+// Per render target, the swizzle of a pixel shader's colour before it is written
+// (vkd3d-shader's `output_swizzles`).
+typedef struct dxbc_spirv_output_swizzle_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  // Render targets 0 .. `swizzle_count` (at most 8); later ones are written as they are.
+  uint32_t swizzle_count;
+  // Per render target: bits `8c .. 8c + 7` name the component (0 = x .. 3 = w) of the
+  // shader's colour that component `c` of the output gets (vkd3d-shader's swizzle
+  // packing: `0x03020100` is the identity, `0x02010003` moves alpha to red).
+  const uint32_t *swizzles;
+} dxbc_spirv_output_swizzle_info;
+
+// What the device offers (vkd3d-shader's compile feature flags). Without it the translator
+// assumes its defaults; with it, a program that needs a feature not listed is refused with
+// `DXBC_SPIRV_ERROR_UNSUPPORTED` naming the feature, and thread-group shared memory is
+// zero-initialised exactly when `ZERO_INITIALIZE_WORKGROUP_MEMORY` is set.
+typedef struct dxbc_spirv_device_features_info {
+  // `DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO`.
+  dxbc_spirv_structure_type s_type;
+  const void *next;
+  // `DXBC_SPIRV_DEVICE_FEATURE_*` bits.
+  uint32_t features;
+} dxbc_spirv_device_features_info;
+
 // `dxbc_spirv_shader_create_info`.
 #define DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO 1
 
@@ -711,6 +854,18 @@ typedef struct dxbc_spirv_d3d9_state_info {
 
 // `dxbc_spirv_d3d9_state_info`.
 #define DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO 8
+
+// `dxbc_spirv_descriptor_rule_ext_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO 9
+
+// `dxbc_spirv_binding_callback2_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO 10
+
+// `dxbc_spirv_output_swizzle_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO 11
+
+// `dxbc_spirv_device_features_info`.
+#define DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO 12
 
 // D3DRS_ALPHAFUNC (a D3DCMPFUNC), uint32.
 #define DXBC_SPIRV_D3D9_STATE_ALPHA_FUNC 1
@@ -956,6 +1111,9 @@ typedef struct dxbc_spirv_d3d9_state_info {
 // Vulkan 1.2, SPIR-V 1.5.
 #define DXBC_SPIRV_TARGET_ENV_VULKAN_1_2 2
 
+// Vulkan 1.0, SPIR-V 1.0.
+#define DXBC_SPIRV_TARGET_ENV_VULKAN_1_0 3
+
 // set = space; binding = class base (b 0, s 16, t 32, u 160, counters 224) + register.
 #define DXBC_SPIRV_BINDING_POLICY_CLASS_OFFSETS 0
 
@@ -974,7 +1132,8 @@ typedef struct dxbc_spirv_d3d9_state_info {
 #define DXBC_SPIRV_BINDING_KIND_PUSH_CONSTANT 1
 
 // The rasterizer's sample count (`sampleinfo`/`samplepos` on `rasterizer`), uint32.
-// Deliverable as a specialization constant (the default, id 0).
+// Deliverable as a specialization constant (the default, id 0) or an immediate constant (a
+// power of two from 1 to 64).
 #define DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT 1
 
 // The hull shader's tessellation factor limit, float32. Reserved: the translator clamps

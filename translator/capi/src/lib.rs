@@ -18,7 +18,9 @@
 //! Modules: [`status`] (codes, messages, the panic guard), [`chain`] (reading the chained
 //! input structs), [`enums`] (the enumerations several calls share), [`shader`] (the shader handle), [`scan`] (what a layer checks before
 //! creating a shader), [`translate`] (SPIR-V out, bindings and parameters in),
-//! [`stream_output`] (a stream-output declaration in),
+//! [`stream_output`] (a stream-output declaration in), [`layer`] (what D3D12 layers ask
+//! beyond a binding table: dynamic descriptor offsets, mutable bindings, output swizzles,
+//! device features),
 //! [`reflection`] (the translation's reflection as C structs).
 
 #![allow(non_camel_case_types)]
@@ -26,6 +28,7 @@
 pub mod chain;
 pub mod d3d9_state;
 pub mod enums;
+pub mod layer;
 pub mod reflection;
 pub mod scan;
 pub mod shader;

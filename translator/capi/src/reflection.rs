@@ -235,6 +235,24 @@ pub struct dxbc_spirv_reflection {
     /// compiled in") with its resolved delivery, in the order first read; none for DXBC.
     pub d3d9_state_count: u32,
     pub d3d9_state: *const crate::d3d9_state::dxbc_spirv_d3d9_state_entry,
+    /// Parallel to `descriptors` (`descriptor_count` entries): each one's dynamic offset and
+    /// flags (a placement's, `docs/bindings.md`).
+    pub descriptor_exts: *const dxbc_spirv_descriptor_ext,
+    /// The push-constant byte offsets of the `u32` descriptor offsets the module reads
+    /// (`descriptor_exts[i].dynamic_offset`, each once, sorted; 4 bytes each).
+    pub dynamic_offset_count: u32,
+    pub dynamic_offsets: *const u32,
+}
+
+/// What a descriptor's placement adds to it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dxbc_spirv_descriptor_ext {
+    /// The push-constant byte offset of the `u32` the module adds to the array element, or
+    /// `DXBC_SPIRV_NO_DYNAMIC_OFFSET`.
+    pub dynamic_offset: u32,
+    /// `DXBC_SPIRV_DESCRIPTOR_MUTABLE` when the placement said the binding is mutable.
+    pub flags: u32,
 }
 
 /// The public struct followed by the storage it points into.
@@ -252,6 +270,8 @@ struct Holder {
     d3d9_state: Vec<crate::d3d9_state::dxbc_spirv_d3d9_state_entry>,
     /// The baked words the entries point into (each vector's heap buffer stays put).
     d3d9_words: Vec<Vec<u32>>,
+    descriptor_exts: Vec<dxbc_spirv_descriptor_ext>,
+    dynamic_offsets: Vec<u32>,
 }
 
 fn len32<T>(v: &[T]) -> u32 {
@@ -435,6 +455,21 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             .collect::<Vec<_>>()
     });
     let descriptors: Vec<_> = r.descriptors.iter().map(descriptor).collect();
+    let descriptor_exts: Vec<_> = r
+        .descriptors
+        .iter()
+        .map(|d| dxbc_spirv_descriptor_ext {
+            dynamic_offset: d
+                .dynamic_offset
+                .unwrap_or(crate::layer::DXBC_SPIRV_NO_DYNAMIC_OFFSET),
+            flags: if d.mutable {
+                crate::layer::DXBC_SPIRV_DESCRIPTOR_MUTABLE
+            } else {
+                0
+            },
+        })
+        .collect();
+    let dynamic_offsets = r.dynamic_offsets.clone();
     let push_constants: Vec<_> = r
         .push_constants
         .iter()
@@ -515,6 +550,9 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         xfb_entries: xfb_entries.as_ptr(),
         d3d9_state_count: len32(&d3d9_state),
         d3d9_state: d3d9_state.as_ptr(),
+        descriptor_exts: descriptor_exts.as_ptr(),
+        dynamic_offset_count: len32(&dynamic_offsets),
+        dynamic_offsets: dynamic_offsets.as_ptr(),
     };
     let holder = Box::new(Holder {
         public,
@@ -528,6 +566,8 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         xfb_entries,
         d3d9_state,
         d3d9_words,
+        descriptor_exts,
+        dynamic_offsets,
     });
     Box::into_raw(holder).cast()
 }

@@ -226,10 +226,17 @@ impl<'p, 'm> D9<'p, 'm> {
             set,
             binding,
             array_offset,
+            dynamic_offset,
+            mutable,
         } = place
         else {
             return Err(self.unsupported(push_refusal));
         };
+        if dynamic_offset.is_some() {
+            return Err(self.unsupported(format!(
+                "a dynamic descriptor offset for {name} (Direct3D 9 programs take static placements only)"
+            )));
+        }
         let st = self.b.m.row_block(elem, rows);
         let m = &mut self.b.m;
         let g = m.add_global(st, StorageClass::Uniform, None);
@@ -255,6 +262,8 @@ impl<'p, 'm> D9<'p, 'm> {
                 size_bytes: 16 * rows,
             },
             writable: false,
+            dynamic_offset: None,
+            mutable,
         });
         self.refl_globals.descriptors.push(g);
         Ok(g)

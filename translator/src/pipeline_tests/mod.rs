@@ -8,6 +8,7 @@ mod cfg;
 mod classes;
 mod flow;
 mod icb_buffer;
+mod layer;
 mod patch_sysval;
 mod precision;
 mod query;

@@ -115,6 +115,8 @@ impl Interface {
                 ));
             }
             return Ok(Placement::Descriptor {
+                dynamic_offset: None,
+                mutable: false,
                 set: c.binding.set,
                 binding: c.binding.binding,
                 array_offset: elem,
@@ -134,6 +136,8 @@ impl Interface {
             }
             if let Some(elem) = self.element(range, c.sampler_index, c.binding.count, NO_OFFSET)? {
                 return Ok(Placement::Descriptor {
+                    dynamic_offset: None,
+                    mutable: false,
                     set: c.binding.set,
                     binding: c.binding.binding,
                     array_offset: elem,
@@ -223,6 +227,8 @@ impl Resolver for Interface {
             }
             if let Some(elem) = self.element(range, b.register_index, b.binding.count, *off)? {
                 return Ok(Placement::Descriptor {
+                    dynamic_offset: None,
+                    mutable: false,
                     set: b.binding.set,
                     binding: b.binding.binding,
                     array_offset: elem,

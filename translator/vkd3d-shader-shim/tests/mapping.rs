@@ -154,6 +154,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         place(range(C::T, 0, 5, Some(5), D::SampledImage)),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 1,
             binding: 0,
             array_offset: 101
@@ -162,6 +164,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         place(range(C::T, 0, 10, None, D::SampledImage)),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 1,
             binding: 0,
             array_offset: 106
@@ -171,6 +175,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         place(range(C::T, 0, 2, Some(2), D::UniformTexelBuffer)),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 9,
             binding: 9,
             array_offset: 2
@@ -186,6 +192,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         place(range(C::B, 2, 4, Some(6), D::UniformBuffer)),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 0,
             binding: 2,
             array_offset: 1
@@ -204,6 +212,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         place(range(C::S, 0, 5, Some(5), D::Sampler)),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 0,
             binding: 1,
             array_offset: 0
@@ -253,6 +263,8 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
     assert_eq!(
         with_counters.place(&counter),
         Ok(Placement::Descriptor {
+            dynamic_offset: None,
+            mutable: false,
             set: 4,
             binding: 7,
             array_offset: 4

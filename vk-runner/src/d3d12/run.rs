@@ -171,8 +171,9 @@ impl Runner<'_> {
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::StreamOutput(so) => st.stream_output = Some(so.clone()),
                 // Our translator's own options: vkd3d places descriptors, the immediate
-                // constant buffer and precision itself.
+                // constant buffer and precision itself, and passes its own layer options.
                 SectionKind::Binding(_)
+                | SectionKind::TranslatorOptions(_)
                 | SectionKind::Icb(_)
                 | SectionKind::MinPrecision(_)
                 | SectionKind::Ignored(_) => {}

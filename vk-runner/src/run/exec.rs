@@ -413,6 +413,7 @@ pub fn draw(
             depth_bounds: st.depth_bounds,
             xfb,
             d3d9_pixel_centres: d3d9,
+            dual_source_blending: st.layer.dual_source_blending,
             d3d9_state: d3d9.then_some(&st.d3d9_state),
             timed: None,
         };

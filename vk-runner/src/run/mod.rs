@@ -120,6 +120,8 @@ pub(crate) struct FileState {
     pub descriptors: Vec<parse::DescriptorMap>,
     /// The last `[stream output]` section's declaration.
     pub stream_output: Option<translator::StreamOutput>,
+    /// The last `[translator options]` section's options.
+    pub layer: parse::LayerOptions,
     /// The models of this pass (SM2.0–3.0 or SM4.0–5.1, within the run's range).
     pub pass: (ShaderModel, ShaderModel),
     /// D3D9 fixed-function state set by `alpha test`, `fog`, ...: directive word → (line,
@@ -200,6 +202,7 @@ impl<'a> Runner<'a> {
             test_models: Vec::new(),
             descriptors: Vec::new(),
             stream_output: None,
+            layer: Default::default(),
             pass,
             fixed_function: Default::default(),
             d3d9_state: Default::default(),
@@ -262,6 +265,10 @@ impl<'a> Runner<'a> {
                 }
                 SectionKind::MinPrecision(m) => {
                     st.min_precision = *m;
+                    st.cache = ShaderCache::default();
+                }
+                SectionKind::TranslatorOptions(o) => {
+                    st.layer = o.clone();
                     st.cache = ShaderCache::default();
                 }
                 SectionKind::StreamOutput(so) => {
@@ -434,6 +441,7 @@ impl<'a> Runner<'a> {
             icb: st.icb,
             min_precision: st.min_precision,
             stream_output: st.stream_output.clone(),
+            layer: st.layer.clone(),
         };
         let file = st.name.clone();
         for tl in lines {

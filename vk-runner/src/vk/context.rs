@@ -277,6 +277,13 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(conservative_ext));
+            // VK_EXT_mutable_descriptor_type: bindings holding several descriptor types.
+            let mutable_ext = ash::ext::mutable_descriptor_type::NAME;
+            let has_mutable = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(mutable_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -290,6 +297,9 @@ impl Gpu {
                 if has_interlock {
                     f2 = f2.push_next(&mut have.interlock);
                 }
+                if has_mutable {
+                    f2 = f2.push_next(&mut have.mutable);
+                }
                 instance.get_physical_device_features2(pdev, &mut f2);
                 have.f10 = f2.features;
             }
@@ -298,6 +308,7 @@ impl Gpu {
             have.f13.p_next = std::ptr::null_mut();
             have.xfb.p_next = std::ptr::null_mut();
             have.interlock.p_next = std::ptr::null_mut();
+            have.mutable.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
                 if have.get(name) == Some(true) {
@@ -325,6 +336,10 @@ impl Gpu {
             }
             if has_conservative {
                 exts.push(conservative_ext.as_ptr());
+            }
+            if has_mutable {
+                f2 = f2.push_next(&mut create.mutable);
+                exts.push(mutable_ext.as_ptr());
             }
             let dinfo = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qinfo)

@@ -264,7 +264,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             BuiltIn::VertexIndex | BuiltIn::InstanceIndex => {
                 self.b.m.capability(spirv::Capability::DrawParameters);
-                if self.opts.target_env == crate::options::TargetEnv::Vulkan1_1 {
+                if self.opts.target_env.spirv_version() < (1, 5) {
                     self.b.m.extension("SPV_KHR_shader_draw_parameters");
                 }
                 self.need_feature("shaderDrawParameters");
