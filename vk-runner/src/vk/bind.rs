@@ -304,21 +304,30 @@ fn element_write(
     let space = d.origin.space;
     if d.origin.uav_counter {
         // The hidden counter of each UAV: a zeroed 32-bit word (every draw or dispatch
-        // starts its UAV counters at 0; the counter cannot be probed).
-        if d.descriptor_type != DescriptorType::StorageBuffer {
-            return Err(RunError::Fail(format!(
-                "{name} reflected as {:?}",
-                d.descriptor_type
-            )));
-        }
-        let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
-        let info = vk::DescriptorBufferInfo {
-            buffer: buf.buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
+        // starts its UAV counters at 0; the counter cannot be probed), as a storage buffer
+        // or an R32_UINT storage texel buffer (vkd3d's).
+        let texel = match d.descriptor_type {
+            DescriptorType::StorageBuffer => false,
+            DescriptorType::StorageTexelBuffer => true,
+            t => return Err(RunError::Fail(format!("{name} reflected as {t:?}"))),
+        };
+        let usage = if texel {
+            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+        } else {
+            vk::BufferUsageFlags::STORAGE_BUFFER
+        };
+        let mut buf = gpu.buffer_with_data(4, usage, &[0; 4])?;
+        let w = if texel {
+            Write::Texel(gpu.buffer_view(&mut buf, vk::Format::R32_UINT)?)
+        } else {
+            Write::Buffer(vk::DescriptorBufferInfo {
+                buffer: buf.buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            })
         };
         keep.push(buf);
-        return Ok(Some(Write::Buffer(info)));
+        return Ok(Some(w));
     }
     Ok(Some(match d.origin.class {
         RegisterClass::B => {
