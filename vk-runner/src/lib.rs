@@ -5,12 +5,15 @@
 //! [`translator::Reflection`] by a [`backend`] (our translator, or vkd3d-compiler for
 //! cross-checking), and [`run`] executes the test lines on a Vulkan device ([`vk`]), building
 //! every descriptor set layout, pipeline layout and vertex input from the reflection. [`bench`]
-//! times translated shaders on the device (the `vk-bench` binary).
+//! times translated shaders on the device (the `vk-bench` binary); [`diff`] runs shaders
+//! through two translators on the device and compares their outputs (`vk-runner diff`).
 
 pub mod backend;
 pub mod bench;
 pub mod cache;
+pub mod diff;
 pub mod hlsl;
+pub mod isolate;
 pub mod parse;
 pub mod report;
 pub mod run;
