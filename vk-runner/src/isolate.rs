@@ -25,6 +25,9 @@ pub struct ChildInfo {
     pub device: Option<String>,
     pub validation_errors: u32,
     pub validation_warnings: u32,
+    /// The exit status of a child that ended by itself before running a file (a usage
+    /// error, say): the run stops with it.
+    pub exit: Option<i32>,
 }
 
 /// Child side: announces the start of file `index`.
@@ -159,6 +162,11 @@ pub fn run(
         info.validation_errors = errors_before.0 + last_counts.0;
         info.validation_warnings = errors_before.1 + last_counts.1;
         errors_before = (info.validation_errors, info.validation_warnings);
+        let code = status.as_ref().ok().and_then(|s| s.code());
+        if current.is_none() && reported == 0 && code.is_some_and(|c| c != 0) {
+            info.exit = code;
+            break;
+        }
         // Died before announcing the next file (at start-up): that file takes the blame.
         if current.is_none() && next + reported < files.len() {
             current = Some(next + reported);

@@ -125,6 +125,9 @@ fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();
     let info = vk_runner::isolate::run(&command, files, backend, &mut report, cli.json);
+    if let Some(code) = info.exit {
+        return code;
+    }
     let (verr, vwarn) = (info.validation_errors, info.validation_warnings);
     let failed = report.count(Status::Fail) > 0 || verr > 0;
     if cli.json {
@@ -218,6 +221,33 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: {e}");
         return 2;
     }
+    let model = |flag: &str, text: &str| {
+        let mut c = vk_runner::parse::cursor::Cursor::new(text);
+        match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
+            Ok(m) if c.is_empty() => Some(m),
+            Ok(_) => {
+                eprintln!("vk-runner: {flag} {text}: trailing text");
+                None
+            }
+            Err(e) => {
+                eprintln!("vk-runner: {flag} {text}: {e}");
+                None
+            }
+        }
+    };
+    let (Some(min_model), Some(max_model)) = (
+        model(
+            "--shader-model",
+            cli.shader_model.as_deref().unwrap_or("4.0"),
+        ),
+        model("--max-shader-model", &cli.max_shader_model),
+    ) else {
+        return 2;
+    };
+    if min_model > max_model {
+        eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
+        return 2;
+    }
     if !cli.child && !cli.in_process {
         return run_isolated(&cli, &files);
     }
@@ -293,33 +323,6 @@ fn run(cli: Cli) -> i32 {
             .for_each(|b| vk_runner::isolate::banner(b, device.as_deref()));
     } else if !cli.json {
         banner.iter().for_each(|b| println!("{b}"));
-    }
-    let model = |flag: &str, text: &str| {
-        let mut c = vk_runner::parse::cursor::Cursor::new(text);
-        match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
-            Ok(m) if c.is_empty() => Some(m),
-            Ok(_) => {
-                eprintln!("vk-runner: {flag} {text}: trailing text");
-                None
-            }
-            Err(e) => {
-                eprintln!("vk-runner: {flag} {text}: {e}");
-                None
-            }
-        }
-    };
-    let (Some(min_model), Some(max_model)) = (
-        model(
-            "--shader-model",
-            cli.shader_model.as_deref().unwrap_or("4.0"),
-        ),
-        model("--max-shader-model", &cli.max_shader_model),
-    ) else {
-        return 2;
-    };
-    if min_model > max_model {
-        eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
-        return 2;
     }
     let runner = Runner {
         gpu: gpu.as_ref(),

@@ -328,8 +328,10 @@ pub fn self_command() -> Result<Vec<String>, String> {
         exe
     };
     let mut cmd = Vec::new();
+    // Started through a wrapper's loader: start the child through the same wrapper. Started
+    // directly: directly (the caller may have hidden the driver on purpose).
     for var in ["DXBC_SPIRV_LAVAPIPE", "WITH_NEW_LAVAPIPE"] {
-        if let Some(w) = std::env::var_os(var).filter(|w| !w.is_empty()) {
+        if let Some(w) = std::env::var_os(var).filter(|w| is_loader && !w.is_empty()) {
             cmd.push(w.to_string_lossy().into_owned());
             break;
         }
