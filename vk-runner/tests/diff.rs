@@ -1,4 +1,4 @@
-//! `vk-runner diff` end to end: two shaders written here with the DXBC assembler run through
+//! `vk-runner diff` end to end: three shaders written here with the DXBC assembler run through
 //! our SPIR-V and vkd3d-shader's; they must agree, a deliberate miscompile of our side
 //! (`--inject-miscompile swap-output`) must be reported as a difference with exit status 1,
 //! and a crash of our worker (`--inject-miscompile crash`) must cost only the shader it
@@ -61,8 +61,8 @@ fn diff(args: &[&str], compiler: &Path) -> Output {
     cmd.output().expect("run vk-runner diff")
 }
 
-/// Writes the test shaders: a pixel shader (arithmetic on a varying into a vector output) and
-/// a compute shader (thread IDs into a UAV).
+/// Writes the test shaders: a pixel shader (arithmetic on a varying into a vector output), a
+/// compute shader (thread IDs into a UAV) and a geometry shader (two vertices per point).
 fn shaders() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-test-shaders");
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -83,7 +83,24 @@ fn shaders() -> PathBuf {
               imul null, r0.x, vThreadID.x, l(3)\n\
               store_uav_typed u0.xyzw, vThreadID.xxxx, r0.xxxx\n\
               ret\n";
-    for (name, text) in [("a_ps.dxbc", ps), ("b_cs.dxbc", cs)] {
+    let gs = "gs_4_0\n\
+              .input TEXCOORD 0 v0.xyzw float\n\
+              .output SV_Position 0 o0.xyzw float POS\n\
+              .output TEXCOORD 0 o1.xyzw float\n\
+              dcl_input v[1][0].xyzw\n\
+              dcl_inputprimitive point\n\
+              dcl_outputtopology pointlist\n\
+              dcl_output_siv o0.xyzw, position\n\
+              dcl_output o1.xyzw\n\
+              dcl_maxout 2\n\
+              mov o0.xyzw, v[0][0].xyzw\n\
+              add o1.xyzw, v[0][0].xyzw, v[0][0].yxwz\n\
+              emit\n\
+              mov o0.xyzw, v[0][0].wzyx\n\
+              mul o1.xyzw, v[0][0].xyzw, l(2.0, 3.0, 0.5, 1.0)\n\
+              emit\n\
+              ret\n";
+    for (name, text) in [("a_ps.dxbc", ps), ("b_cs.dxbc", cs), ("c_gs.dxbc", gs)] {
         let bytes = translator::asm::assemble(text).expect("the test shader assembles");
         std::fs::write(dir.join(name), bytes).expect("write the test shader");
     }
@@ -120,7 +137,7 @@ fn agreement_and_an_injected_miscompile() {
     assert_eq!(out.status.code(), Some(0), "{t}");
     assert!(
         t.lines()
-            .any(|l| l == "diff: 2 shaders, 2 ran, 2 agree, 0 differ, 0 not run"),
+            .any(|l| l == "diff: 3 shaders, 3 ran, 3 agree, 0 differ, 0 not run"),
         "{t}"
     );
     assert!(t.contains("shaders per second"), "{t}");
@@ -142,21 +159,28 @@ fn agreement_and_an_injected_miscompile() {
         line.contains("reproduce: vk-runner diff --seed 1"),
         "{line}"
     );
+    // In the geometry shader, the swap happens before each emitted vertex (at vertex 0 the
+    // two components are equal: x + y and y + x).
+    assert!(
+        t.lines()
+            .any(|l| l.contains("c_gs.dxbc: differ: TEXCOORD0.x at vertex 1")),
+        "{t}"
+    );
     // The compute shader has no vector output to swap: our side cannot run it miscompiled.
     assert!(
         t.lines()
-            .any(|l| l == "diff: 2 shaders, 1 ran, 0 agree, 1 differ, 1 not run"),
+            .any(|l| l == "diff: 3 shaders, 2 ran, 0 agree, 2 differ, 1 not run"),
         "{t}"
     );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(json).expect("the JSON report"))
             .expect("valid JSON");
-    assert_eq!(report["differ"], 1);
+    assert_eq!(report["differ"], 2);
     let e = report["entries"]
         .as_array()
         .expect("entries")
         .iter()
-        .find(|e| e["status"] == "differ")
+        .find(|e| e["status"] == "differ" && e["class"] == "dxbc ps")
         .expect("the differing entry");
     assert_eq!(e["difference"]["output"], "SV_TARGET0");
     assert_eq!(e["difference"]["component"], 0);
@@ -176,16 +200,16 @@ fn a_crashing_worker_costs_one_shader() {
         return;
     }
     let t = text(&out);
-    // Both shaders crash our worker, which is restarted for the second.
+    // Every shader crashes our worker, which is restarted for the next.
     assert_eq!(
         t.matches("crashed (ours): killed by signal 6 (SIGABRT)")
             .count(),
-        2,
+        3,
         "{t}"
     );
     assert!(
         t.lines()
-            .any(|l| l == "diff: 2 shaders, 0 ran, 0 agree, 0 differ, 2 not run"),
+            .any(|l| l == "diff: 3 shaders, 0 ran, 0 agree, 0 differ, 3 not run"),
         "{t}"
     );
     assert_eq!(out.status.code(), Some(0), "{t}");

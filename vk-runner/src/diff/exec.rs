@@ -79,8 +79,9 @@ pub fn run(
         ShaderStage::Compute => run_cs(gpu, shader, &t, seed),
         ShaderStage::Pixel => run_ps(gpu, shader, &t, seed, bool_stride),
         ShaderStage::Vertex => run_vs(gpu, shader, &t, seed, bool_stride),
+        ShaderStage::Geometry => super::gs::run(gpu, shader, &t, seed),
         s => Err(RunError::Skip(format!(
-            "{s:?} shaders are not run yet (only vertex, pixel and compute shaders)"
+            "{s:?} shaders are not run yet (only vertex, pixel, geometry and compute shaders)"
         ))),
     };
     match r {
@@ -93,7 +94,7 @@ fn descriptors(t: &Translation) -> Vec<&Descriptor> {
     t.reflection.descriptors.iter().collect()
 }
 
-fn sources(inp: &mut Inputs) -> BindSources<'_> {
+pub(super) fn sources(inp: &mut Inputs) -> BindSources<'_> {
     BindSources {
         resources: &mut inp.resources,
         samplers: &inp.samplers,
@@ -104,7 +105,7 @@ fn sources(inp: &mut Inputs) -> BindSources<'_> {
 }
 
 /// Reads every UAV back.
-fn read_uavs(gpu: &Gpu, inp: &Inputs, out: &mut Vec<Output>) -> Result<(), String> {
+pub(super) fn read_uavs(gpu: &Gpu, inp: &Inputs, out: &mut Vec<Output>) -> Result<(), String> {
     for rb in &inp.readbacks {
         let Some(res) = inp.resources.get(&rb.key) else {
             continue;
@@ -143,7 +144,7 @@ fn read_uavs(gpu: &Gpu, inp: &Inputs, out: &mut Vec<Output>) -> Result<(), Strin
     Ok(())
 }
 
-fn bytes_to_words(b: &[u8]) -> Vec<u32> {
+pub(super) fn bytes_to_words(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
@@ -183,7 +184,7 @@ fn scalar_of(c: ComponentType) -> ScalarKind {
 /// register (both translators place DXBC varyings at their register), else named after the
 /// location. The type comes from the signature where it has the element (a module may declare
 /// a register of mixed types as one vector of one type).
-fn semantic_at(
+pub(super) fn semantic_at(
     vars: &[InterfaceVar],
     sig: &[super::shader::SigElem],
     kind: Kind,
@@ -220,7 +221,7 @@ fn semantic_at(
 }
 
 /// A vertex-stage reflection with no resources.
-fn bare_reflection(stage: ShaderStage) -> Reflection {
+pub(super) fn bare_reflection(stage: ShaderStage) -> Reflection {
     Reflection {
         stage,
         entry_point: "main".into(),
@@ -240,7 +241,7 @@ fn bare_reflection(stage: ShaderStage) -> Reflection {
     }
 }
 
-fn target(
+pub(super) fn target(
     gpu: &Gpu,
     slot: u32,
     format: &str,
@@ -266,14 +267,14 @@ fn target(
     )
 }
 
-fn attachment(r: &mut TestResource) -> Result<Attachment<'_>, RunError> {
+pub(super) fn attachment(r: &mut TestResource) -> Result<Attachment<'_>, RunError> {
     match &mut r.obj {
         GpuObject::Image(image) => Ok(Attachment { image }),
         GpuObject::Buffer(_) => Err(RunError::Fail("a render target is a buffer".into())),
     }
 }
 
-fn draw_state<'a>(
+pub(super) fn draw_state<'a>(
     topology: Topology,
     vertices: u32,
     layout: &'a [InputElement],
@@ -464,7 +465,7 @@ fn run_ps(
 /// Whether a built-in a vertex shader's module writes is a D3D output: a module may write
 /// `PointSize` for Vulkan's sake (D3D10+ has none; a D3D9 shader has one only if it writes
 /// `oPts`).
-fn d3d_output(shader: &Shader, b: BuiltIn) -> bool {
+pub(super) fn d3d_output(shader: &Shader, b: BuiltIn) -> bool {
     if b != BuiltIn::PointSize {
         return true;
     }
@@ -624,7 +625,7 @@ fn run_vs(
     if cap_words.len() < words as usize {
         return Err(RunError::Fail("the capture buffer came back short".into()));
     }
-    let mut outputs = vs_outputs(shader, t, &cap, &cap_words);
+    let mut outputs = record_outputs(shader, t, &cap, VERTICES, &cap_words);
     inp.readbacks.retain(|r| r.key.1 != CAPTURE_SPACE);
     read_uavs(gpu, &inp, &mut outputs)?;
     Ok(SideResult::Ran {
@@ -633,11 +634,14 @@ fn run_vs(
     })
 }
 
-/// Groups the captured scalars into outputs named by semantic (located outputs) or built-in.
-fn vs_outputs(
+/// Groups captured records (`records` of them, `cap.stride` words each) into outputs named by
+/// semantic (located outputs) or built-in: a vertex shader's via the geometry stage, a geometry
+/// shader's via transform feedback.
+pub(super) fn record_outputs(
     shader: &Shader,
     t: &Translation,
     cap: &stages::Capture,
+    records: u32,
     words: &[u32],
 ) -> Vec<Output> {
     use std::collections::BTreeMap;
@@ -706,11 +710,14 @@ fn vs_outputs(
                 present |= 1 << c;
             }
         }
-        let mut data = Vec::with_capacity((VERTICES * comps) as usize);
-        for v in 0..VERTICES {
+        let mut data = Vec::with_capacity((records * comps) as usize);
+        for v in 0..records {
             for c in 0..comps {
                 data.push(match slots.get(&c) {
-                    Some((_, off)) => words[(v * cap.stride + off) as usize],
+                    Some((_, off)) => words
+                        .get((v * cap.stride + off) as usize)
+                        .copied()
+                        .unwrap_or(0),
                     None => 0,
                 });
             }

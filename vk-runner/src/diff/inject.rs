@@ -2,8 +2,9 @@
 //! it edits our translator's SPIR-V after translation so that a known output is wrong, and
 //! the run must then report a difference. Only for tests; it never touches vkd3d's module.
 //!
-//! `swap-output`: before every return of the entry point, the first located output that is a
-//! vector of two or more components gets its first two components swapped.
+//! `swap-output`: before every return of the entry point and every vertex a geometry shader
+//! emits, the first located output that is a vector of two or more components gets its first
+//! two components swapped.
 //! `crash`: our worker aborts on every shader, to test that the run survives a crashed side.
 
 use rspirv::binary::Assemble;
@@ -94,43 +95,49 @@ impl Inject {
         }
         let (var, vec_ty, n) = target.ok_or("no located vector output to swap")?;
         let mut next = m.header.as_ref().map_or(1, |h| h.bound);
-        let func = m
-            .functions
-            .iter_mut()
-            .find(|f| f.def.as_ref().and_then(|d| d.result_id) == Some(main))
-            .ok_or("no entry-point function")?;
-        for block in &mut func.blocks {
-            let Some(last) = block.instructions.last() else {
-                continue;
-            };
-            if last.class.opcode != Op::Return {
-                continue;
+        let swap = |next: &mut u32| {
+            let (loaded, swapped) = (*next, *next + 1);
+            *next += 2;
+            let mut shuffle = vec![
+                Operand::IdRef(loaded),
+                Operand::IdRef(loaded),
+                Operand::LiteralBit32(1),
+                Operand::LiteralBit32(0),
+            ];
+            shuffle.extend((2..n).map(Operand::LiteralBit32));
+            [
+                Instruction::new(
+                    Op::Load,
+                    Some(vec_ty),
+                    Some(loaded),
+                    vec![Operand::IdRef(var)],
+                ),
+                Instruction::new(Op::VectorShuffle, Some(vec_ty), Some(swapped), shuffle),
+                Instruction::new(
+                    Op::Store,
+                    None,
+                    None,
+                    vec![Operand::IdRef(var), Operand::IdRef(swapped)],
+                ),
+            ]
+        };
+        // Before every return of the entry point, and before every vertex a geometry shader
+        // emits (in any function).
+        for func in &mut m.functions {
+            let entry = func.def.as_ref().and_then(|d| d.result_id) == Some(main);
+            for block in &mut func.blocks {
+                let mut i = 0;
+                while i < block.instructions.len() {
+                    let op = block.instructions[i].class.opcode;
+                    let at = matches!(op, Op::EmitVertex | Op::EmitStreamVertex)
+                        || (entry && op == Op::Return);
+                    if at {
+                        block.instructions.splice(i..i, swap(&mut next));
+                        i += 3;
+                    }
+                    i += 1;
+                }
             }
-            let (loaded, swapped) = (next, next + 1);
-            next += 2;
-            let mut order: Vec<Operand> = vec![Operand::LiteralBit32(1), Operand::LiteralBit32(0)];
-            order.extend((2..n).map(Operand::LiteralBit32));
-            let mut shuffle = vec![Operand::IdRef(loaded), Operand::IdRef(loaded)];
-            shuffle.extend(order);
-            let at = block.instructions.len() - 1;
-            block.instructions.splice(
-                at..at,
-                [
-                    Instruction::new(
-                        Op::Load,
-                        Some(vec_ty),
-                        Some(loaded),
-                        vec![Operand::IdRef(var)],
-                    ),
-                    Instruction::new(Op::VectorShuffle, Some(vec_ty), Some(swapped), shuffle),
-                    Instruction::new(
-                        Op::Store,
-                        None,
-                        None,
-                        vec![Operand::IdRef(var), Operand::IdRef(swapped)],
-                    ),
-                ],
-            );
         }
         if let Some(h) = m.header.as_mut() {
             h.bound = next;

@@ -12,6 +12,7 @@
 
 pub mod compare;
 pub mod exec;
+pub mod gs;
 pub mod inject;
 pub mod inputs;
 pub mod outputs;

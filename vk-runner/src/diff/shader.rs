@@ -106,6 +106,14 @@ pub struct Res {
     pub kind: ResKind,
 }
 
+/// What a geometry shader declares about its primitives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GsInfo {
+    pub input: sm4::Primitive,
+    pub max_vertices: u32,
+    pub instances: u32,
+}
+
 /// The decoded program.
 pub enum Program {
     Sm4(sm4::Program),
@@ -129,6 +137,8 @@ pub struct Shader {
     pub appended: Vec<u32>,
     /// The program decrements a UAV counter (`imm_atomic_consume`).
     pub consumes: bool,
+    /// Geometry shaders: input primitive, vertex count, instances.
+    pub gs: Option<GsInfo>,
     /// A D3D8 vertex shader given the `dcl`s its vertex registers imply
     /// ([`D3D8_VERTEX_REGISTERS`]); `bytes` is that program.
     pub d3d8: bool,
@@ -240,11 +250,22 @@ fn load_dxbc(bytes: Vec<u8>) -> Result<Shader, String> {
     let sm51 = program.version.is_sm51();
     let mut resources = Vec::new();
     let mut workgroup = [1, 1, 1];
+    let mut gs = (stage == ShaderStage::Geometry).then_some(GsInfo {
+        input: sm4::Primitive::Undefined,
+        max_vertices: 1,
+        instances: 1,
+    });
     for inst in program.declarations() {
         let Some(decl) = inst.decl() else { continue };
-        if let Declaration::ThreadGroup(g) = decl {
-            workgroup = *g;
-            continue;
+        match (decl, gs.as_mut()) {
+            (Declaration::ThreadGroup(g), _) => {
+                workgroup = *g;
+                continue;
+            }
+            (Declaration::GsInputPrimitive(p), Some(g)) => g.input = *p,
+            (Declaration::MaxOutputVertexCount(n), Some(g)) => g.max_vertices = *n,
+            (Declaration::GsInstanceCount(n), Some(g)) => g.instances = (*n).max(1),
+            _ => {}
         }
         let Some(op) = inst.operands.first() else {
             continue;
@@ -357,6 +378,7 @@ fn load_dxbc(bytes: Vec<u8>) -> Result<Shader, String> {
         resources,
         workgroup,
         appended,
+        gs,
         d3d8: false,
         consumes: !usage.consumed.is_empty(),
         program: Program::Sm4(program),
@@ -765,6 +787,7 @@ fn load_d3d9(bytes: Vec<u8>) -> Result<Shader, String> {
         appended: Vec::new(),
         consumes: false,
         d3d8,
+        gs: None,
         program: Program::D3d9(program),
     })
 }

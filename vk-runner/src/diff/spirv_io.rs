@@ -159,11 +159,25 @@ impl Var {
     }
 }
 
-/// The entry point's variables of `class` (Input or Output). `strip_outer_array` removes the
-/// per-vertex array of stage inputs that have one (geometry, tessellation).
+/// The entry point's variables of `class` (Input or Output).
 pub fn interface(words: &[u32], class: StorageClass) -> Result<Vec<Var>, String> {
     let module = rspirv::dr::load_words(words).map_err(|e| format!("SPIR-V: {e}"))?;
-    let cx = Cx::new(&module);
+    Ok(variables(&module, class)?
+        .into_iter()
+        .map(|v| v.var)
+        .collect())
+}
+
+/// An interface variable with its id and geometry stream (`Stream` decoration).
+pub struct Declared {
+    pub id: u32,
+    pub var: Var,
+    pub stream: u32,
+}
+
+/// The entry point's variables of `class` in `module`.
+pub fn variables(module: &Module, class: StorageClass) -> Result<Vec<Declared>, String> {
+    let cx = Cx::new(module);
     let ep = module
         .entry_points
         .first()
@@ -189,11 +203,15 @@ pub fn interface(words: &[u32], class: StorageClass) -> Result<Vec<Var>, String>
                 "interface variable %{var} has a type this tool cannot feed"
             ));
         };
-        out.push(Var {
-            location: cx.deco_u32(*var, Decoration::Location),
-            component: cx.deco_u32(*var, Decoration::Component).unwrap_or(0),
-            builtin: cx.builtin(*var, None),
-            ty,
+        out.push(Declared {
+            id: *var,
+            var: Var {
+                location: cx.deco_u32(*var, Decoration::Location),
+                component: cx.deco_u32(*var, Decoration::Component).unwrap_or(0),
+                builtin: cx.builtin(*var, None),
+                ty,
+            },
+            stream: cx.deco_u32(*var, Decoration::Stream).unwrap_or(0),
         });
     }
     Ok(out)

@@ -175,6 +175,9 @@ impl Worker {
             }
             let _ = tx.send(None);
         });
+        if let Ok(mut k) = self.stderr.lock() {
+            k.clear();
+        }
         let keep = self.stderr.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
