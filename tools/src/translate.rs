@@ -1,6 +1,7 @@
 //! `dxbc translate`: DXBC → SPIR-V, one file or whole trees (`batch`), binary or as text; and
 //! the options `reflect`, `cfg` and `bench` share (target environment, binding layout or policy).
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -303,6 +304,14 @@ pub fn disassemble(words: &[u32]) -> Result<String, CliError> {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    if !args.text
+        && args.out.out_dir.is_none()
+        && batch::binary_to_terminal(args.out.output.as_deref(), std::io::stdout().is_terminal())
+    {
+        return Err(Usage(
+            "refusing to write binary SPIR-V to a terminal: write it to a file with -o FILE, or print the disassembly with --text".into(),
+        ));
+    }
     let opts = match args.opts.options() {
         Ok(opts) => opts,
         Err(e) => return Ok(batch::fatal(e)),

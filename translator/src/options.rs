@@ -161,6 +161,10 @@ pub struct D3d9Options {
     /// buffer like any other (the set grows to hold it), and a ps_2_0/vs_2_0 program may use
     /// the 2_x instructions and constants (`defb`, `defi`, `if`, `rep`…). Other rules stay.
     pub relaxed_limits: bool,
+    /// Each boolean constant `b#` in a 16-byte row of its own (its x component), as
+    /// vkd3d-shader lays the boolean set out, instead of four to a row as the D3D9 runtime
+    /// uploads them (`docs/d3d9.md`).
+    pub bool_constant_rows: bool,
     /// How each piece of render state the translator compiles in (alpha test, fog, point
     /// size and sprites, clip planes, flat shading, per-sampler state) is delivered
     /// (`crate::d3d9_state`, `docs/d3d9.md`).

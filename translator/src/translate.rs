@@ -99,7 +99,8 @@ pub struct Translation {
     pub reflection: Reflection,
 }
 
-/// Translates a DXBC container to SPIR-V.
+/// Translates a DXBC container or a Direct3D 9 token stream (told apart by their first bytes)
+/// to SPIR-V.
 ///
 /// A one-shot [`Translator`]: a caller translating many shaders saves allocations by keeping
 /// one `Translator` (per thread) instead.
@@ -274,7 +275,7 @@ fn lower_reusing(
     let chunk = container.shader_chunk().ok_or_else(|| {
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
     })?;
-    let program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
+    let mut program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
             Some(c) => Ok(Some(Signature::parse(c)?)),
@@ -290,6 +291,7 @@ fn lower_reusing(
         patch: patch.as_ref(),
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
+    crate::rules::relax::relax(&mut program);
     let mut lowered = crate::lower::lower(&program, sigs, options, reuse)?;
     *kept = Some(program);
     if let (Some(linkage), Some(chunk)) = (

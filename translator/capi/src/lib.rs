@@ -11,7 +11,7 @@
 //! Rules every entry point keeps: it returns a [`dxbc_spirv_status`] and, through an optional
 //! `char **error_message`, a message the caller frees with [`dxbc_spirv_free_message`]; it
 //! checks pointer arguments for null and alignment; it never lets a panic cross the boundary
-//! ([`guard`]); it keeps no pointer the caller passed in after it returns. Everything it
+//! (`status::guard`); it keeps no pointer the caller passed in after it returns. Everything it
 //! returns belongs to the caller until given to the matching `dxbc_spirv_free_*` or
 //! `dxbc_spirv_shader_destroy`, exactly once.
 //!

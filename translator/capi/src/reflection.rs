@@ -3,7 +3,7 @@
 //! capabilities, extensions, Vulkan features, specialization constants, the stream-output
 //! layout, the D3D9 render-state items the module reads).
 //!
-//! One allocation owns it all: [`Holder`] starts with the public struct, followed by the
+//! One allocation owns it all: `Holder` starts with the public struct, followed by the
 //! vectors and strings its pointers point into, so `dxbc_spirv_free_reflection` frees
 //! everything at once and the caller never frees an inner pointer.
 
@@ -11,7 +11,7 @@ use std::ffi::{CString, c_char};
 
 use translator::reflect::{
     ComponentType, Descriptor, InterfacePlacement, InterfaceVar, Reflection, ResourceDim,
-    ResourceShape, ReturnType, SpecConstantMeaning,
+    ResourceShape, ReturnType, SpecConstantMeaning, XfbLayout,
 };
 
 use crate::enums::*;
@@ -379,6 +379,47 @@ fn descriptor(d: &Descriptor) -> dxbc_spirv_descriptor {
     out
 }
 
+/// The C form of a transform-feedback layout: the rasterized stream, the buffers, the entries.
+fn xfb(
+    strings: &mut Vec<CString>,
+    x: &XfbLayout,
+) -> (u32, Vec<dxbc_spirv_xfb_buffer>, Vec<dxbc_spirv_xfb_entry>) {
+    let buffers = x
+        .buffers
+        .iter()
+        .map(|b| dxbc_spirv_xfb_buffer {
+            slot: b.slot,
+            stream: b.stream,
+            stride: b.stride,
+        })
+        .collect();
+    let entries = x
+        .entries
+        .iter()
+        .map(|e| dxbc_spirv_xfb_entry {
+            entry: e.entry,
+            stream: e.stream,
+            buffer: e.buffer,
+            offset: e.offset,
+            output: var(
+                strings,
+                &InterfaceVar {
+                    semantic_name: e.semantic_name.clone(),
+                    semantic_index: e.semantic_index,
+                    register: Some(e.register),
+                    mask: e.mask,
+                    component_type: e.component_type,
+                    placement: e.placement.clone(),
+                },
+            ),
+        })
+        .collect();
+    let rasterized = x
+        .rasterized_stream
+        .unwrap_or(crate::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM);
+    (rasterized, buffers, entries)
+}
+
 /// Builds the C reflection of a translation; the caller owns the result.
 pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
     let mut strings = Vec::new();
@@ -417,38 +458,14 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             default_value: s.default,
         })
         .collect();
-    let xfb_buffers: Vec<_> = r
-        .xfb
-        .iter()
-        .flat_map(|x| &x.buffers)
-        .map(|b| dxbc_spirv_xfb_buffer {
-            slot: b.slot,
-            stream: b.stream,
-            stride: b.stride,
-        })
-        .collect();
-    let xfb_entries: Vec<_> = r
-        .xfb
-        .iter()
-        .flat_map(|x| &x.entries)
-        .map(|e| dxbc_spirv_xfb_entry {
-            entry: e.entry,
-            stream: e.stream,
-            buffer: e.buffer,
-            offset: e.offset,
-            output: var(
-                &mut strings,
-                &InterfaceVar {
-                    semantic_name: e.semantic_name.clone(),
-                    semantic_index: e.semantic_index,
-                    register: Some(e.register),
-                    mask: e.mask,
-                    component_type: e.component_type,
-                    placement: e.placement.clone(),
-                },
-            ),
-        })
-        .collect();
+    // One match on the layout for all three xfb fields: a separate `match &r.xfb` for the
+    // rasterized stream alone was compiled to a load and branch on the inner `Option`'s tag
+    // before the outer one was tested, which reads the uninitialised payload of a `None`
+    // (harmless, but valgrind reports it on every shader without stream output).
+    let (xfb_rasterized_stream, xfb_buffers, xfb_entries) = match &r.xfb {
+        None => (0, Vec::new(), Vec::new()),
+        Some(x) => xfb(&mut strings, x),
+    };
     let state = r.d3d9.as_ref().map_or(&[][..], |d| &d.state[..]);
     let d3d9_words: Vec<Vec<u32>> = state
         .iter()
@@ -491,12 +508,7 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         class_instance_register,
         class_slot_count,
         class_slot_stride,
-        xfb_rasterized_stream: match &r.xfb {
-            Some(x) => x
-                .rasterized_stream
-                .unwrap_or(crate::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM),
-            None => 0,
-        },
+        xfb_rasterized_stream,
         xfb_buffer_count: len32(&xfb_buffers),
         xfb_buffers: xfb_buffers.as_ptr(),
         xfb_entry_count: len32(&xfb_entries),

@@ -10,6 +10,7 @@
 //! vs_3_0/ps_3_0 the registers themselves name the semantic: `oT#`/`t#` TEXCOORD#, `oD#`/`v#`
 //! (ps) COLOR#, `oFog` FOG0.
 
+use crate::rules::d3d9::D3d9Rule;
 use rustc_hash::FxHashMap as HashMap;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
 
@@ -267,7 +268,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 if sems.is_empty() {
                     return Err(self
                         .invalid(format!("input v{num} is read but not declared"))
-                        .with_rule("input-declared"));
+                        .with_rule(D3d9Rule::InputDeclared.name()));
                 }
                 if sems.len() == 1 {
                     let s = sems[0];
@@ -412,7 +413,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     self.first_write_offset(RT::Output, n),
                     format!("output o{n} is written but not declared"),
                 )
-                .with_rule("output-declared"));
+                .with_rule(D3d9Rule::OutputDeclared.name()));
             }
             return Ok(());
         }
@@ -523,7 +524,8 @@ impl<'p, 'm> D9<'p, 'm> {
             }
         }
         if self.ps1() {
-            // ps_1_x: the colour is r0 when the program ends.
+            // ps_1_x: the colour is r0 when the program ends, saturated to [0, 1] (D3D9's
+            // ps_1_x colour output range; docs/d3d9.md "Semantics").
             let g = self.interface_global(
                 true,
                 TypeId::VEC4,
@@ -537,7 +539,7 @@ impl<'p, 'm> D9<'p, 'm> {
             self.io.outputs.push(OutSlot {
                 reg: (RT::Temp, 0),
                 global: g,
-                kind: OutKind::Vec4 { saturate: false },
+                kind: OutKind::Vec4 { saturate: true },
             });
         }
         Ok(())

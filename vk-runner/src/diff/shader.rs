@@ -140,7 +140,7 @@ pub struct Shader {
     /// Geometry shaders: input primitive, vertex count, instances.
     pub gs: Option<GsInfo>,
     /// A D3D8 vertex shader given the `dcl`s its vertex registers imply
-    /// ([`D3D8_VERTEX_REGISTERS`]); `bytes` is that program.
+    /// (`D3D8_VERTEX_REGISTERS`); `bytes` is that program.
     pub d3d8: bool,
     pub program: Program,
 }

@@ -414,36 +414,12 @@ impl Gpu {
     /// Tags for `if(...)`/`todo(...)` qualifiers: `vulkan`, and the driver (`llvmpipe`,
     /// `mesa` with its version, `radv`, `nvidia`, ...).
     pub fn tags(&self) -> Vec<(String, [u32; 3])> {
-        let mut t = vec![("vulkan".to_string(), [0; 3])];
-        let name = self.device_name().to_ascii_lowercase();
-        if name.contains("llvmpipe") {
-            t.push(("llvmpipe".into(), [0; 3]));
-        }
-        if let Some(v) = self.driver_info.strip_prefix("Mesa ") {
-            let mut ver = [0u32; 3];
-            for (i, p) in v
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|p| !p.is_empty())
-                .take(3)
-                .enumerate()
-            {
-                ver[i] = p.parse().unwrap_or(0);
-            }
-            t.push(("mesa".into(), ver));
-        }
-        match self.driver_id {
-            vk::DriverId::MESA_RADV => t.push(("radv".into(), [0; 3])),
-            vk::DriverId::NVIDIA_PROPRIETARY => t.push(("nvidia".into(), [0; 3])),
-            _ => {}
-        }
-        match self.props.vendor_id {
-            0x10de => t.push(("nvidia".into(), [0; 3])),
-            0x1002 => t.push(("amd".into(), [0; 3])),
-            0x8086 => t.push(("intel".into(), [0; 3])),
-            _ => {}
-        }
-        t.dedup();
-        t
+        device_tags(
+            &self.device_name(),
+            &self.driver_info,
+            self.driver_id.as_raw() as u32,
+            self.props.vendor_id,
+        )
     }
 
     /// The SPIR-V version our translator should target on this device.
@@ -502,4 +478,45 @@ impl Drop for Gpu {
             self.instance.destroy_instance(None);
         }
     }
+}
+
+/// Tags for `if(...)`/`todo(...)` qualifiers of a Vulkan device: `vulkan`, and the driver
+/// (`llvmpipe`, `mesa` with its version, `radv`, `nvidia`, ...) from the device name, the
+/// driver information string, the `VkDriverId` and the vendor ID.
+pub fn device_tags(
+    device_name: &str,
+    driver_info: &str,
+    driver_id: u32,
+    vendor_id: u32,
+) -> Vec<(String, [u32; 3])> {
+    let mut t = vec![("vulkan".to_string(), [0; 3])];
+    let name = device_name.to_ascii_lowercase();
+    if name.contains("llvmpipe") {
+        t.push(("llvmpipe".into(), [0; 3]));
+    }
+    if let Some(v) = driver_info.strip_prefix("Mesa ") {
+        let mut ver = [0u32; 3];
+        for (i, p) in v
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|p| !p.is_empty())
+            .take(3)
+            .enumerate()
+        {
+            ver[i] = p.parse().unwrap_or(0);
+        }
+        t.push(("mesa".into(), ver));
+    }
+    match vk::DriverId::from_raw(driver_id as i32) {
+        vk::DriverId::MESA_RADV => t.push(("radv".into(), [0; 3])),
+        vk::DriverId::NVIDIA_PROPRIETARY => t.push(("nvidia".into(), [0; 3])),
+        _ => {}
+    }
+    match vendor_id {
+        0x10de => t.push(("nvidia".into(), [0; 3])),
+        0x1002 => t.push(("amd".into(), [0; 3])),
+        0x8086 => t.push(("intel".into(), [0; 3])),
+        _ => {}
+    }
+    t.dedup();
+    t
 }

@@ -8,7 +8,7 @@
 use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, StorageClass};
 
-use super::builtins::{builtin_for, system_value_of};
+use super::builtins::{builtin_for, interpreted_on, system_value_of};
 use super::{IoFile, IoPart, PartKind};
 use crate::container::signature::{ComponentType as SigType, SignatureElement, SystemValue};
 use crate::ir::{DecorationTarget, GlobalId, Scalar, Type, TypeId, TypeTable};
@@ -149,6 +149,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // output and the domain shader's input POS or not as they please, and both
                 // sides must agree.
                 sv = SystemValue::Position;
+            }
+            if !interpreted_on(sv, self.stage, file) {
+                // Data D3D passes along unnamed (a position among patch constants, a layer
+                // index read by a hull shader, ...): a plain location.
+                sv = SystemValue::Undefined;
             }
             if output && stream != self.rasterized_stream() {
                 // Only the rasterized stream (0 unless a stream-output declaration says
@@ -349,6 +354,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .elements
                     .iter()
                     .filter(|e| e.system_value == sv && e.stream == 0)
+                    .filter(|_| {
+                        let file = if output {
+                            IoFile::Output
+                        } else {
+                            IoFile::Input
+                        };
+                        interpreted_on(sv, self.stage, file)
+                    })
                     .cloned()
                     .collect();
                 // Only registers the program declares.
