@@ -90,6 +90,12 @@ struct Cli {
     /// Internal: run as the child of an isolated run.
     #[arg(long, hide = true)]
     child: bool,
+    /// Our backend: translate with float precision in SPV_KHR_float_controls2 form
+    /// (fast-math defaults instead of NoContraction); its modules need the device feature
+    /// shaderFloatControls2 (VK_KHR_shader_float_controls2), and every block is skipped,
+    /// naming it, on a device without.
+    #[arg(long)]
+    float_controls2: bool,
 }
 
 /// The options a child of an isolated run gets (the files are appended).
@@ -116,6 +122,9 @@ fn child_command(cli: &Cli) -> Result<Vec<String>, String> {
     }
     if cli.validate {
         c.push("--validate".into());
+    }
+    if cli.float_controls2 {
+        c.push("--float-controls2".into());
     }
     if let Some(m) = &cli.shader_model {
         c.extend(["--shader-model".into(), m.clone()]);
@@ -298,7 +307,7 @@ fn run(cli: Cli) -> i32 {
         };
         return run_d3d12(&cli, &files, &opts);
     }
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
         Ok(g) => Some(g),
         Err(e) => {
             if cli.validate && e.contains("validation") {
@@ -322,6 +331,7 @@ fn run(cli: Cli) -> i32 {
             gpu.as_ref().is_some_and(|g| {
                 g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
             }),
+            cli.float_controls2,
         ),
         BackendKind::Vkd3d => {
             let cmd = cli
