@@ -5,7 +5,7 @@
 //! temp directory for reproduction.
 //!
 //! Needs `../shared` (the bundled examples alone are too few to mean anything) and `spirv-val`;
-//! skips, saying so, without either. spirv-val is a process per module, so modules are
+//! skips, recording why (`integration_tests::skip`), without either. spirv-val is a process per module, so modules are
 //! deduplicated by hash and validated on every core.
 
 use std::collections::HashSet;
@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use integration_tests::mutate::{Rng, inputs, mutate};
-use integration_tests::{shared_dir, spirv_val};
+use integration_tests::{shared_dir_or_skip, spirv_val, spirv_val_or_skip};
 use translator::{Options, TargetEnv};
 
 /// Mutated programs in total (spread over the inputs).
@@ -31,16 +31,7 @@ struct Module {
 
 #[test]
 fn mutated_programs_translate_to_valid_spirv() {
-    if shared_dir().is_none() {
-        println!("skipped: ../shared is absent (no corpus to mutate)");
-        return;
-    }
-    if std::process::Command::new("spirv-val")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        println!("skipped: spirv-val is not installed");
+    if shared_dir_or_skip().is_none() || !spirv_val_or_skip() {
         return;
     }
     let inputs = inputs();

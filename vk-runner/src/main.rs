@@ -103,6 +103,20 @@ fn default_cache_dir() -> PathBuf {
     PathBuf::from("target/hlsl-cache")
 }
 
+/// Says once, before any check, that HLSL cannot be compiled and how to fix it; the checks
+/// that need HLSL are then reported skipped with this reason.
+fn cannot_compile_hlsl(why: &str) {
+    let stars = "*".repeat(76);
+    eprintln!(
+        "vk-runner: {stars}\n\
+         vk-runner: CANNOT COMPILE HLSL: {why}.\n\
+         vk-runner: Checks whose shaders are HLSL are reported SKIPPED: they do not run.\n\
+         vk-runner: Fix: pass --hlsl-compiler CMD, a vkd3d-compiler 2.x (or a compiler invoked\n\
+         vk-runner: like it); in this project's repository, tools/vkd3d-compiler.sh fetches one.\n\
+         vk-runner: {stars}"
+    );
+}
+
 fn main() {
     let cli = Cli::parse();
     std::process::exit(run(cli));
@@ -145,9 +159,7 @@ fn run(cli: Cli) -> i32 {
     let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
         Ok(h) => (Some(h), None),
         Err(e) => {
-            eprintln!(
-                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
-            );
+            cannot_compile_hlsl(&e);
             (None, Some(e))
         }
     };
@@ -195,8 +207,11 @@ fn run(cli: Cli) -> i32 {
         println!(
             "vk-runner: backend {}, HLSL compiler {}",
             backend.name(),
-            hlsl.as_ref()
-                .map_or("(none)".to_string(), |h| h.path().display().to_string())
+            hlsl.as_ref().map_or("(none)".to_string(), |h| format!(
+                "{} ({})",
+                h.path().display(),
+                h.version()
+            ))
         );
     }
     let model = |flag: &str, text: &str| {
@@ -250,6 +265,11 @@ fn run(cli: Cli) -> i32 {
         let extra = serde_json::json!({
             "device": gpu.as_ref().map(|g| g.describe()),
             "backend": backend.name(),
+            "hlsl_compiler": hlsl.as_ref().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": &runner.hlsl_error,
             "files": files.len(),
             "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
             "seconds": start.elapsed().as_secs_f64(),

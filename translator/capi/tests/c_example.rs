@@ -1,7 +1,8 @@
 //! `examples/translate.c`, compiled with `cc -std=c99 -Wall -Werror` against the built static
-//! library, translates every shader of `../shared/corpus/dxbc` that the Rust API translates
-//! (and fails on exactly the others), and spirv-val accepts each output. Skips, saying so,
-//! without `cc`, the built library, `../shared` or spirv-val.
+//! library, translates every shader of `shaders/examples` and of `../shared/corpus/dxbc` that
+//! the Rust API translates (and fails on exactly the others), and spirv-val accepts each
+//! output. Skips, recording why (`integration_tests::skip`), without `cc`, the built library or
+//! spirv-val; without `../shared` it runs over the bundled examples only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +24,7 @@ fn static_library() -> PathBuf {
 fn build_example(out: &Path) -> Option<PathBuf> {
     let lib = static_library();
     if !lib.is_file() {
-        eprintln!("skipped: {} is not built", lib.display());
+        integration_tests::skip::skip("C toolchain", &format!("{} is not built", lib.display()));
         return None;
     }
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -46,7 +47,7 @@ fn build_example(out: &Path) -> Option<PathBuf> {
         .output();
     match result {
         Err(e) => {
-            eprintln!("skipped: cannot run cc: {e}");
+            integration_tests::skip::skip("C toolchain", &format!("cannot run cc: {e} (apt: gcc)"));
             None
         }
         Ok(o) if !o.status.success() => panic!(
@@ -59,12 +60,7 @@ fn build_example(out: &Path) -> Option<PathBuf> {
 
 #[test]
 fn c_example_translates_the_corpus() {
-    let Some(shared) = integration_tests::shared_dir() else {
-        eprintln!("skipped: ../shared is absent");
-        return;
-    };
-    if Command::new("spirv-val").arg("--version").output().is_err() {
-        eprintln!("skipped: spirv-val is not installed");
+    if !integration_tests::spirv_val_or_skip() {
         return;
     }
     let work = std::env::temp_dir().join(format!("dxbc-spirv-c-example-{}", std::process::id()));
@@ -73,8 +69,12 @@ fn c_example_translates_the_corpus() {
     let Some(exe) = build_example(&work) else {
         return;
     };
-    let files = integration_tests::dxbc_files(&shared.join("corpus/dxbc"));
+    let mut files =
+        integration_tests::dxbc_files(&integration_tests::repo_root().join("shaders/examples"));
     assert!(!files.is_empty());
+    if let Some(shared) = integration_tests::shared_dir_or_narrow("the bundled examples") {
+        files.extend(integration_tests::dxbc_files(&shared.join("corpus/dxbc")));
+    }
     // One run per directory: file names repeat across directories.
     let mut dirs: Vec<&Path> = files.iter().map(|f| f.parent().unwrap()).collect();
     dirs.dedup();
