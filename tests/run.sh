@@ -51,7 +51,9 @@ if [ "$install" = 1 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
       --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  vulkan=$(tools/lavapipe.sh vulkaninfo --summary) || { say "tools/lavapipe.sh failed"; exit 1; }
+  # (vulkaninfo's complaints about a missing display go with its output.)
+  vulkan=$(tools/lavapipe.sh vulkaninfo --summary 2>&1) ||
+    { echo "$vulkan" >&2; say "tools/lavapipe.sh failed"; exit 1; }
   say "Vulkan: $(grep -m1 'driverInfo' <<<"$vulkan" | sed 's/.*= *//')"
   compiler=$(tools/vkd3d-compiler.sh --version) || { say "tools/vkd3d-compiler.sh failed"; exit 1; }
   say "HLSL compiler: $compiler"

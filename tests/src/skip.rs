@@ -19,7 +19,8 @@ pub const CORPUS: &str = "corpus sweeps";
 /// Why the corpus sweeps skip on a clone without the corpus beside it.
 pub const NO_CORPUS: &str = "../shared/corpus absent";
 
-/// The test that is running: its binary (without cargo's hash) and name.
+/// The test that is running: its package (cargo sets `CARGO_PKG_NAME` when it runs tests),
+/// binary (without cargo's hash) and name.
 fn current_test() -> String {
     // argv[0], not current_exe(): under tools/lavapipe.sh the executable is the loader.
     let binary = std::env::args_os()
@@ -39,7 +40,8 @@ fn current_test() -> String {
         .unwrap_or_default();
     // libtest runs each test on a thread named after it.
     let thread = std::thread::current();
-    format!("{binary}::{}", thread.name().unwrap_or("?"))
+    let package = std::env::var("CARGO_PKG_NAME").map_or(String::new(), |p| format!("{p}/"));
+    format!("{package}{binary}::{}", thread.name().unwrap_or("?"))
 }
 
 /// Appends one record to the log, when there is one.

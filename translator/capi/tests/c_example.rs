@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The static library cargo built with this test: `cargo test` leaves it in `deps/` beside
-/// the test binary (`cargo build` copies it up to `target/<profile>/`).
+/// the test binary (`cargo build` copies it up to `target/<profile>/`). The binary is argv[0]:
+/// under `tools/lavapipe.sh` the executable (`current_exe`) is the dynamic loader.
 fn static_library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
+    let exe = PathBuf::from(std::env::args_os().next().unwrap());
+    let exe = exe.canonicalize().unwrap_or(exe);
     let deps = exe.parent().unwrap();
     let fresh = deps.join("libdxbc_spirv.a");
     if fresh.is_file() {
