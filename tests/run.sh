@@ -51,6 +51,7 @@ if [ "$install" = 1 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
       --no-install-recommends "${missing[@]}" >/dev/null
   fi
+  tools/lavapipe.sh true || { say "tools/lavapipe.sh failed"; exit 1; }
   # (vulkaninfo's complaints about a missing display go with its output.)
   vulkan=$(tools/lavapipe.sh vulkaninfo --summary 2>&1) ||
     { echo "$vulkan" >&2; say "tools/lavapipe.sh failed"; exit 1; }

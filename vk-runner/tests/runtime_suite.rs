@@ -4,9 +4,8 @@
 //! requires no failed check and at least [`MIN_PASSED`] passing ones; a second run under the
 //! Khronos validation layer requires no validation error.
 //!
-//! **Which binary.** The test asks the cargo running it (`$CARGO`) to build `vk-runner` in the
-//! test's own profile — a no-op when it is fresh — and takes the executable's path from cargo's
-//! JSON messages, so a stale binary is never tested. `VK_RUNNER_BIN` overrides this.
+//! **Which binary.** The one cargo built for this test (`CARGO_BIN_EXE_vk-runner`), so a stale
+//! binary is never tested and no second build (with other features) is made.
 //!
 //! **Which driver, which compiler.** Under `tools/lavapipe.sh` (which exports
 //! `DXBC_SPIRV_LAVAPIPE`) a child process would not see Mesa 25's lavapipe, so vk-runner is
@@ -91,39 +90,11 @@ fn suite_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// Builds vk-runner with the cargo running this test (same profile, same target directory)
-/// and returns the executable cargo reports.
-fn vk_runner_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("VK_RUNNER_BIN") {
-        return PathBuf::from(p);
-    }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = std::process::Command::new(cargo);
-    cmd.current_dir(repo_root())
-        .args(["build", "-p", "vk-runner", "--bin", "vk-runner"])
-        .arg("--message-format=json-render-diagnostics");
-    if !cfg!(debug_assertions) {
-        cmd.arg("--release");
-    }
-    let out = cmd.output().expect("run cargo build -p vk-runner");
-    assert!(
-        out.status.success(),
-        "cargo build -p vk-runner failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "vk-runner")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reported no vk-runner executable")
-}
-
 /// Runs vk-runner with `--json` over the suite, on the test's driver.
 fn run_suite(extra: &[&str]) -> Output {
-    let bin = vk_runner_binary();
+    let bin = env!("CARGO_BIN_EXE_vk-runner");
     let compiler = repo_root().join("tools/vkd3d-compiler.sh");
-    let mut cmd = vulkan_command(&bin);
+    let mut cmd = vulkan_command(bin);
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runtime-suite-cache");
     cmd.current_dir(repo_root())
         .arg("--json")
@@ -133,8 +104,7 @@ fn run_suite(extra: &[&str]) -> Output {
         .arg(cache)
         .args(extra)
         .args(suite_dirs());
-    cmd.output()
-        .unwrap_or_else(|e| panic!("run {}: {e}", bin.display()))
+    cmd.output().unwrap_or_else(|e| panic!("run {bin}: {e}"))
 }
 
 /// The parsed JSON report.
