@@ -18,6 +18,15 @@ enum BackendKind {
     Vkd3d,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExecutorKind {
+    /// Vulkan, driven directly: pipelines and descriptors built from the backend's reflection.
+    Direct,
+    /// vkd3d's Direct3D 12 API: DXBC to pipeline states, vkd3d translates it with whichever
+    /// libvkd3d-shader is loaded (needs libvkd3d.so.1 and libvkd3d-utils.so.1).
+    D3d12,
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "vk-runner",
@@ -26,9 +35,16 @@ enum BackendKind {
 struct Cli {
     /// Test files, or directories searched recursively for *.shader_test.
     paths: Vec<PathBuf>,
-    /// Which DXBC → SPIR-V translator to run.
-    #[arg(long, value_enum, default_value = "ours")]
-    backend: BackendKind,
+    /// Which DXBC → SPIR-V translator to run (default ours; direct executor only).
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
+    /// How tests run: Vulkan directly, or through vkd3d's Direct3D 12 API.
+    #[arg(long, value_enum, default_value = "direct")]
+    executor: ExecutorKind,
+    /// Seconds one file may run under `--executor d3d12` before its worker is stopped and
+    /// the file fails.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    file_timeout: u64,
     /// HLSL → DXBC compiler, invoked like vkd3d-compiler.
     #[arg(long, default_value = "vkd3d-compiler")]
     hlsl_compiler: String,
@@ -117,6 +133,13 @@ fn cannot_compile_hlsl(why: &str) {
     );
 }
 
+/// The compiler as the run's header names it: its path and `--version` line.
+fn describe_hlsl(hlsl: Option<&HlslCompiler>) -> String {
+    hlsl.map_or("(none)".to_string(), |h| {
+        format!("{} ({})", h.path().display(), h.version())
+    })
+}
+
 fn main() {
     let cli = Cli::parse();
     std::process::exit(run(cli));
@@ -164,56 +187,6 @@ fn run(cli: Cli) -> i32 {
         }
     };
 
-    let gpu = match Gpu::new(cli.device, cli.validate) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if cli.validate && e.contains("validation") {
-                eprintln!("vk-runner: {e}");
-                return 2;
-            }
-            eprintln!("vk-runner: ************************************************************");
-            eprintln!("vk-runner: NO VULKAN DEVICE: {e}");
-            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
-            eprintln!("vk-runner: ************************************************************");
-            None
-        }
-    };
-    let target_env = gpu
-        .as_ref()
-        .map_or(translator::TargetEnv::default(), |g| g.target_env());
-    let backend = match cli.backend {
-        BackendKind::Ours => {
-            Backend::ours(target_env, gpu.as_ref().is_some_and(|g| g.denorm_flush_f32))
-        }
-        BackendKind::Vkd3d => {
-            let cmd = cli
-                .vkd3d_compiler
-                .clone()
-                .unwrap_or_else(|| cli.hlsl_compiler.clone());
-            match Vkd3dBackend::new(&cmd, cache.clone()) {
-                Ok(b) => Backend::Vkd3d(b),
-                Err(e) => {
-                    eprintln!("vk-runner: {e}");
-                    return 2;
-                }
-            }
-        }
-    };
-    if !cli.json {
-        match &gpu {
-            Some(g) => println!("vk-runner: device {}", g.describe()),
-            None => println!("vk-runner: no device"),
-        }
-        println!(
-            "vk-runner: backend {}, HLSL compiler {}",
-            backend.name(),
-            hlsl.as_ref().map_or("(none)".to_string(), |h| format!(
-                "{} ({})",
-                h.path().display(),
-                h.version()
-            ))
-        );
-    }
     let model = |flag: &str, text: &str| {
         let mut c = vk_runner::parse::cursor::Cursor::new(text);
         match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
@@ -240,6 +213,67 @@ fn run(cli: Cli) -> i32 {
     if min_model > max_model {
         eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
         return 2;
+    }
+    if cli.executor == ExecutorKind::D3d12 {
+        let opts = vk_runner::d3d12::Options {
+            hlsl: hlsl.as_ref(),
+            hlsl_error,
+            min_model,
+            max_model,
+            header_selects_d3d9: cli.shader_model.is_none(),
+            file_timeout: std::time::Duration::from_secs(cli.file_timeout.max(1)),
+        };
+        return run_d3d12(&cli, &files, &opts);
+    }
+    let gpu = match Gpu::new(cli.device, cli.validate) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if cli.validate && e.contains("validation") {
+                eprintln!("vk-runner: {e}");
+                return 2;
+            }
+            eprintln!("vk-runner: ************************************************************");
+            eprintln!("vk-runner: NO VULKAN DEVICE: {e}");
+            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
+            eprintln!("vk-runner: ************************************************************");
+            None
+        }
+    };
+    let target_env = gpu
+        .as_ref()
+        .map_or(translator::TargetEnv::default(), |g| g.target_env());
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => Backend::ours(
+            target_env,
+            gpu.as_ref().is_some_and(|g| g.denorm_flush_f32),
+            gpu.as_ref().is_some_and(|g| {
+                g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
+            }),
+        ),
+        BackendKind::Vkd3d => {
+            let cmd = cli
+                .vkd3d_compiler
+                .clone()
+                .unwrap_or_else(|| cli.hlsl_compiler.clone());
+            match Vkd3dBackend::new(&cmd, cache.clone()) {
+                Ok(b) => Backend::Vkd3d(b),
+                Err(e) => {
+                    eprintln!("vk-runner: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
+    if !cli.json {
+        match &gpu {
+            Some(g) => println!("vk-runner: device {}", g.describe()),
+            None => println!("vk-runner: no device"),
+        }
+        println!(
+            "vk-runner: backend {}, HLSL compiler {}",
+            backend.name(),
+            describe_hlsl(hlsl.as_ref())
+        );
     }
     let runner = Runner {
         gpu: gpu.as_ref(),
@@ -286,5 +320,67 @@ fn run(cli: Cli) -> i32 {
     }
     drop(runner);
     drop(gpu);
+    if failed { 1 } else { 0 }
+}
+
+/// `--executor d3d12`: the files through vkd3d's D3D12 API, in worker processes.
+fn run_d3d12(cli: &Cli, files: &[PathBuf], opts: &vk_runner::d3d12::Options<'_>) -> i32 {
+    if cli.backend.is_some() {
+        eprintln!(
+            "vk-runner: --backend has no meaning with --executor d3d12 (vkd3d translates with the libvkd3d-shader it loads)"
+        );
+        return 2;
+    }
+    if cli.validate || cli.device.is_some() {
+        eprintln!(
+            "vk-runner: --validate and --device have no meaning with --executor d3d12 (vkd3d picks its device; VKD3D_CONFIG=vk_debug turns on validation)"
+        );
+        return 2;
+    }
+    let json = cli.json;
+    let hlsl_path = describe_hlsl(opts.hlsl);
+    let announce = |d: &Result<String, String>| match d {
+        Ok(desc) => {
+            if !json {
+                println!("vk-runner: device {desc}");
+                println!("vk-runner: executor d3d12, HLSL compiler {hlsl_path}");
+            }
+        }
+        Err(why) => {
+            eprintln!("vk-runner: ************************************************************");
+            eprintln!("vk-runner: D3D12 EXECUTOR UNAVAILABLE: {why}");
+            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
+            eprintln!("vk-runner: ************************************************************");
+            if !json {
+                println!("vk-runner: no device");
+                println!("vk-runner: executor d3d12, HLSL compiler {hlsl_path}");
+            }
+        }
+    };
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    let outcome = vk_runner::d3d12::run(files, opts, &mut report, &announce);
+    let failed = report.count(Status::Fail) > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": outcome.device.as_ref().and_then(|d| d.as_ref().ok()),
+            "executor": "d3d12",
+            "files": files.len(),
+            "crashes": outcome.crashes,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
+    } else {
+        if outcome.crashes > 0 {
+            println!(
+                "vk-runner: d3d12: {} file(s) crashed or timed out (their [crash] checks failed)",
+                outcome.crashes
+            );
+        }
+        println!("{}", report.summary());
+    }
     if failed { 1 } else { 0 }
 }

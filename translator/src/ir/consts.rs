@@ -54,8 +54,13 @@ const SMALL: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub struct ConstTable {
     consts: Vec<Const>,
-    /// Every constant but the scalars, by value.
+    /// The composites, by value.
     map: HashMap<Const, ConstId>,
+    /// Null, undef and specialization constants by (kind, type, SpecId, default): a key with
+    /// every byte set. (Probing `map` with such a `Const` made LLVM test a composite's part
+    /// count in the unset bytes of the key before its variant, which valgrind reports as a
+    /// branch on uninitialised memory.)
+    leaves: HashMap<(u8, u32, u32, u64), ConstId>,
     /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
     scalars: HashMap<(u32, u64), ConstId>,
     /// The small scalars (bits below [`SMALL`]) of the types bool, f32, i32 and u32 (ids 1 to
@@ -74,6 +79,7 @@ impl ConstTable {
         ConstTable {
             consts: Vec::with_capacity(48),
             map: HashMap::with_capacity_and_hasher(8, Default::default()),
+            leaves: HashMap::with_capacity_and_hasher(8, Default::default()),
             scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
             small: vec![0; 4 * SMALL],
             vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
@@ -84,14 +90,27 @@ impl ConstTable {
     pub fn clear(&mut self) {
         self.consts.clear();
         self.map.clear();
+        self.leaves.clear();
         self.scalars.clear();
         self.small.fill(0);
         self.vectors.clear();
     }
 
     pub fn intern(&mut self, c: Const) -> ConstId {
-        if let Const::Scalar { ty, bits } = c {
-            return self.scalar(ty, bits);
+        let leaf = match c {
+            Const::Scalar { ty, bits } => return self.scalar(ty, bits),
+            Const::Composite { .. } => None,
+            Const::Null(ty) => Some((0, ty.0, 0, 0)),
+            Const::Undef(ty) => Some((1, ty.0, 0, 0)),
+            Const::Spec { ty, id, default } => Some((2, ty.0, id, default)),
+        };
+        if let Some(key) = leaf {
+            let next = ConstId(self.consts.len() as u32);
+            let id = *self.leaves.entry(key).or_insert(next);
+            if id == next {
+                self.consts.push(c);
+            }
+            return id;
         }
         // One hash and probe, found or not; the constant is cloned only when new.
         match self.map.entry(c) {

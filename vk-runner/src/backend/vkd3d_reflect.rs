@@ -63,6 +63,8 @@ pub fn descriptors(
             },
             shape,
             writable: class == RegisterClass::U,
+            dynamic_offset: None,
+            mutable: false,
         });
     }
     Ok(descriptors)
@@ -81,6 +83,7 @@ pub fn module_reflection(info: &SpirvInfo, descriptors: Vec<Descriptor>) -> Refl
         vulkan_features: features_for(info, &descriptors),
         descriptors,
         push_constants: Vec::new(),
+        dynamic_offsets: Vec::new(),
         workgroup_size: None,
         capabilities: info.capabilities.clone(),
         extensions: info.extensions.clone(),

@@ -15,6 +15,8 @@ pub struct FeatureSet {
     pub xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
     /// VK_EXT_fragment_shader_interlock (rasterizer-ordered views).
     pub interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
+    /// VK_EXT_mutable_descriptor_type (bindings holding several descriptor types).
+    pub mutable: vk::PhysicalDeviceMutableDescriptorTypeFeaturesEXT<'static>,
 }
 
 type Accessor = fn(&mut FeatureSet) -> &mut vk::Bool32;
@@ -111,6 +113,7 @@ features! {
     interlock.fragment_shader_sample_interlock,
     interlock.fragment_shader_pixel_interlock,
     interlock.fragment_shader_shading_rate_interlock,
+    mutable.mutable_descriptor_type,
 }
 
 /// Converts a Vulkan feature name (`shaderFloat64`) to the ash field spelling
@@ -248,6 +251,8 @@ pub const WANTED: &[&str] = &[
     "geometry_streams",
     "fragment_shader_sample_interlock",
     "fragment_shader_pixel_interlock",
+    "shader_tessellation_and_geometry_point_size",
+    "mutable_descriptor_type",
 ];
 
 #[cfg(test)]
