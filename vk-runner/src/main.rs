@@ -83,6 +83,98 @@ struct Cli {
     /// --shader-model..--max-shader-model are skipped, naming the range.
     #[arg(long, value_name = "X.Y", default_value = "5.1")]
     max_shader_model: String,
+    /// Run the files in this process instead of a child process (by default a crash of the
+    /// driver fails only the file it happened in; src/isolate.rs).
+    #[arg(long)]
+    in_process: bool,
+    /// Internal: run as the child of an isolated run.
+    #[arg(long, hide = true)]
+    child: bool,
+}
+
+/// The options a child of an isolated run gets (the files are appended).
+fn child_command(cli: &Cli) -> Result<Vec<String>, String> {
+    let mut c = vk_runner::diff::worker::self_command()?;
+    c.push("--child".into());
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    c.extend(["--backend".into(), backend.into()]);
+    c.extend(["--hlsl-compiler".into(), cli.hlsl_compiler.clone()]);
+    if let Some(v) = &cli.vkd3d_compiler {
+        c.extend(["--vkd3d-compiler".into(), v.clone()]);
+    }
+    if let Some(d) = &cli.cache_dir {
+        c.extend(["--cache-dir".into(), d.display().to_string()]);
+    }
+    if cli.no_cache {
+        c.push("--no-cache".into());
+    }
+    if let Some(d) = cli.device {
+        c.extend(["--device".into(), d.to_string()]);
+    }
+    if cli.validate {
+        c.push("--validate".into());
+    }
+    if let Some(m) = &cli.shader_model {
+        c.extend(["--shader-model".into(), m.clone()]);
+    }
+    c.extend(["--max-shader-model".into(), cli.max_shader_model.clone()]);
+    c.push("--".into());
+    Ok(c)
+}
+
+/// Runs `files` in child processes (src/isolate.rs) and reports as a run in this process would.
+fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
+    let command = match child_command(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("vk-runner: {e}");
+            return 2;
+        }
+    };
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    // Said once here, before the children start (they report those checks skipped).
+    let hlsl = HlslCompiler::new(&cli.hlsl_compiler, Cache::disabled());
+    if let Err(e) = &hlsl {
+        cannot_compile_hlsl(e);
+    }
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    let info = vk_runner::isolate::run(&command, files, backend, &mut report, cli.json);
+    if let Some(code) = info.exit {
+        return code;
+    }
+    let (verr, vwarn) = (info.validation_errors, info.validation_warnings);
+    let failed = report.count(Status::Fail) > 0 || verr > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": info.device,
+            "backend": backend,
+            "hlsl_compiler": hlsl.as_ref().ok().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": hlsl.as_ref().err(),
+            "files": files.len(),
+            "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
+    } else {
+        if cli.validate {
+            println!("vk-runner: validation: {verr} errors, {vwarn} warnings");
+        }
+        println!("{}", report.summary());
+    }
+    if failed { 1 } else { 0 }
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -141,6 +233,11 @@ fn describe_hlsl(hlsl: Option<&HlslCompiler>) -> String {
 }
 
 fn main() {
+    // `vk-runner diff ...`: differential execution (src/diff/).
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == "diff") {
+        std::process::exit(vk_runner::diff::main(args.collect()));
+    }
     let cli = Cli::parse();
     std::process::exit(run(cli));
 }
@@ -171,22 +268,6 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: {e}");
         return 2;
     }
-    let cache = if cli.no_cache {
-        Cache::disabled()
-    } else {
-        Cache::new(Some(
-            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
-        ))
-    };
-
-    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
-        Ok(h) => (Some(h), None),
-        Err(e) => {
-            cannot_compile_hlsl(&e);
-            (None, Some(e))
-        }
-    };
-
     let model = |flag: &str, text: &str| {
         let mut c = vk_runner::parse::cursor::Cursor::new(text);
         match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
@@ -214,6 +295,30 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
         return 2;
     }
+    // The direct executor runs the files in child processes (the D3D12 executor has its
+    // own workers).
+    if cli.executor == ExecutorKind::Direct && !cli.child && !cli.in_process {
+        return run_isolated(&cli, &files);
+    }
+    let cache = if cli.no_cache {
+        Cache::disabled()
+    } else {
+        Cache::new(Some(
+            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        ))
+    };
+
+    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
+        Ok(h) => (Some(h), None),
+        Err(e) => {
+            // A child's parent has said it already (run_isolated).
+            if !cli.child {
+                cannot_compile_hlsl(&e);
+            }
+            (None, Some(e))
+        }
+    };
+
     if cli.executor == ExecutorKind::D3d12 {
         let opts = vk_runner::d3d12::Options {
             hlsl: hlsl.as_ref(),
@@ -264,16 +369,24 @@ fn run(cli: Cli) -> i32 {
             }
         }
     };
-    if !cli.json {
+    let banner = [
         match &gpu {
-            Some(g) => println!("vk-runner: device {}", g.describe()),
-            None => println!("vk-runner: no device"),
-        }
-        println!(
+            Some(g) => format!("vk-runner: device {}", g.describe()),
+            None => "vk-runner: no device".to_string(),
+        },
+        format!(
             "vk-runner: backend {}, HLSL compiler {}",
             backend.name(),
             describe_hlsl(hlsl.as_ref())
-        );
+        ),
+    ];
+    if cli.child {
+        let device = gpu.as_ref().map(|g| g.describe());
+        banner
+            .iter()
+            .for_each(|b| vk_runner::isolate::banner(b, device.as_deref()));
+    } else if !cli.json {
+        banner.iter().for_each(|b| println!("{b}"));
     }
     let runner = Runner {
         gpu: gpu.as_ref(),
@@ -286,6 +399,18 @@ fn run(cli: Cli) -> i32 {
         max_model,
         header_selects_d3d9: cli.shader_model.is_none(),
     };
+    if cli.child {
+        for (i, f) in files.iter().enumerate() {
+            vk_runner::isolate::begin_file(i);
+            let mut r = Report::new(true, false);
+            runner.run_file(f, &mut r);
+            let (e, w) = gpu
+                .as_ref()
+                .map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
+            vk_runner::isolate::end_file(&r, e, w);
+        }
+        return 0;
+    }
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();
     for f in &files {
