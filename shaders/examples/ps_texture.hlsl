@@ -1,5 +1,5 @@
 // A textured, tinted pixel shader: the bundled example for `dxbc disasm`.
-// Built with: ../../../shared/tools/vkd3d-compiler -x hlsl -p ps_5_0 -b dxbc-tpf -o ps_texture.dxbc ps_texture.hlsl
+// Built with: ../../tools/vkd3d-compiler.sh -x hlsl -p ps_5_0 -b dxbc-tpf -o ps_texture.dxbc ps_texture.hlsl
 Texture2D<float4> diffuse : register(t0);
 SamplerState linear_sampler : register(s0);
 

@@ -1,5 +1,5 @@
 // A vertex shader with a matrix, an array and a struct in its constant buffer.
-// Built with: ../../../shared/tools/vkd3d-compiler -x hlsl -p vs_4_0 -b dxbc-tpf -o vs_transform.dxbc vs_transform.hlsl
+// Built with: ../../tools/vkd3d-compiler.sh -x hlsl -p vs_4_0 -b dxbc-tpf -o vs_transform.dxbc vs_transform.hlsl
 struct Light
 {
     float3 direction;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::shared_dir;
+use crate::shared_dir_or_narrow;
 
 /// A small deterministic PRNG (xorshift64*).
 pub struct Rng(pub u64);
@@ -24,11 +24,9 @@ impl Rng {
 
 pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut dirs: Vec<PathBuf> = vec![crate::repo_root().join("shaders/examples")];
-    if let Some(shared) = shared_dir() {
+    if let Some(shared) = shared_dir_or_narrow("the bundled examples") {
         dirs.push(shared.join("corpus/dxbc"));
         dirs.push(shared.join("bench/dxbc"));
-    } else {
-        println!("../shared is absent: mutating the bundled examples only");
     }
     let mut out = Vec::new();
     while let Some(d) = dirs.pop() {
@@ -102,4 +100,72 @@ pub fn mutate(rng: &mut Rng, blob: &[u8]) -> Vec<u8> {
         }
     }
     b
+}
+
+/// The byte offsets of the system-value field of every element of `blob`'s signature chunks,
+/// with the chunk's tag; patch-constant signatures (PCSG, PSG1) first.
+pub fn signature_system_value_fields(blob: &[u8]) -> Vec<(usize, [u8; 4])> {
+    let Ok(c) = translator::container::Container::parse(blob) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for ch in &c.chunks {
+        let (size, stream) = match &ch.tag {
+            b"ISGN" | b"OSGN" | b"PCSG" => (24, 0),
+            b"OSG5" => (28, 4),
+            b"ISG1" | b"OSG1" | b"PSG1" => (32, 4),
+            _ => continue,
+        };
+        let word = |at: usize| {
+            ch.data
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        let (Some(count), Some(table)) = (word(0), word(4)) else {
+            continue;
+        };
+        for i in 0..count.min(64) {
+            let at = table + i * size + stream + 8;
+            if at + 4 <= ch.data.len() {
+                out.push((ch.offset + at, ch.tag));
+            }
+        }
+    }
+    out.sort_by_key(|&(_, tag)| !matches!(&tag, b"PCSG" | b"PSG1"));
+    out
+}
+
+/// One signature element's system value set to `value` (`D3D_NAME`: 0 none, 1 position,
+/// 2 clip, 3 cull, 4 render-target array index, 5 viewport index, 6 vertex id, 7 primitive id,
+/// 8 instance id, 9 is-front-face, 10 sample index, 11–16 tessellation factors, 23–25 the SM6
+/// values; anything else is a value D3D does not define).
+pub fn set_system_value(blob: &[u8], field: usize, value: u32) -> Vec<u8> {
+    let mut b = blob.to_vec();
+    b[field..field + 4].copy_from_slice(&value.to_le_bytes());
+    b
+}
+
+/// The signature mutation class: a patch-constant element when the blob has one (three times
+/// in four), else any signature element, gets a system value — one D3D defines (0–25) nineteen
+/// times in twenty, else any word. `None` when the blob has no signature element.
+pub fn mutate_signature(rng: &mut Rng, blob: &[u8]) -> Option<Vec<u8>> {
+    let fields = signature_system_value_fields(blob);
+    if fields.is_empty() {
+        return None;
+    }
+    let patch = fields
+        .iter()
+        .filter(|f| matches!(&f.1, b"PCSG" | b"PSG1"))
+        .count();
+    let pick = if patch > 0 && rng.below(4) != 0 {
+        rng.below(patch)
+    } else {
+        rng.below(fields.len())
+    };
+    let value = if rng.below(20) == 0 {
+        rng.next_u64() as u32
+    } else {
+        rng.below(26) as u32
+    };
+    Some(set_system_value(blob, fields[pick].0, value))
 }

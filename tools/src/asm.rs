@@ -4,7 +4,7 @@
 //! become the signature chunks) or hand-written text with `.input`/`.output` directives; see
 //! `docs/assembler.md`. Errors are reported as `FILE:LINE:COLUMN: message`.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use translator::asm;
@@ -67,6 +67,12 @@ fn read(args: &Args) -> Result<String, CliError> {
 }
 
 pub fn run(args: &Args) -> Result<Output, CliError> {
+    if crate::batch::binary_to_terminal(Some(&args.output), std::io::stdout().is_terminal()) {
+        return Err(CliError(
+            "refusing to write a binary shader to a terminal: write it to a file with -o FILE"
+                .into(),
+        ));
+    }
     let text = read(args)?;
     let name = name(&args.file);
     let located =

@@ -5,10 +5,12 @@
 //! directories, see `walk`) are recognised by content (`input::sniff`), planned (each shader's
 //! output mirrors its place in the input tree; two shaders that would write the same output are
 //! a failure of the second, never a silent overwrite; an existing output is kept unless
-//! `--force`), then processed in parallel on a rayon pool. Results are reported in input order,
-//! whatever the thread count or finishing order: a bad file's one error line, warnings, then a
-//! summary `N <verb>, M failed, K skipped`, and `--json`/`--report FILE` writes a record per file
-//! (`report`). A progress bar (indicatif) is drawn only when standard error is a terminal.
+//! `--force`, or with `--update` replaced only when older than its input), then processed in
+//! parallel on a rayon pool. Results are reported in input order, whatever the thread count or
+//! finishing order: a bad file's one error line, warnings, then a summary `N <verb>, M failed,
+//! K skipped`, and `--json`/`--report FILE` writes a record per file (`report`). A progress bar
+//! (indicatif) is drawn only when standard error is a terminal; it counts every file found,
+//! those settled while planning included.
 
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -22,7 +24,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::cli_error::{CliError, one_line};
-use crate::input::{Format, InputArgs, InputsArgs, not_supported, read_recognised, sniff};
+use crate::input::{
+    Format, InputArgs, InputsArgs, assembly_hint, not_supported, read_recognised, skip_reason,
+    sniff,
+};
 pub use crate::report::Failure;
 use crate::report::{Record, Summary, write_report};
 use crate::walk::{Found, collect};
@@ -40,6 +45,10 @@ pub struct OutputArgs {
     /// Overwrite outputs that already exist under --out-dir (they are failures otherwise).
     #[arg(long, requires = "out_dir")]
     pub force: bool,
+    /// Under --out-dir, process only inputs whose output is missing or older than the input
+    /// (by modification time); the others are skipped as up to date.
+    #[arg(long, requires = "out_dir", conflicts_with = "force")]
+    pub update: bool,
     /// Worker threads (default: one per core); outputs never depend on it.
     #[arg(short = 'j', long, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..))]
@@ -71,8 +80,8 @@ pub type Work<'a> = dyn Fn(&InputArgs, &[u8]) -> Result<Produced, Failure> + Syn
 #[derive(Debug)]
 pub struct Usage(pub String);
 
-/// The reason a file that is not a shader is skipped.
-const NOT_A_SHADER: &str = "not a shader";
+/// The reason an input whose output is newer than it is skipped under `--update`.
+const UP_TO_DATE: &str = "up to date";
 
 /// Runs a command over its inputs; see the module documentation.
 pub fn run(
@@ -115,14 +124,22 @@ pub fn run(
         .collect();
     let (mut records, jobs) = plan(&found, &outputs, spec.command, &pool);
 
+    let (total, settled) = progress(&records);
     let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}") {
         bar.set_style(style);
     }
+    bar.set_position(settled);
+    let opts = Process {
+        strict: inputs.strict,
+        force: out.force,
+        update: out.update,
+        command: spec.command,
+    };
     let (tx, rx) = mpsc::channel::<(usize, Record)>();
     let mut printed = 0;
     std::thread::scope(|scope| {
@@ -131,8 +148,7 @@ pub fn run(
             pool.install(|| {
                 jobs.par_iter()
                     .for_each_with(tx, |tx, (index, path, output)| {
-                        let record =
-                            process(path, output, inputs.strict, out.force, spec.command, work);
+                        let record = process(path, output, &opts, work);
                         let _ = tx.send((*index, record));
                     });
             });
@@ -166,6 +182,13 @@ pub fn run(
 /// A planned input: its index in the run, its path and its output.
 type Job<'a> = (usize, &'a Path, &'a Path);
 
+/// The progress bar's total and starting position: every file found, and those the plan
+/// settled already (unreadable entries, files passed over or losing a contested output).
+fn progress(records: &[Option<Record>]) -> (u64, u64) {
+    let settled = records.iter().filter(|r| r.is_some()).count();
+    (records.len() as u64, settled as u64)
+}
+
 /// What each found file becomes, in input order: a record already (an unreadable entry, or a
 /// file that loses a contested output), or a job. Where several files would write one output,
 /// they are looked at now, so that only shaders contend for it and the first wins (a source
@@ -186,12 +209,12 @@ fn plan<'a>(
     let contested: Vec<usize> = (0..found.len())
         .filter(|&i| sharing.get(outputs[i].as_path()).is_some_and(|&n| n > 1))
         .collect();
-    let formats: HashMap<usize, std::io::Result<Format>> = pool.install(|| {
+    let formats: HashMap<usize, std::io::Result<(Format, Vec<u8>)>> = pool.install(|| {
         contested
             .par_iter()
             .map(|&i| match &found[i] {
-                Found::File { path, .. } => (i, read_head(path)),
-                Found::Broken { .. } => (i, Ok(Format::Other)),
+                Found::File { path, .. } => (i, read_recognised(path, command)),
+                Found::Broken { .. } => (i, Ok((Format::Other, Vec::new()))),
             })
             .collect()
     });
@@ -218,12 +241,8 @@ fn plan<'a>(
                     records.push(Some(record.failed(f)));
                     continue;
                 }
-                Ok(Format::Other) => {
-                    records.push(Some(record.skipped(NOT_A_SHADER)));
-                    continue;
-                }
-                Ok(format) => {
-                    if let Some(reason) = not_supported(*format, command) {
+                Ok((format, head)) => {
+                    if let Some(reason) = skip_reason(*format, head, command) {
                         records.push(Some(record.skipped(reason)));
                         continue;
                     }
@@ -260,55 +279,62 @@ fn print_ready(records: &[Option<Record>], printed: &mut usize, bar: &ProgressBa
     }
 }
 
-/// The format of a file found by a walk, from its first bytes.
-fn read_head(path: &Path) -> std::io::Result<Format> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(4);
-    std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;
-    Ok(sniff(&head))
+/// How a batch run treats each input.
+struct Process<'a> {
+    strict: bool,
+    force: bool,
+    update: bool,
+    command: &'a str,
+}
+
+/// Whether `output` exists and is at least as new as `input` (`--update` then passes over it).
+/// A time that cannot be read counts as out of date: the input is processed.
+fn up_to_date(input: &Path, output: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified());
+    match (modified(input), modified(output)) {
+        (Ok(i), Ok(o)) => o >= i,
+        _ => false,
+    }
 }
 
 /// Reads, recognises, processes and writes one planned input.
-fn process(
-    path: &Path,
-    output: &Path,
-    strict: bool,
-    force: bool,
-    command: &str,
-    work: &Work<'_>,
-) -> Record {
+fn process(path: &Path, output: &Path, how: &Process<'_>, work: &Work<'_>) -> Record {
     let start = Instant::now();
     let name = path.display().to_string();
     let out_name = output.display().to_string();
     let result = (|| {
-        let (format, data) = read_recognised(path, command)
+        let (format, data) = read_recognised(path, how.command)
             .map_err(|e| Failure::new("read", CliError::input(&name, e)))?;
-        if format == Format::Other {
-            return Ok(Err(NOT_A_SHADER));
-        }
-        if let Some(reason) = not_supported(format, command) {
+        if let Some(reason) = skip_reason(format, &data, how.command) {
             return Ok(Err(reason));
         }
-        if !force && output.exists() {
+        if how.update && up_to_date(path, output) {
+            return Ok(Err(UP_TO_DATE));
+        }
+        if !how.force && !how.update && output.exists() {
             return Err(Failure::new(
                 "exists",
-                CliError::input(&name, format!("{out_name} exists (--force overwrites it)")),
+                CliError::input(
+                    &name,
+                    format!("{out_name} exists (--force overwrites it, --update if older)"),
+                ),
             ));
         }
         let input = InputArgs {
             file: path.to_path_buf(),
-            strict,
+            strict: how.strict,
         };
         let produced = work(&input, &data)?;
         let write = |e| Failure::new("write", CliError::input(&out_name, e));
         if let Some(parent) = output.parent() {
             std::fs::create_dir_all(parent).map_err(write)?;
         }
+        let replace = how.force || how.update;
         OpenOptions::new()
             .write(true)
             .truncate(true)
-            .create(force)
-            .create_new(!force)
+            .create(replace)
+            .create_new(!replace)
             .open(output)
             .and_then(|mut f| f.write_all(&produced.bytes))
             .map_err(write)?;
@@ -351,12 +377,17 @@ fn run_single(
     let result = input
         .read()
         .map_err(|e| Failure::new("read", e))
-        .and_then(|data| match not_supported(sniff(&data), spec.command) {
-            Some(reason) => Err(Failure::new(
-                "not-supported",
-                CliError::input(&name, reason),
-            )),
-            None => work(&input, &data),
+        .and_then(|data| {
+            if let Some(hint) = assembly_hint(&name, &data) {
+                return Err(Failure::new("assembly", hint));
+            }
+            match not_supported(sniff(&data), spec.command) {
+                Some(reason) => Err(Failure::new(
+                    "not-supported",
+                    CliError::input(&name, reason),
+                )),
+                None => work(&input, &data),
+            }
         })
         .and_then(|produced| {
             let written = match output {
@@ -391,6 +422,13 @@ fn run_single(
     status
 }
 
+/// Whether a binary output would go to a terminal: no `-o` (or `-o -`) and standard output is
+/// one (`stdout_is_terminal`: `std::io::stdout().is_terminal()`). Such output would garble the
+/// screen and is refused, pointing to `-o FILE` (and to a text form where there is one).
+pub fn binary_to_terminal(output: Option<&Path>, stdout_is_terminal: bool) -> bool {
+    stdout_is_terminal && output.is_none_or(|o| o.as_os_str() == "-")
+}
+
 /// Writes to standard output; a closed pipe (`dxbc disasm x | head`) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
@@ -406,4 +444,93 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
 pub fn fatal(e: CliError) -> ExitCode {
     eprintln!("dxbc: error: {}", one_line(&e.0));
     ExitCode::from(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_goes_to_a_terminal_only_without_a_file() {
+        let file = Path::new("out.spv");
+        let dash = Path::new("-");
+        assert!(binary_to_terminal(None, true));
+        assert!(binary_to_terminal(Some(dash), true));
+        assert!(!binary_to_terminal(Some(file), true));
+        assert!(!binary_to_terminal(None, false));
+        assert!(!binary_to_terminal(Some(dash), false));
+    }
+
+    #[test]
+    fn progress_counts_every_file_found() {
+        let dir = std::env::temp_dir().join(format!("dxbc-plan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("in/sub")).unwrap();
+        let shader = translator::asm::assemble(
+            "ps_5_0\n.output SV_Target 0 o0.xyzw float\ndcl_output o0.xyzw\nmov o0, l(1.0, 1.0, 1.0, 1.0)\nret\n",
+        )
+        .unwrap();
+        // x.dxbc and x.hlsl contest x.spv (the plan looks at both and skips the source);
+        // the others are looked at by the workers.
+        for (name, bytes) in [
+            ("x.dxbc", &shader[..]),
+            ("x.hlsl", b"float4 main() : SV_Target { return 1; }"),
+            ("notes.txt", b"notes"),
+            ("sub/y.dxbc", &shader[..]),
+            ("sub/z.asm", b"ps_5_0\nret\n"),
+        ] {
+            std::fs::write(dir.join("in").join(name), bytes).unwrap();
+        }
+        let found = collect(&[dir.join("in")]);
+        assert_eq!(found.len(), 5);
+        let outputs: Vec<PathBuf> = found
+            .iter()
+            .map(|f| match f {
+                Found::File { rel, .. } => dir.join("out").join(rel).with_extension("spv"),
+                Found::Broken { message, .. } => panic!("{message}"),
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let (records, jobs) = plan(&found, &outputs, "translate", &pool);
+        let (total, settled) = progress(&records);
+        assert_eq!(total, 5, "the bar counts every file walked");
+        assert_eq!(settled, 1, "x.hlsl is settled by the plan");
+        assert_eq!(settled + jobs.len() as u64, total);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn up_to_date_compares_modification_times() {
+        let dir = std::env::temp_dir().join(format!("dxbc-mtime-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (input, output) = (dir.join("in"), dir.join("out"));
+        std::fs::write(&input, b"x").unwrap();
+        assert!(
+            !up_to_date(&input, &output),
+            "a missing output is not up to date"
+        );
+        std::fs::write(&output, b"y").unwrap();
+        let now = std::time::SystemTime::now();
+        let set = |p: &Path, t| {
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(t)
+                .unwrap()
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        set(&input, now - hour);
+        set(&output, now);
+        assert!(up_to_date(&input, &output));
+        set(&input, now);
+        assert!(up_to_date(&input, &output), "equal times: up to date");
+        set(&output, now - hour);
+        assert!(!up_to_date(&input, &output));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

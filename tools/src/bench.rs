@@ -34,7 +34,11 @@ pub fn run(args: &Args) -> Result<Output, CliError> {
     let opts = args.opts.options()?;
     let mut files = Vec::with_capacity(args.files.len());
     for f in &args.files {
-        let data = std::fs::read(f).map_err(|e| CliError::input(&f.display().to_string(), e))?;
+        let name = f.display().to_string();
+        let data = std::fs::read(f).map_err(|e| CliError::input(&name, e))?;
+        if let Some(hint) = crate::input::assembly_hint(&name, &data) {
+            return Err(hint);
+        }
         files.push(data);
     }
     // One translator for the whole run, as an embedder translating many shaders would keep.

@@ -25,6 +25,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Output, CliError> {
     let data = args.input.read()?;
+    if let Some(hint) = crate::input::assembly_hint(&args.input.name(), &data) {
+        return Err(hint);
+    }
     let (before, after) = translator::debug::cfg_dot(&data, &args.opts.options()?)
         .map_err(|e| CliError::input(&args.input.name(), e))?;
     let stdout = match (args.before, args.after) {

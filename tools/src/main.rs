@@ -1,4 +1,4 @@
-//! `dxbc`: inspect, disassemble and translate DXBC shaders.
+//! `dxbc`: inspect, disassemble, assemble and translate Direct3D shaders (DXBC and Direct3D 9).
 //!
 //! One module per subcommand (`info`, `disasm`, ...), each with a clap `Args` struct and a
 //! `run` function; `input` reads the shader (a file or `-` for stdin), recognises formats and
@@ -30,7 +30,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use cli_error::CliError;
 
-/// Inspect and disassemble DXBC (Direct3D SM4.0–5.1) shader containers.
+/// Inspect, disassemble, assemble and translate Direct3D shaders to SPIR-V: DXBC containers
+/// (SM4.0–5.1) and Direct3D 9 token streams (SM1–3).
 #[derive(Debug, Parser)]
 #[command(name = "dxbc", version, about)]
 struct Cli {

@@ -98,17 +98,22 @@ fn origin(d: &Descriptor) -> String {
     s
 }
 
-/// `set 0 binding 3`, with the array elements the range occupies when it is an array.
+/// `set 0 binding 3`, with the array elements the range occupies when it is an array (`push@16
+/// + 2-5` when a push-constant word offsets them) and `(mutable)` for a mutable binding.
 fn placement(d: &Descriptor) -> String {
+    let dynamic = d
+        .dynamic_offset
+        .map_or(String::new(), |o| format!("push@{o} + "));
     let elems = match (d.count, d.origin.upper) {
         (Some(1), _) => String::new(),
         (_, Some(u)) => {
             let last = d.array_offset as u64 + (u as u64 - d.origin.lower as u64);
-            format!(", elements {}-{last}", d.array_offset)
+            format!(", elements {dynamic}{}-{last}", d.array_offset)
         }
-        (_, None) => format!(", elements {}-", d.array_offset),
+        (_, None) => format!(", elements {dynamic}{}-", d.array_offset),
     };
-    format!("set {} binding {}{elems}", d.set, d.binding)
+    let mutable = if d.mutable { " (mutable)" } else { "" };
+    format!("set {} binding {}{elems}{mutable}", d.set, d.binding)
 }
 
 /// The descriptors and push constants as aligned columns.
@@ -138,6 +143,15 @@ pub fn table(r: &Reflection) -> String {
                 p.offset,
                 p.offset as u64 + p.size as u64
             ),
+            "push constant".into(),
+            String::new(),
+        ]);
+    }
+    for w in &r.dynamic_offsets {
+        rows.push([
+            "offset".into(),
+            String::new(),
+            format!("push constants, bytes {w}..{}", *w as u64 + 4),
             "push constant".into(),
             String::new(),
         ]);

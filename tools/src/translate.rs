@@ -1,6 +1,7 @@
 //! `dxbc translate`: DXBC → SPIR-V, one file or whole trees (`batch`), binary or as text; and
 //! the options `reflect`, `cfg` and `bench` share (target environment, binding layout or policy).
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,6 +16,8 @@ use crate::input::{InputArgs, InputsArgs};
 /// Vulkan target environment, as spirv-val names it.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum Env {
+    #[value(name = "vulkan1.0")]
+    Vulkan10,
     #[value(name = "vulkan1.1")]
     Vulkan11,
     #[value(name = "vulkan1.2")]
@@ -26,6 +29,7 @@ pub enum Env {
 impl From<Env> for TargetEnv {
     fn from(e: Env) -> Self {
         match e {
+            Env::Vulkan10 => TargetEnv::Vulkan1_0,
             Env::Vulkan11 => TargetEnv::Vulkan1_1,
             Env::Vulkan12 => TargetEnv::Vulkan1_2,
             Env::Vulkan13 => TargetEnv::Vulkan1_3,
@@ -82,6 +86,60 @@ impl From<RawFeedbackArg> for RawFeedback {
             RawFeedbackArg::Refuse => RawFeedback::Refuse,
         }
     }
+}
+
+/// A kind of view made a texel buffer, by its `--texel-buffers` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TexelBufferArg {
+    /// Raw and structured SRVs as uniform texel buffers.
+    #[value(name = "raw-srv")]
+    RawSrv,
+    /// Raw and structured UAVs as storage texel buffers.
+    #[value(name = "raw-uav")]
+    RawUav,
+    /// UAV counters as storage texel buffers.
+    #[value(name = "uav-counter")]
+    UavCounter,
+    /// All three.
+    All,
+}
+
+/// Which stages write PointSize, by its `--point-size` name.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum PointSizeArg {
+    None,
+    Vertex,
+    All,
+}
+
+/// A device feature, by its `--device-features` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FeatureArg {
+    Float64,
+    Int64,
+    #[value(name = "wave-ops")]
+    WaveOps,
+    #[value(name = "zero-init-workgroup")]
+    ZeroInitWorkgroup,
+}
+
+/// A 4-letter swizzle (`wxyz`, `rgba`) as the translator's components.
+pub fn parse_swizzle(s: &str) -> Result<[translator::SwizzleComponent; 4], String> {
+    use translator::SwizzleComponent as C;
+    let c: Vec<C> = s
+        .chars()
+        .map(|c| match c {
+            'x' | 'r' => Ok(C::X),
+            'y' | 'g' => Ok(C::Y),
+            'z' | 'b' => Ok(C::Z),
+            'w' | 'a' => Ok(C::W),
+            _ => Err(format!(
+                "'{s}': a swizzle is four of x, y, z, w (or r, g, b, a)"
+            )),
+        })
+        .collect::<Result<_, _>>()?;
+    c.try_into()
+        .map_err(|_| format!("'{s}': a swizzle has four components"))
 }
 
 impl From<Policy> for BindingPolicy {
@@ -148,6 +206,32 @@ pub struct TranslateOptions {
     /// 16-bit types (needs shaderFloat16/shaderInt16) instead of 32-bit RelaxedPrecision.
     #[arg(long)]
     pub native_16bit: bool,
+    /// Views declared as R32_UINT texel buffers instead of storage buffers (comma-separated:
+    /// raw-srv, raw-uav, uav-counter, all).
+    #[arg(long, value_enum, value_name = "KIND,...", value_delimiter = ',')]
+    pub texel_buffers: Vec<TexelBufferArg>,
+    /// Declare typed UAVs that are read with an R32 format (devices without
+    /// shaderStorageImageReadWithoutFormat).
+    #[arg(long)]
+    pub typed_uav_read_r32: bool,
+    /// The rasterizer's sample count as a constant instead of a specialization constant.
+    #[arg(long, value_name = "N")]
+    pub rasterizer_sample_count: Option<u32>,
+    /// Pixel shaders: the swizzle of each render target's colour, render target 0 first
+    /// (comma-separated, e.g. `wxyz,xyzw`).
+    #[arg(long, value_name = "SWIZZLE,...", value_delimiter = ',', value_parser = parse_swizzle)]
+    pub output_swizzles: Vec<[translator::SwizzleComponent; 4]>,
+    /// Pixel shaders: dual-source blending (o0 and o1 to location 0, indices 0 and 1).
+    #[arg(long)]
+    pub dual_source_blending: bool,
+    /// Which stages write PointSize = 1.0: none, vertex, all (vertex, domain, geometry).
+    #[arg(long, value_enum, value_name = "STAGES", default_value = "none")]
+    pub point_size: PointSizeArg,
+    /// The device features present (comma-separated: float64, int64, wave-ops,
+    /// zero-init-workgroup); programs needing one not listed are refused. Without it the
+    /// translator assumes its defaults.
+    #[arg(long, value_enum, value_name = "FEATURE,...", value_delimiter = ',', num_args = 0..)]
+    pub device_features: Option<Vec<FeatureArg>>,
     /// Direct3D 9 programs: plain IEEE multiplication instead of D3D9's 0 × anything = 0
     /// (and log(0) = −∞ instead of −FLT_MAX).
     #[arg(long)]
@@ -252,6 +336,39 @@ impl TranslateOptions {
                 strides: self.so_strides.unwrap_or_default(),
                 rasterized_stream: self.rasterized_stream.map_or(Some(0), |r| r.0),
             }),
+            texel_buffers: {
+                let has = |k| {
+                    self.texel_buffers.contains(&k)
+                        || self.texel_buffers.contains(&TexelBufferArg::All)
+                };
+                translator::TexelBuffers {
+                    raw_srv: has(TexelBufferArg::RawSrv),
+                    raw_uav: has(TexelBufferArg::RawUav),
+                    uav_counter: has(TexelBufferArg::UavCounter),
+                }
+            },
+            typed_uav_read: if self.typed_uav_read_r32 {
+                translator::TypedUavRead::R32
+            } else {
+                translator::TypedUavRead::WithoutFormat
+            },
+            rasterizer_sample_count: self.rasterizer_sample_count,
+            output_swizzles: self.output_swizzles.clone(),
+            dual_source_blending: self.dual_source_blending,
+            point_size: match self.point_size {
+                PointSizeArg::None => translator::PointSize::Unwritten,
+                PointSizeArg::Vertex => translator::PointSize::Vertex,
+                PointSizeArg::All => translator::PointSize::AllStages,
+            },
+            device_features: self
+                .device_features
+                .as_ref()
+                .map(|f| translator::DeviceFeatures {
+                    float64: f.contains(&FeatureArg::Float64),
+                    int64: f.contains(&FeatureArg::Int64),
+                    wave_ops: f.contains(&FeatureArg::WaveOps),
+                    zero_initialize_workgroup_memory: f.contains(&FeatureArg::ZeroInitWorkgroup),
+                }),
         })
     }
 }
@@ -309,6 +426,14 @@ pub fn disassemble(words: &[u32]) -> Result<String, CliError> {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    if !args.text
+        && args.out.out_dir.is_none()
+        && batch::binary_to_terminal(args.out.output.as_deref(), std::io::stdout().is_terminal())
+    {
+        return Err(Usage(
+            "refusing to write binary SPIR-V to a terminal: write it to a file with -o FILE, or print the disassembly with --text".into(),
+        ));
+    }
     let opts = match args.opts.options() {
         Ok(opts) => opts,
         Err(e) => return Ok(batch::fatal(e)),

@@ -1,7 +1,8 @@
 //! End-to-end tests of `dxbc` over many inputs (`--out-dir`): a tree with same-named shaders in
 //! two folders, a corrupt container, a text file and a Direct3D 9 token stream; the summary,
-//! exit status, `--force`, the `--json` report, standard output for one input, and outputs that
-//! do not depend on the thread count (over `../shared`'s corpus when present).
+//! exit status, `--force`, `--update`, the `--json` report, standard output for one input,
+//! assembly text told apart from other files, and outputs that do not depend on the thread
+//! count (over `../shared`'s corpus when present).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -154,7 +155,7 @@ fn existing_outputs_are_kept_without_force() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("s.spv exists (--force overwrites it)")
+        stderr.contains("s.spv exists (--force overwrites it, --update if older)")
             && stderr.ends_with("0 translated, 1 failed, 0 skipped\n"),
         "{stderr}"
     );
@@ -380,7 +381,11 @@ fn outputs_do_not_depend_on_thread_count() {
     let inputs: Vec<PathBuf> = if shared.join("corpus/dxbc").is_dir() {
         vec![shared.join("corpus/dxbc"), shared.join("bench/dxbc")]
     } else {
-        eprintln!("../shared/corpus is absent: comparing over the bundled examples only");
+        integration_tests::skip::skip_part(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+            "ran over the bundled examples only",
+        );
         vec![tree(&dir)]
     };
     let mut results = Vec::new();
@@ -406,5 +411,147 @@ fn outputs_do_not_depend_on_thread_count() {
         assert!(j1.3[i] == j2.3[i], "{name} differs between -j1 and -j2");
     }
     println!("{} outputs identical with -j1 and -j2", j1.2.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Sets a file's modification time.
+fn touch(path: &Path, time: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+}
+
+#[test]
+fn update_redoes_only_missing_or_stale_outputs() {
+    let dir = scratch("update");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for name in ["fresh", "stale", "missing"] {
+        std::fs::copy(
+            example("ps_texture.dxbc"),
+            input.join(format!("{name}.dxbc")),
+        )
+        .unwrap();
+    }
+    std::fs::write(input.join("notes.txt"), "not a shader\n").unwrap();
+    let out_dir = dir.join("out");
+    let update = |extra: &[&Path]| {
+        let mut args = vec![p("translate"), p("--update"), p("--out-dir"), &out_dir];
+        args.extend_from_slice(extra);
+        args.push(&input);
+        run(&args)
+    };
+    // Nothing there yet: everything is translated.
+    let out = update(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "3 translated, 0 failed, 1 skipped (not a shader: 1)\n"
+    );
+    // fresh.spv newer than its input (and marked, to see it is kept), stale.spv older than
+    // its input, missing.spv gone.
+    let now = std::time::SystemTime::now();
+    let hour = std::time::Duration::from_secs(3600);
+    std::fs::write(out_dir.join("fresh.spv"), b"kept").unwrap();
+    touch(&input.join("fresh.dxbc"), now - hour);
+    touch(&out_dir.join("fresh.spv"), now);
+    std::fs::write(out_dir.join("stale.spv"), b"old").unwrap();
+    touch(&out_dir.join("stale.spv"), now - hour);
+    touch(&input.join("stale.dxbc"), now);
+    std::fs::remove_file(out_dir.join("missing.spv")).unwrap();
+
+    let out = update(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "2 translated, 0 failed, 2 skipped (not a shader: 1, up to date: 1)\n"
+    );
+    let spirv = single(&example("ps_texture.dxbc"));
+    assert_eq!(std::fs::read(out_dir.join("fresh.spv")).unwrap(), b"kept");
+    assert_eq!(std::fs::read(out_dir.join("stale.spv")).unwrap(), spirv);
+    assert_eq!(std::fs::read(out_dir.join("missing.spv")).unwrap(), spirv);
+
+    // The report names what was up to date.
+    let report = dir.join("report.json");
+    let out = update(&[p("--json"), &report]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let reasons: Vec<&str> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["reason"].as_str())
+        .collect();
+    assert_eq!(
+        reasons,
+        ["up to date", "up to date", "not a shader", "up to date"]
+    );
+
+    // --update needs --out-dir and excludes --force.
+    for args in [
+        vec![
+            p("translate"),
+            p("--update"),
+            p("--force"),
+            p("--out-dir"),
+            &out_dir,
+            &input,
+        ],
+        vec![p("translate"), p("--update"), &input],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn assembly_text_gets_a_hint() {
+    let dir = scratch("asm-hint");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let asm = input.join("shader.asm");
+    std::fs::write(&asm, "// hand-written\nps_5_0\nret\n").unwrap();
+    let d3d9 = input.join("old.txt");
+    std::fs::write(&d3d9, "ps_1_1\ntex t0\nmov r0, t0\n").unwrap();
+    std::fs::write(input.join("notes.txt"), "not a shader\n").unwrap();
+    // One input: every command that reads a shader says what the file looks like and how to
+    // assemble it.
+    for command in ["translate", "reflect", "info", "disasm", "cfg", "bench"] {
+        let out = run(&[p(command), &asm]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        let expect = format!(
+            "looks like assembly text (ps_5_0), not a shader binary: assemble it first with `dxbc asm {} -o {}`",
+            asm.display(),
+            asm.with_extension("dxbc").display()
+        );
+        assert!(stderr.contains(&expect), "{command}: {stderr}");
+    }
+    let out = run(&[p("translate"), &d3d9, p("-o"), &dir.join("x.spv")]);
+    assert!(
+        text(&out.stderr).contains(&format!("-o {}`", d3d9.with_extension("d3dbc").display())),
+        "{}",
+        text(&out.stderr)
+    );
+    // The hint's command works, and its output translates.
+    let out = run(&[p("asm"), &asm, p("-o"), &asm.with_extension("dxbc")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::remove_file(asm.with_extension("dxbc")).unwrap();
+    // A tree: assembly text is skipped under its own reason.
+    let out = run(&[p("translate"), p("--out-dir"), &dir.join("out"), &input]);
+    assert_eq!(
+        text(&out.stderr),
+        "0 translated, 0 failed, 3 skipped (assembly text (dxbc asm assembles it): 2, not a shader: 1)\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,7 +7,7 @@
 //! opcode kinds, …) and fail when one is missing here, and so that `docs/flags.md` is
 //! generated from it ([`markdown`]) rather than kept in step by hand. The values of the other
 //! enumerated token fields (register files, system value names, resource dimensions, …) are in
-//! [`enums`]; [`all`] is both tables.
+//! `enums`; [`all`] is both tables.
 
 mod enums;
 

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Vulkan target environment; it fixes the SPIR-V version emitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TargetEnv {
+    /// Vulkan 1.0, SPIR-V 1.0 (what SPIR-V 1.1–1.3 made core is declared through its
+    /// extensions: `SPV_KHR_storage_buffer_storage_class`, `SPV_KHR_shader_draw_parameters`).
+    Vulkan1_0,
     /// Vulkan 1.1, SPIR-V 1.3.
     Vulkan1_1,
     /// Vulkan 1.2, SPIR-V 1.5.
@@ -21,6 +24,7 @@ impl TargetEnv {
     /// SPIR-V version as (major, minor).
     pub fn spirv_version(self) -> (u8, u8) {
         match self {
+            TargetEnv::Vulkan1_0 => (1, 0),
             TargetEnv::Vulkan1_1 => (1, 3),
             TargetEnv::Vulkan1_2 => (1, 5),
             TargetEnv::Vulkan1_3 => (1, 6),
@@ -30,6 +34,7 @@ impl TargetEnv {
     /// The name spirv-val uses for `--target-env`.
     pub fn spirv_val_name(self) -> &'static str {
         match self {
+            TargetEnv::Vulkan1_0 => "vulkan1.0",
             TargetEnv::Vulkan1_1 => "vulkan1.1",
             TargetEnv::Vulkan1_2 => "vulkan1.2",
             TargetEnv::Vulkan1_3 => "vulkan1.3",
@@ -85,6 +90,175 @@ pub struct Options {
     /// Transform feedback: D3D's stream-output declaration, for a vertex, domain or geometry
     /// shader (`None`: no stream output).
     pub stream_output: Option<StreamOutput>,
+    /// Which raw and structured buffers and UAV counters are declared as R32_UINT texel
+    /// buffers instead of storage buffers (default: none; see `docs/resources.md`). The
+    /// binding request ([`crate::binding::RangeRequest::descriptor_type`]) and the reflection
+    /// carry the descriptor type chosen.
+    pub texel_buffers: TexelBuffers,
+    /// The format of typed UAVs the program reads (`ld_uav_typed`), for devices without
+    /// `shaderStorageImageReadWithoutFormat` (default [`TypedUavRead::WithoutFormat`]).
+    pub typed_uav_read: TypedUavRead,
+    /// The rasterizer's sample count as a constant of the module, for `sampleinfo`/`samplepos`
+    /// on `rasterizer` (`None`, the default: the specialization constant
+    /// `rasterizer_sample_count_spec_id`). The caller translates once per sample count.
+    pub rasterizer_sample_count: Option<u32>,
+    /// Pixel shaders: per render target (`SV_Target#`, D3D9's `oC#`: element `#`), the
+    /// swizzle applied to the colour before it is written: component `c` of the output is
+    /// component `swizzle[c]` of what the program wrote. Render targets past the list, and
+    /// identity swizzles, are written as they are. For render-target formats a device stores
+    /// in another component order (vkd3d-shader's `output_swizzles`).
+    pub output_swizzles: Vec<[SwizzleComponent; 4]>,
+    /// Pixel shaders: dual-source blending. `o0` is written to `Location 0, Index 0` and `o1`
+    /// to `Location 0, Index 1` (the blend's second source); writes to `o2`–`o7` are
+    /// dropped, as D3D leaves them undefined (`docs/bindings.md`).
+    pub dual_source_blending: bool,
+    /// Which stages write `PointSize` (default: none; see [`PointSize`]).
+    pub point_size: PointSize,
+    /// What the device offers, where translation depends on it (`None`, the default: what the
+    /// translator assumes without being told; see [`DeviceFeatures`]).
+    pub device_features: Option<DeviceFeatures>,
+}
+
+/// Raw and structured buffers and UAV counters as texel buffers (one R32_UINT texel per
+/// dword), as D3D12 layers on devices without robust storage buffers bind them (vkd3d). Each
+/// true field changes the descriptor type of its kind of view; false keeps storage buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TexelBuffers {
+    /// Raw and structured SRVs: uniform texel buffers read with `OpImageFetch`.
+    pub raw_srv: bool,
+    /// Raw and structured UAVs: storage texel buffers (`R32ui`) accessed with
+    /// `OpImageRead`/`OpImageWrite`, atomics through `OpImageTexelPointer`.
+    pub raw_uav: bool,
+    /// UAV counters: storage texel buffers (`R32ui`) whose texel 0 is the counter.
+    pub uav_counter: bool,
+}
+
+impl TexelBuffers {
+    /// Every kind as a texel buffer (vkd3d's choice).
+    pub const ALL: TexelBuffers = TexelBuffers {
+        raw_srv: true,
+        raw_uav: true,
+        uav_counter: true,
+    };
+
+    /// Whether any kind is a texel buffer.
+    pub fn any(self) -> bool {
+        self.raw_srv || self.raw_uav || self.uav_counter
+    }
+}
+
+/// The format typed UAVs that the program reads are declared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TypedUavRead {
+    /// `Unknown` (the view's own format), which needs `shaderStorageImageReadWithoutFormat`.
+    #[default]
+    WithoutFormat,
+    /// `R32f`/`R32ui`/`R32i` by the declared return type: D3D's guaranteed typed-UAV-load
+    /// formats (the single-component 32-bit ones), for devices without reading without a
+    /// format. Reads of views of other formats are then undefined, as they are in D3D on
+    /// hardware without additional typed UAV load formats.
+    R32,
+}
+
+/// One component of a swizzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SwizzleComponent {
+    #[default]
+    X,
+    Y,
+    Z,
+    W,
+}
+
+impl SwizzleComponent {
+    /// The identity swizzle `xyzw`.
+    pub const IDENTITY: [SwizzleComponent; 4] = [
+        SwizzleComponent::X,
+        SwizzleComponent::Y,
+        SwizzleComponent::Z,
+        SwizzleComponent::W,
+    ];
+
+    /// The component with index `i` (0 = x … 3 = w); `None` past 3.
+    pub fn from_index(i: u32) -> Option<Self> {
+        [Self::X, Self::Y, Self::Z, Self::W]
+            .get(i as usize)
+            .copied()
+    }
+
+    /// Its index (0 = x … 3 = w).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Which stages write the `PointSize` built-in (1.0: Direct3D 10 and later draw points one
+/// pixel wide). Vulkan leaves the size of points undefined when the last pre-rasterization
+/// stage does not write it (unless `maintenance5`); writing it from a domain or geometry
+/// shader needs `shaderTessellationAndGeometryPointSize`, without which the size there is 1.0
+/// anyway. Direct3D 9 programs have their own point size (`docs/d3d9.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PointSize {
+    /// No stage writes it.
+    #[default]
+    Unwritten,
+    /// Vertex shaders write 1.0.
+    Vertex,
+    /// Vertex, domain and geometry shaders write 1.0 (capabilities `TessellationPointSize`,
+    /// `GeometryPointSize`; the reflection lists `shaderTessellationAndGeometryPointSize`).
+    AllStages,
+}
+
+/// What the device offers (vkd3d-shader's compile feature flags). A program that needs a
+/// feature the device lacks is refused with an error naming it; features the translator can
+/// do without change the translation instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct DeviceFeatures {
+    /// `shaderFloat64`: without it, programs with double-precision instructions are refused.
+    pub float64: bool,
+    /// `shaderInt64`: without it, a module that would need 64-bit integers is refused (no
+    /// SM4–5 or D3D9 instruction needs them today).
+    pub int64: bool,
+    /// Subgroup operations (vkd3d's wave ops): no SM4–5 or D3D9 instruction needs them, so
+    /// this has no effect.
+    pub wave_ops: bool,
+    /// `shaderZeroInitializeWorkgroupMemory` (Vulkan 1.3, or
+    /// VK_KHR_zero_initialize_workgroup_memory): thread-group shared memory is zero-initialised
+    /// when true, left uninitialised (as D3D defines it) when false. Without
+    /// `device_features`, it is zero-initialised on Vulkan 1.3 only.
+    pub zero_initialize_workgroup_memory: bool,
+}
+
+impl DeviceFeatures {
+    /// Every feature present.
+    pub const ALL: DeviceFeatures = DeviceFeatures {
+        float64: true,
+        int64: true,
+        wave_ops: true,
+        zero_initialize_workgroup_memory: true,
+    };
+}
+
+impl Options {
+    /// The swizzle applied to render target `rt`'s colour (pixel shaders), `None` when it is
+    /// written as it is (no swizzle given, or the identity).
+    pub fn output_swizzle(&self, rt: u32) -> Option<[SwizzleComponent; 4]> {
+        self.output_swizzles
+            .get(rt as usize)
+            .copied()
+            .filter(|s| *s != SwizzleComponent::IDENTITY)
+    }
+
+    /// Where render target `rt`'s colour goes (pixel shaders): its `Location` and, with
+    /// dual-source blending, its `Index`; `None` when it is dropped (`o2`–`o7` with
+    /// dual-source blending).
+    pub fn render_target_location(&self, rt: u32) -> Option<(u32, Option<u32>)> {
+        match (self.dual_source_blending, rt) {
+            (false, _) => Some((rt, None)),
+            (true, 0 | 1) => Some((0, Some(rt))),
+            (true, _) => None,
+        }
+    }
 }
 
 /// Where the immediate constant buffer lives.
@@ -171,6 +345,10 @@ pub struct D3d9Options {
     /// buffer like any other (the set grows to hold it), and a ps_2_0/vs_2_0 program may use
     /// the 2_x instructions and constants (`defb`, `defi`, `if`, `rep`…). Other rules stay.
     pub relaxed_limits: bool,
+    /// Each boolean constant `b#` in a 16-byte row of its own (its x component), as
+    /// vkd3d-shader lays the boolean set out, instead of four to a row as the D3D9 runtime
+    /// uploads them (`docs/d3d9.md`).
+    pub bool_constant_rows: bool,
     /// How each piece of render state the translator compiles in (alpha test, fog, point
     /// size and sprites, clip planes, flat shading, per-sampler state) is delivered
     /// (`crate::d3d9_state`, `docs/d3d9.md`).

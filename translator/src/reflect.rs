@@ -33,6 +33,10 @@ pub struct Reflection {
     pub descriptors: Vec<Descriptor>,
     /// Push-constant ranges, sorted by offset.
     pub push_constants: Vec<PushConstantRange>,
+    /// Byte offsets in the push-constant block of the `u32` descriptor offsets the module
+    /// reads (the descriptors' `dynamic_offset`s), sorted, each once; 4 bytes each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dynamic_offsets: Vec<u32>,
     /// Compute workgroup size, for compute shaders.
     pub workgroup_size: Option<[u32; 3]>,
     /// SPIR-V capabilities the module declares (e.g. "Shader", "ImageQuery").
@@ -385,6 +389,15 @@ pub struct Descriptor {
     pub shape: ResourceShape,
     /// True when the module writes through it (UAVs).
     pub writable: bool,
+    /// The byte offset in the push-constant block of the `u32` the module adds to the array
+    /// element at run time (a placement's dynamic offset): register `origin.lower + i` is
+    /// element `push value + array_offset + i`. The variable is then a runtime array.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_offset: Option<u32>,
+    /// The placement said the binding is mutable (VK_EXT_mutable_descriptor_type): other
+    /// entries at the same (set, binding) may have other descriptor types.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mutable: bool,
 }
 
 /// A push-constant range and the D3D root constants it holds: bytes `0..size` of constant

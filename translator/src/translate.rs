@@ -99,7 +99,8 @@ pub struct Translation {
     pub reflection: Reflection,
 }
 
-/// Translates a DXBC container to SPIR-V.
+/// Translates a DXBC container or a Direct3D 9 token stream (told apart by their first bytes)
+/// to SPIR-V.
 ///
 /// A one-shot [`Translator`]: a caller translating many shaders saves allocations by keeping
 /// one `Translator` (per thread) instead.
@@ -171,6 +172,20 @@ impl Translator {
         self.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
+        if let Some(f) = options.device_features {
+            // Whatever path asked for it: a feature the caller says the device lacks.
+            for (has, name) in [(f.float64, "shaderFloat64"), (f.int64, "shaderInt64")] {
+                if !has && reflection.vulkan_features.iter().any(|v| v == name) {
+                    return Err(LowerError::unsupported(
+                        0,
+                        format!(
+                            "a module that needs {name}, which the device lacks (DeviceFeatures)"
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
         Ok(Translation { spirv, reflection })
     }
 
@@ -260,6 +275,15 @@ fn sync_reflection(
     refl.descriptors
         .sort_by_key(|d| (d.set, d.binding, d.array_offset));
     refl.push_constants.sort_by_key(|p| p.offset);
+    // Descriptors of different types at one binding (placements that said it is mutable).
+    if refl
+        .descriptors
+        .chunk_by(|a, b| (a.set, a.binding) == (b.set, b.binding))
+        .any(|g| g.iter().any(|d| d.descriptor_type != g[0].descriptor_type))
+    {
+        refl.need_feature("mutableDescriptorType");
+        refl.vulkan_features.sort();
+    }
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
@@ -298,7 +322,7 @@ fn lower_reusing(
     let chunk = container.shader_chunk().ok_or_else(|| {
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
     })?;
-    let program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
+    let mut program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
             Some(c) => Ok(Some(Signature::parse(c)?)),
@@ -314,6 +338,7 @@ fn lower_reusing(
         patch: patch.as_ref(),
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
+    crate::rules::relax::relax(&mut program);
     let mut lowered = crate::lower::lower(&program, sigs, options, reuse, scratch)?;
     *kept = Some(program);
     if let (Some(linkage), Some(chunk)) = (

@@ -18,6 +18,15 @@ enum BackendKind {
     Vkd3d,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExecutorKind {
+    /// Vulkan, driven directly: pipelines and descriptors built from the backend's reflection.
+    Direct,
+    /// vkd3d's Direct3D 12 API: DXBC to pipeline states, vkd3d translates it with whichever
+    /// libvkd3d-shader is loaded (needs libvkd3d.so.1 and libvkd3d-utils.so.1).
+    D3d12,
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "vk-runner",
@@ -26,9 +35,16 @@ enum BackendKind {
 struct Cli {
     /// Test files, or directories searched recursively for *.shader_test.
     paths: Vec<PathBuf>,
-    /// Which DXBC → SPIR-V translator to run.
-    #[arg(long, value_enum, default_value = "ours")]
-    backend: BackendKind,
+    /// Which DXBC → SPIR-V translator to run (default ours; direct executor only).
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
+    /// How tests run: Vulkan directly, or through vkd3d's Direct3D 12 API.
+    #[arg(long, value_enum, default_value = "direct")]
+    executor: ExecutorKind,
+    /// Seconds one file may run under `--executor d3d12` before its worker is stopped and
+    /// the file fails.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    file_timeout: u64,
     /// HLSL → DXBC compiler, invoked like vkd3d-compiler.
     #[arg(long, default_value = "vkd3d-compiler")]
     hlsl_compiler: String,
@@ -67,12 +83,107 @@ struct Cli {
     /// --shader-model..--max-shader-model are skipped, naming the range.
     #[arg(long, value_name = "X.Y", default_value = "5.1")]
     max_shader_model: String,
+    /// Run the files in this process instead of a child process (by default a crash of the
+    /// driver fails only the file it happened in; src/isolate.rs).
+    #[arg(long)]
+    in_process: bool,
+    /// Internal: run as the child of an isolated run.
+    #[arg(long, hide = true)]
+    child: bool,
     /// Our backend: translate with float precision in SPV_KHR_float_controls2 form
     /// (fast-math defaults instead of NoContraction); its modules need the device feature
     /// shaderFloatControls2 (VK_KHR_shader_float_controls2), and every block is skipped,
     /// naming it, on a device without.
     #[arg(long)]
     float_controls2: bool,
+}
+
+/// The options a child of an isolated run gets (the files are appended).
+fn child_command(cli: &Cli) -> Result<Vec<String>, String> {
+    let mut c = vk_runner::diff::worker::self_command()?;
+    c.push("--child".into());
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    c.extend(["--backend".into(), backend.into()]);
+    c.extend(["--hlsl-compiler".into(), cli.hlsl_compiler.clone()]);
+    if let Some(v) = &cli.vkd3d_compiler {
+        c.extend(["--vkd3d-compiler".into(), v.clone()]);
+    }
+    if let Some(d) = &cli.cache_dir {
+        c.extend(["--cache-dir".into(), d.display().to_string()]);
+    }
+    if cli.no_cache {
+        c.push("--no-cache".into());
+    }
+    if let Some(d) = cli.device {
+        c.extend(["--device".into(), d.to_string()]);
+    }
+    if cli.validate {
+        c.push("--validate".into());
+    }
+    if cli.float_controls2 {
+        c.push("--float-controls2".into());
+    }
+    if let Some(m) = &cli.shader_model {
+        c.extend(["--shader-model".into(), m.clone()]);
+    }
+    c.extend(["--max-shader-model".into(), cli.max_shader_model.clone()]);
+    c.push("--".into());
+    Ok(c)
+}
+
+/// Runs `files` in child processes (src/isolate.rs) and reports as a run in this process would.
+fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
+    let command = match child_command(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("vk-runner: {e}");
+            return 2;
+        }
+    };
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    // Said once here, before the children start (they report those checks skipped).
+    let hlsl = HlslCompiler::new(&cli.hlsl_compiler, Cache::disabled());
+    if let Err(e) = &hlsl {
+        cannot_compile_hlsl(e);
+    }
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    let info = vk_runner::isolate::run(&command, files, backend, &mut report, cli.json);
+    if let Some(code) = info.exit {
+        return code;
+    }
+    let (verr, vwarn) = (info.validation_errors, info.validation_warnings);
+    let failed = report.count(Status::Fail) > 0 || verr > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": info.device,
+            "backend": backend,
+            "hlsl_compiler": hlsl.as_ref().ok().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": hlsl.as_ref().err(),
+            "files": files.len(),
+            "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
+    } else {
+        if cli.validate {
+            println!("vk-runner: validation: {verr} errors, {vwarn} warnings");
+        }
+        println!("{}", report.summary());
+    }
+    if failed { 1 } else { 0 }
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -109,7 +220,33 @@ fn default_cache_dir() -> PathBuf {
     PathBuf::from("target/hlsl-cache")
 }
 
+/// Says once, before any check, that HLSL cannot be compiled and how to fix it; the checks
+/// that need HLSL are then reported skipped with this reason.
+fn cannot_compile_hlsl(why: &str) {
+    let stars = "*".repeat(76);
+    eprintln!(
+        "vk-runner: {stars}\n\
+         vk-runner: CANNOT COMPILE HLSL: {why}.\n\
+         vk-runner: Checks whose shaders are HLSL are reported SKIPPED: they do not run.\n\
+         vk-runner: Fix: pass --hlsl-compiler CMD, a vkd3d-compiler 2.x (or a compiler invoked\n\
+         vk-runner: like it); in this project's repository, tools/vkd3d-compiler.sh fetches one.\n\
+         vk-runner: {stars}"
+    );
+}
+
+/// The compiler as the run's header names it: its path and `--version` line.
+fn describe_hlsl(hlsl: Option<&HlslCompiler>) -> String {
+    hlsl.map_or("(none)".to_string(), |h| {
+        format!("{} ({})", h.path().display(), h.version())
+    })
+}
+
 fn main() {
+    // `vk-runner diff ...`: differential execution (src/diff/).
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == "diff") {
+        std::process::exit(vk_runner::diff::main(args.collect()));
+    }
     let cli = Cli::parse();
     std::process::exit(run(cli));
 }
@@ -140,73 +277,6 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: {e}");
         return 2;
     }
-    let cache = if cli.no_cache {
-        Cache::disabled()
-    } else {
-        Cache::new(Some(
-            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
-        ))
-    };
-
-    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
-        Ok(h) => (Some(h), None),
-        Err(e) => {
-            eprintln!(
-                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
-            );
-            (None, Some(e))
-        }
-    };
-
-    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if cli.validate && e.contains("validation") {
-                eprintln!("vk-runner: {e}");
-                return 2;
-            }
-            eprintln!("vk-runner: ************************************************************");
-            eprintln!("vk-runner: NO VULKAN DEVICE: {e}");
-            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
-            eprintln!("vk-runner: ************************************************************");
-            None
-        }
-    };
-    let target_env = gpu
-        .as_ref()
-        .map_or(translator::TargetEnv::default(), |g| g.target_env());
-    let backend = match cli.backend {
-        BackendKind::Ours => Backend::ours(
-            target_env,
-            gpu.as_ref().is_some_and(|g| g.denorm_flush_f32),
-            cli.float_controls2,
-        ),
-        BackendKind::Vkd3d => {
-            let cmd = cli
-                .vkd3d_compiler
-                .clone()
-                .unwrap_or_else(|| cli.hlsl_compiler.clone());
-            match Vkd3dBackend::new(&cmd, cache.clone()) {
-                Ok(b) => Backend::Vkd3d(b),
-                Err(e) => {
-                    eprintln!("vk-runner: {e}");
-                    return 2;
-                }
-            }
-        }
-    };
-    if !cli.json {
-        match &gpu {
-            Some(g) => println!("vk-runner: device {}", g.describe()),
-            None => println!("vk-runner: no device"),
-        }
-        println!(
-            "vk-runner: backend {}, HLSL compiler {}",
-            backend.name(),
-            hlsl.as_ref()
-                .map_or("(none)".to_string(), |h| h.path().display().to_string())
-        );
-    }
     let model = |flag: &str, text: &str| {
         let mut c = vk_runner::parse::cursor::Cursor::new(text);
         match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
@@ -234,6 +304,100 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
         return 2;
     }
+    // The direct executor runs the files in child processes (the D3D12 executor has its
+    // own workers).
+    if cli.executor == ExecutorKind::Direct && !cli.child && !cli.in_process {
+        return run_isolated(&cli, &files);
+    }
+    let cache = if cli.no_cache {
+        Cache::disabled()
+    } else {
+        Cache::new(Some(
+            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        ))
+    };
+
+    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
+        Ok(h) => (Some(h), None),
+        Err(e) => {
+            // A child's parent has said it already (run_isolated).
+            if !cli.child {
+                cannot_compile_hlsl(&e);
+            }
+            (None, Some(e))
+        }
+    };
+
+    if cli.executor == ExecutorKind::D3d12 {
+        let opts = vk_runner::d3d12::Options {
+            hlsl: hlsl.as_ref(),
+            hlsl_error,
+            min_model,
+            max_model,
+            header_selects_d3d9: cli.shader_model.is_none(),
+            file_timeout: std::time::Duration::from_secs(cli.file_timeout.max(1)),
+        };
+        return run_d3d12(&cli, &files, &opts);
+    }
+    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if cli.validate && e.contains("validation") {
+                eprintln!("vk-runner: {e}");
+                return 2;
+            }
+            eprintln!("vk-runner: ************************************************************");
+            eprintln!("vk-runner: NO VULKAN DEVICE: {e}");
+            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
+            eprintln!("vk-runner: ************************************************************");
+            None
+        }
+    };
+    let target_env = gpu
+        .as_ref()
+        .map_or(translator::TargetEnv::default(), |g| g.target_env());
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => Backend::ours(
+            target_env,
+            gpu.as_ref().is_some_and(|g| g.denorm_flush_f32),
+            gpu.as_ref().is_some_and(|g| {
+                g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
+            }),
+            cli.float_controls2,
+        ),
+        BackendKind::Vkd3d => {
+            let cmd = cli
+                .vkd3d_compiler
+                .clone()
+                .unwrap_or_else(|| cli.hlsl_compiler.clone());
+            match Vkd3dBackend::new(&cmd, cache.clone()) {
+                Ok(b) => Backend::Vkd3d(b),
+                Err(e) => {
+                    eprintln!("vk-runner: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
+    let banner = [
+        match &gpu {
+            Some(g) => format!("vk-runner: device {}", g.describe()),
+            None => "vk-runner: no device".to_string(),
+        },
+        format!(
+            "vk-runner: backend {}, HLSL compiler {}",
+            backend.name(),
+            describe_hlsl(hlsl.as_ref())
+        ),
+    ];
+    if cli.child {
+        let device = gpu.as_ref().map(|g| g.describe());
+        banner
+            .iter()
+            .for_each(|b| vk_runner::isolate::banner(b, device.as_deref()));
+    } else if !cli.json {
+        banner.iter().for_each(|b| println!("{b}"));
+    }
     let runner = Runner {
         gpu: gpu.as_ref(),
         no_gpu_reason: "no Vulkan device".into(),
@@ -245,6 +409,18 @@ fn run(cli: Cli) -> i32 {
         max_model,
         header_selects_d3d9: cli.shader_model.is_none(),
     };
+    if cli.child {
+        for (i, f) in files.iter().enumerate() {
+            vk_runner::isolate::begin_file(i);
+            let mut r = Report::new(true, false);
+            runner.run_file(f, &mut r);
+            let (e, w) = gpu
+                .as_ref()
+                .map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
+            vk_runner::isolate::end_file(&r, e, w);
+        }
+        return 0;
+    }
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();
     for f in &files {
@@ -258,6 +434,11 @@ fn run(cli: Cli) -> i32 {
         let extra = serde_json::json!({
             "device": gpu.as_ref().map(|g| g.describe()),
             "backend": backend.name(),
+            "hlsl_compiler": hlsl.as_ref().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": &runner.hlsl_error,
             "files": files.len(),
             "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
             "seconds": start.elapsed().as_secs_f64(),
@@ -274,5 +455,67 @@ fn run(cli: Cli) -> i32 {
     }
     drop(runner);
     drop(gpu);
+    if failed { 1 } else { 0 }
+}
+
+/// `--executor d3d12`: the files through vkd3d's D3D12 API, in worker processes.
+fn run_d3d12(cli: &Cli, files: &[PathBuf], opts: &vk_runner::d3d12::Options<'_>) -> i32 {
+    if cli.backend.is_some() {
+        eprintln!(
+            "vk-runner: --backend has no meaning with --executor d3d12 (vkd3d translates with the libvkd3d-shader it loads)"
+        );
+        return 2;
+    }
+    if cli.validate || cli.device.is_some() {
+        eprintln!(
+            "vk-runner: --validate and --device have no meaning with --executor d3d12 (vkd3d picks its device; VKD3D_CONFIG=vk_debug turns on validation)"
+        );
+        return 2;
+    }
+    let json = cli.json;
+    let hlsl_path = describe_hlsl(opts.hlsl);
+    let announce = |d: &Result<String, String>| match d {
+        Ok(desc) => {
+            if !json {
+                println!("vk-runner: device {desc}");
+                println!("vk-runner: executor d3d12, HLSL compiler {hlsl_path}");
+            }
+        }
+        Err(why) => {
+            eprintln!("vk-runner: ************************************************************");
+            eprintln!("vk-runner: D3D12 EXECUTOR UNAVAILABLE: {why}");
+            eprintln!("vk-runner: every check is reported SKIPPED; nothing was run.");
+            eprintln!("vk-runner: ************************************************************");
+            if !json {
+                println!("vk-runner: no device");
+                println!("vk-runner: executor d3d12, HLSL compiler {hlsl_path}");
+            }
+        }
+    };
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    let outcome = vk_runner::d3d12::run(files, opts, &mut report, &announce);
+    let failed = report.count(Status::Fail) > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": outcome.device.as_ref().and_then(|d| d.as_ref().ok()),
+            "executor": "d3d12",
+            "files": files.len(),
+            "crashes": outcome.crashes,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
+    } else {
+        if outcome.crashes > 0 {
+            println!(
+                "vk-runner: d3d12: {} file(s) crashed or timed out (their [crash] checks failed)",
+                outcome.crashes
+            );
+        }
+        println!("{}", report.summary());
+    }
     if failed { 1 } else { 0 }
 }

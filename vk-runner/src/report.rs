@@ -4,7 +4,7 @@
 use serde::Serialize;
 use std::io::Write;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,
@@ -31,7 +31,12 @@ pub struct Report {
     pub checks: Vec<Check>,
     json: bool,
     verbose: bool,
+    /// Where checks go instead of stdout (a worker process's pipe).
+    sink: Option<Sink>,
 }
+
+/// Where a forwarding report sends its checks.
+type Sink = Box<dyn FnMut(&Check)>;
 
 impl Report {
     /// `json`: print nothing per check (the caller prints [`Report::to_json`]).
@@ -41,10 +46,24 @@ impl Report {
             checks: Vec::new(),
             json,
             verbose,
+            sink: None,
+        }
+    }
+
+    /// A report that hands each check to `sink` as it is added and prints nothing.
+    pub fn forwarding(sink: impl FnMut(&Check) + 'static) -> Self {
+        Report {
+            checks: Vec::new(),
+            json: true,
+            verbose: false,
+            sink: Some(Box::new(sink)),
         }
     }
 
     pub fn add(&mut self, c: Check) {
+        if let Some(sink) = &mut self.sink {
+            sink(&c);
+        }
         if !self.json && (self.verbose || c.status != Status::Pass) {
             let status = match c.status {
                 Status::Pass => "pass",

@@ -1,12 +1,17 @@
 /*
  * translate OUTDIR FILE...
  *
- * Translates each DXBC file to SPIR-V through libdxbc_spirv's C API and writes
- * OUTDIR/<input file name>.spv. Each shader is also scanned and its reflection read (and
- * checked against the scan), so that running this under valgrind covers every call. Prints one line per failure, then "N translated, M failed";
- * exits 1 when something failed (or on bad usage).
+ * Translates each shader file -- a DXBC container (SM4.0-5.1) or a bare Direct3D 9 token
+ * stream (vs/ps 1.x-3.0) -- to SPIR-V through libdxbc_spirv's C API and writes
+ * OUTDIR/<input file name>.spv. Each DXBC shader is also scanned (the scan takes DXBC only)
+ * and its reflection read and checked against the scan, so that running this under valgrind
+ * covers every call. Prints one line per failure, then "N translated, M failed"; exits 1 when
+ * something failed (or on bad usage).
  *
- * Build: cc -std=c99 -I include examples/translate.c -L target/release -ldxbc_spirv
+ * Build, from translator/capi after `cargo build --release -p dxbc-spirv-capi` (static):
+ *   cc -std=c99 -I include examples/translate.c ../../target/release/libdxbc_spirv.a -lpthread -ldl -lm -o translate
+ * or, from anywhere, against an installed library (docs/capi.md, "Install"):
+ *   cc -std=c99 translator/capi/examples/translate.c $(pkg-config --cflags --libs dxbc_spirv) -o translate
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +60,7 @@ static int translate_file(const char *out_dir, const char *path)
     char *message = NULL, *out_path;
     unsigned char *data;
     size_t size = 0;
-    int failed = 1;
+    int failed = 1, is_dxbc;
     FILE *out;
 
     if (!(data = read_file(path, &size)))
@@ -66,7 +71,9 @@ static int translate_file(const char *out_dir, const char *path)
 
     memset(&create_info, 0, sizeof(create_info));
     create_info.s_type = DXBC_SPIRV_STRUCTURE_TYPE_SHADER_CREATE_INFO;
-    create_info.source_type = DXBC_SPIRV_SOURCE_TYPE_DXBC;
+    /* A DXBC container starts with its magic; anything else is taken for a D3D9 stream. */
+    is_dxbc = size >= 4 && memcmp(data, "DXBC", 4) == 0;
+    create_info.source_type = is_dxbc ? DXBC_SPIRV_SOURCE_TYPE_DXBC : DXBC_SPIRV_SOURCE_TYPE_D3DBC;
     create_info.code = data;
     create_info.code_size = size;
     if (dxbc_spirv_shader_create(&create_info, &shader, &message) != DXBC_SPIRV_OK)
@@ -75,7 +82,7 @@ static int translate_file(const char *out_dir, const char *path)
     free(data);
     data = NULL;
 
-    if (dxbc_spirv_scan(shader, &scan, &message) != DXBC_SPIRV_OK)
+    if (is_dxbc && dxbc_spirv_scan(shader, &scan, &message) != DXBC_SPIRV_OK)
         goto done;
 
     memset(&translate_info, 0, sizeof(translate_info));
@@ -83,7 +90,7 @@ static int translate_file(const char *out_dir, const char *path)
     translate_info.target_env = DXBC_SPIRV_TARGET_ENV_VULKAN_1_3;
     if (dxbc_spirv_translate(shader, &translate_info, &code, &reflection, &message) != DXBC_SPIRV_OK)
         goto done;
-    if (reflection->stage != scan->stage || reflection->output_count > scan->output_count)
+    if (scan && (reflection->stage != scan->stage || reflection->output_count > scan->output_count))
     {
         fprintf(stderr, "%s: the reflection disagrees with the scan\n", path);
         goto done;

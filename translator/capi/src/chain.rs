@@ -30,6 +30,14 @@ pub const DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO: dxbc_spirv_structure_type = 
 pub const DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO: dxbc_spirv_structure_type = 7;
 /// `dxbc_spirv_d3d9_state_info`.
 pub const DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO: dxbc_spirv_structure_type = 8;
+/// `dxbc_spirv_descriptor_rule_ext_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO: dxbc_spirv_structure_type = 9;
+/// `dxbc_spirv_binding_callback2_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO: dxbc_spirv_structure_type = 10;
+/// `dxbc_spirv_output_swizzle_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO: dxbc_spirv_structure_type = 11;
+/// `dxbc_spirv_device_features_info`.
+pub const DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO: dxbc_spirv_structure_type = 12;
 
 /// The two members every chained struct starts with.
 #[repr(C)]
@@ -50,6 +58,10 @@ pub fn type_name(t: dxbc_spirv_structure_type) -> Option<&'static str> {
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO => "dxbc_spirv_parameter_info",
         DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO => "dxbc_spirv_stream_output_info",
         DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO => "dxbc_spirv_d3d9_state_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO => "dxbc_spirv_descriptor_rule_ext_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO => "dxbc_spirv_binding_callback2_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO => "dxbc_spirv_output_swizzle_info",
+        DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO => "dxbc_spirv_device_features_info",
         _ => return None,
     })
 }

@@ -11,14 +11,16 @@
 //! Rules every entry point keeps: it returns a [`dxbc_spirv_status`] and, through an optional
 //! `char **error_message`, a message the caller frees with [`dxbc_spirv_free_message`]; it
 //! checks pointer arguments for null and alignment; it never lets a panic cross the boundary
-//! ([`guard`]); it keeps no pointer the caller passed in after it returns. Everything it
+//! (`status::guard`); it keeps no pointer the caller passed in after it returns. Everything it
 //! returns belongs to the caller until given to the matching `dxbc_spirv_free_*` or
 //! `dxbc_spirv_shader_destroy`, exactly once.
 //!
 //! Modules: [`status`] (codes, messages, the panic guard), [`chain`] (reading the chained
 //! input structs), [`enums`] (the enumerations several calls share), [`shader`] (the shader handle), [`scan`] (what a layer checks before
 //! creating a shader), [`translate`] (SPIR-V out, bindings and parameters in),
-//! [`stream_output`] (a stream-output declaration in),
+//! [`stream_output`] (a stream-output declaration in), [`layer`] (what D3D12 layers ask
+//! beyond a binding table: dynamic descriptor offsets, mutable bindings, output swizzles,
+//! device features),
 //! [`reflection`] (the translation's reflection as C structs).
 
 #![allow(non_camel_case_types)]
@@ -26,6 +28,7 @@
 pub mod chain;
 pub mod d3d9_state;
 pub mod enums;
+pub mod layer;
 pub mod reflection;
 pub mod scan;
 pub mod shader;

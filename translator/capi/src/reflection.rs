@@ -3,7 +3,7 @@
 //! capabilities, extensions, Vulkan features, specialization constants, the stream-output
 //! layout, the D3D9 render-state items the module reads).
 //!
-//! One allocation owns it all: [`Holder`] starts with the public struct, followed by the
+//! One allocation owns it all: `Holder` starts with the public struct, followed by the
 //! vectors and strings its pointers point into, so `dxbc_spirv_free_reflection` frees
 //! everything at once and the caller never frees an inner pointer.
 
@@ -11,7 +11,7 @@ use std::ffi::{CString, c_char};
 
 use translator::reflect::{
     ComponentType, Descriptor, InterfacePlacement, InterfaceVar, Reflection, ResourceDim,
-    ResourceShape, ReturnType, SpecConstantMeaning,
+    ResourceShape, ReturnType, SpecConstantMeaning, XfbLayout,
 };
 
 use crate::enums::*;
@@ -235,6 +235,24 @@ pub struct dxbc_spirv_reflection {
     /// compiled in") with its resolved delivery, in the order first read; none for DXBC.
     pub d3d9_state_count: u32,
     pub d3d9_state: *const crate::d3d9_state::dxbc_spirv_d3d9_state_entry,
+    /// Parallel to `descriptors` (`descriptor_count` entries): each one's dynamic offset and
+    /// flags (a placement's, `docs/bindings.md`).
+    pub descriptor_exts: *const dxbc_spirv_descriptor_ext,
+    /// The push-constant byte offsets of the `u32` descriptor offsets the module reads
+    /// (`descriptor_exts[i].dynamic_offset`, each once, sorted; 4 bytes each).
+    pub dynamic_offset_count: u32,
+    pub dynamic_offsets: *const u32,
+}
+
+/// What a descriptor's placement adds to it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dxbc_spirv_descriptor_ext {
+    /// The push-constant byte offset of the `u32` the module adds to the array element, or
+    /// `DXBC_SPIRV_NO_DYNAMIC_OFFSET`.
+    pub dynamic_offset: u32,
+    /// `DXBC_SPIRV_DESCRIPTOR_MUTABLE` when the placement said the binding is mutable.
+    pub flags: u32,
 }
 
 /// The public struct followed by the storage it points into.
@@ -252,6 +270,8 @@ struct Holder {
     d3d9_state: Vec<crate::d3d9_state::dxbc_spirv_d3d9_state_entry>,
     /// The baked words the entries point into (each vector's heap buffer stays put).
     d3d9_words: Vec<Vec<u32>>,
+    descriptor_exts: Vec<dxbc_spirv_descriptor_ext>,
+    dynamic_offsets: Vec<u32>,
 }
 
 fn len32<T>(v: &[T]) -> u32 {
@@ -379,6 +399,47 @@ fn descriptor(d: &Descriptor) -> dxbc_spirv_descriptor {
     out
 }
 
+/// The C form of a transform-feedback layout: the rasterized stream, the buffers, the entries.
+fn xfb(
+    strings: &mut Vec<CString>,
+    x: &XfbLayout,
+) -> (u32, Vec<dxbc_spirv_xfb_buffer>, Vec<dxbc_spirv_xfb_entry>) {
+    let buffers = x
+        .buffers
+        .iter()
+        .map(|b| dxbc_spirv_xfb_buffer {
+            slot: b.slot,
+            stream: b.stream,
+            stride: b.stride,
+        })
+        .collect();
+    let entries = x
+        .entries
+        .iter()
+        .map(|e| dxbc_spirv_xfb_entry {
+            entry: e.entry,
+            stream: e.stream,
+            buffer: e.buffer,
+            offset: e.offset,
+            output: var(
+                strings,
+                &InterfaceVar {
+                    semantic_name: e.semantic_name.clone(),
+                    semantic_index: e.semantic_index,
+                    register: Some(e.register),
+                    mask: e.mask,
+                    component_type: e.component_type,
+                    placement: e.placement.clone(),
+                },
+            ),
+        })
+        .collect();
+    let rasterized = x
+        .rasterized_stream
+        .unwrap_or(crate::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM);
+    (rasterized, buffers, entries)
+}
+
 /// Builds the C reflection of a translation; the caller owns the result.
 pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
     let mut strings = Vec::new();
@@ -394,6 +455,21 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             .collect::<Vec<_>>()
     });
     let descriptors: Vec<_> = r.descriptors.iter().map(descriptor).collect();
+    let descriptor_exts: Vec<_> = r
+        .descriptors
+        .iter()
+        .map(|d| dxbc_spirv_descriptor_ext {
+            dynamic_offset: d
+                .dynamic_offset
+                .unwrap_or(crate::layer::DXBC_SPIRV_NO_DYNAMIC_OFFSET),
+            flags: if d.mutable {
+                crate::layer::DXBC_SPIRV_DESCRIPTOR_MUTABLE
+            } else {
+                0
+            },
+        })
+        .collect();
+    let dynamic_offsets = r.dynamic_offsets.clone();
     let push_constants: Vec<_> = r
         .push_constants
         .iter()
@@ -417,38 +493,14 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
             default_value: s.default,
         })
         .collect();
-    let xfb_buffers: Vec<_> = r
-        .xfb
-        .iter()
-        .flat_map(|x| &x.buffers)
-        .map(|b| dxbc_spirv_xfb_buffer {
-            slot: b.slot,
-            stream: b.stream,
-            stride: b.stride,
-        })
-        .collect();
-    let xfb_entries: Vec<_> = r
-        .xfb
-        .iter()
-        .flat_map(|x| &x.entries)
-        .map(|e| dxbc_spirv_xfb_entry {
-            entry: e.entry,
-            stream: e.stream,
-            buffer: e.buffer,
-            offset: e.offset,
-            output: var(
-                &mut strings,
-                &InterfaceVar {
-                    semantic_name: e.semantic_name.clone(),
-                    semantic_index: e.semantic_index,
-                    register: Some(e.register),
-                    mask: e.mask,
-                    component_type: e.component_type,
-                    placement: e.placement.clone(),
-                },
-            ),
-        })
-        .collect();
+    // One match on the layout for all three xfb fields: a separate `match &r.xfb` for the
+    // rasterized stream alone was compiled to a load and branch on the inner `Option`'s tag
+    // before the outer one was tested, which reads the uninitialised payload of a `None`
+    // (harmless, but valgrind reports it on every shader without stream output).
+    let (xfb_rasterized_stream, xfb_buffers, xfb_entries) = match &r.xfb {
+        None => (0, Vec::new(), Vec::new()),
+        Some(x) => xfb(&mut strings, x),
+    };
     let state = r.d3d9.as_ref().map_or(&[][..], |d| &d.state[..]);
     let d3d9_words: Vec<Vec<u32>> = state
         .iter()
@@ -491,18 +543,16 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         class_instance_register,
         class_slot_count,
         class_slot_stride,
-        xfb_rasterized_stream: match &r.xfb {
-            Some(x) => x
-                .rasterized_stream
-                .unwrap_or(crate::stream_output::DXBC_SPIRV_NO_RASTERIZED_STREAM),
-            None => 0,
-        },
+        xfb_rasterized_stream,
         xfb_buffer_count: len32(&xfb_buffers),
         xfb_buffers: xfb_buffers.as_ptr(),
         xfb_entry_count: len32(&xfb_entries),
         xfb_entries: xfb_entries.as_ptr(),
         d3d9_state_count: len32(&d3d9_state),
         d3d9_state: d3d9_state.as_ptr(),
+        descriptor_exts: descriptor_exts.as_ptr(),
+        dynamic_offset_count: len32(&dynamic_offsets),
+        dynamic_offsets: dynamic_offsets.as_ptr(),
     };
     let holder = Box::new(Holder {
         public,
@@ -516,6 +566,8 @@ pub(crate) fn build(r: &Reflection) -> *mut dxbc_spirv_reflection {
         xfb_entries,
         d3d9_state,
         d3d9_words,
+        descriptor_exts,
+        dynamic_offsets,
     });
     Box::into_raw(holder).cast()
 }

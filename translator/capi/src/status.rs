@@ -2,7 +2,7 @@
 //!
 //! A C caller cannot catch a Rust panic (unwinding into C is undefined behaviour), and needs
 //! both a code to branch on and a message to log. Every entry point therefore runs its body
-//! in [`guard`], which turns an [`ApiError`] or a caught panic into a status and an optional
+//! in `guard`, which turns an [`ApiError`] or a caught panic into a status and an optional
 //! message allocated here and freed by [`dxbc_spirv_free_message`].
 
 use std::ffi::{CString, c_char};

@@ -32,6 +32,8 @@ pub const DXBC_SPIRV_TARGET_ENV_VULKAN_1_3: dxbc_spirv_target_env = 0;
 pub const DXBC_SPIRV_TARGET_ENV_VULKAN_1_1: dxbc_spirv_target_env = 1;
 /// Vulkan 1.2, SPIR-V 1.5.
 pub const DXBC_SPIRV_TARGET_ENV_VULKAN_1_2: dxbc_spirv_target_env = 2;
+/// Vulkan 1.0, SPIR-V 1.0.
+pub const DXBC_SPIRV_TARGET_ENV_VULKAN_1_0: dxbc_spirv_target_env = 3;
 
 /// Emit `OpName`/`OpMemberName` debug names.
 pub const DXBC_SPIRV_TRANSLATE_DEBUG_NAMES: u32 = 1 << 0;
@@ -50,11 +52,30 @@ pub const DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS: u32 = 1 << 3;
 /// on 16-bit types instead of 32-bit ones decorated `RelaxedPrecision`; set it only when the
 /// device has `shaderFloat16` and `shaderInt16` (the reflection lists what the module uses).
 pub const DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION: u32 = 1 << 4;
+/// Raw and structured SRVs as R32_UINT uniform texel buffers instead of read-only storage
+/// buffers (the binding request and the reflection say `UNIFORM_TEXEL_BUFFER`).
+pub const DXBC_SPIRV_TRANSLATE_RAW_SRV_TEXEL_BUFFERS: u32 = 1 << 5;
+/// Raw and structured UAVs as R32_UINT storage texel buffers instead of storage buffers.
+pub const DXBC_SPIRV_TRANSLATE_RAW_UAV_TEXEL_BUFFERS: u32 = 1 << 6;
+/// UAV counters as R32_UINT storage texel buffers (texel 0 is the count) instead of storage
+/// buffers.
+pub const DXBC_SPIRV_TRANSLATE_UAV_COUNTER_TEXEL_BUFFERS: u32 = 1 << 7;
+/// Typed UAVs the program reads are declared `R32f`/`R32ui`/`R32i` (devices without
+/// `shaderStorageImageReadWithoutFormat`; vkd3d's `TYPED_UAV_READ_FORMAT_R32`).
+pub const DXBC_SPIRV_TRANSLATE_TYPED_UAV_READ_R32: u32 = 1 << 8;
+/// Pixel shaders: dual-source blending (`o0`/`oC0` to `Location 0 Index 0`, `o1` to
+/// `Location 0 Index 1`; writes to other render targets are dropped).
+pub const DXBC_SPIRV_TRANSLATE_DUAL_SOURCE_BLENDING: u32 = 1 << 9;
+/// Vertex shaders write `PointSize` = 1.0.
+pub const DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE: u32 = 1 << 10;
+/// Vertex, domain and geometry shaders write `PointSize` = 1.0 (needs
+/// `shaderTessellationAndGeometryPointSize`; vkd3d's `WRITE_TESS_GEOM_POINT_SIZE`).
+pub const DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE: u32 = 1 << 11;
 /// Carry float precision as `SPV_KHR_float_controls2` fast-math defaults (`FPFastMathDefault`)
 /// and per-operation `FPFastMathMode` decorations instead of `NoContraction` on every precise
 /// operation: smaller modules, the same results. Set it only when the device has
 /// `shaderFloatControls2` (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4).
-pub const DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2: u32 = 1 << 5;
+pub const DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2: u32 = 1 << 12;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -198,7 +219,8 @@ pub struct dxbc_spirv_binding_callback_info {
 /// Which built-in value a parameter supplies.
 pub type dxbc_spirv_parameter_name = u32;
 /// The rasterizer's sample count (`sampleinfo`/`samplepos` on `rasterizer`), uint32.
-/// Deliverable as a specialization constant (the default, id 0).
+/// Deliverable as a specialization constant (the default, id 0) or an immediate constant (a
+/// power of two from 1 to 64).
 pub const DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT: dxbc_spirv_parameter_name = 1;
 /// The hull shader's tessellation factor limit, float32. Reserved: the translator clamps
 /// factors to `dcl_hs_max_tessfactor` and 64 only, so any delivery is refused as unsupported.
@@ -300,16 +322,42 @@ unsafe impl Send for Callback {}
 // SAFETY: as above.
 unsafe impl Sync for Callback {}
 
+/// The C request for a range.
+pub(crate) fn request(stage: dxbc_spirv_stage, r: &RangeRequest) -> dxbc_spirv_binding_request {
+    dxbc_spirv_binding_request {
+        stage,
+        register_class: register_class(r.class, r.counter),
+        register_space: r.space,
+        register_index: r.lower,
+        count: r.count().unwrap_or(crate::DXBC_SPIRV_UNBOUNDED),
+        descriptor_type: descriptor_type(r.descriptor_type),
+    }
+}
+
+/// A callback's push-constant answer for `r`, checked.
+pub(crate) fn push_placement(
+    r: &RangeRequest,
+    offset: u32,
+    size: u32,
+) -> Result<Placement, String> {
+    if r.class != translator::reflect::RegisterClass::B || r.upper != Some(r.lower) {
+        Err("the binding callback put it in push constants, which hold single constant buffers only".into())
+    } else if size == 0
+        || !size.is_multiple_of(4)
+        || !offset.is_multiple_of(4)
+        || offset.checked_add(size).is_none()
+    {
+        Err(format!(
+            "the binding callback gave push-constant bytes {offset}+{size}; offset and size must be multiples of 4 and the size at least 4"
+        ))
+    } else {
+        Ok(Placement::PushConstant { offset, size })
+    }
+}
+
 impl Resolver for Callback {
     fn place(&self, r: &RangeRequest) -> Result<Placement, String> {
-        let request = dxbc_spirv_binding_request {
-            stage: self.stage,
-            register_class: register_class(r.class, r.counter),
-            register_space: r.space,
-            register_index: r.lower,
-            count: r.count().unwrap_or(crate::DXBC_SPIRV_UNBOUNDED),
-            descriptor_type: descriptor_type(r.descriptor_type),
-        };
+        let request = request(self.stage, r);
         let mut out = dxbc_spirv_binding::default();
         // SAFETY: the caller's function, called as its documentation says.
         let accepted = unsafe { (self.callback)(self.user_data, &request, &mut out) };
@@ -317,26 +365,13 @@ impl Resolver for Callback {
             return Err("the binding callback refused it".into());
         }
         match out.kind {
-            DXBC_SPIRV_BINDING_KIND_DESCRIPTOR => Ok(Placement::Descriptor {
-                set: out.set,
-                binding: out.binding,
-                array_offset: out.array_offset,
-            }),
+            DXBC_SPIRV_BINDING_KIND_DESCRIPTOR => Ok(Placement::descriptor(
+                out.set,
+                out.binding,
+                out.array_offset,
+            )),
             DXBC_SPIRV_BINDING_KIND_PUSH_CONSTANT => {
-                let (offset, size) = (out.push_constant_offset, out.push_constant_size);
-                if r.class != translator::reflect::RegisterClass::B || r.upper != Some(r.lower) {
-                    Err("the binding callback put it in push constants, which hold single constant buffers only".into())
-                } else if size == 0
-                    || !size.is_multiple_of(4)
-                    || !offset.is_multiple_of(4)
-                    || offset.checked_add(size).is_none()
-                {
-                    Err(format!(
-                        "the binding callback gave push-constant bytes {offset}+{size}; offset and size must be multiples of 4 and the size at least 4"
-                    ))
-                } else {
-                    Ok(Placement::PushConstant { offset, size })
-                }
+                push_placement(r, out.push_constant_offset, out.push_constant_size)
             }
             k => Err(format!(
                 "the binding callback returned kind {k}, which is not a DXBC_SPIRV_BINDING_KIND_*"
@@ -390,6 +425,8 @@ fn layout_from_table(t: &dxbc_spirv_binding_table_info) -> ApiResult<BindingLayo
             array_offset: r.array_offset,
             counter,
             types,
+            dynamic_offset: None,
+            mutable: false,
         });
     }
     layout.push_constants = push
@@ -439,14 +476,28 @@ fn apply_parameters(p: &dxbc_spirv_parameter_info, opts: &mut Options) -> ApiRes
                         param.data_type
                     )));
                 }
-                if param.r#type != DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT {
-                    return Err(ApiError::unsupported(format!(
-                        "{what}: RASTERIZER_SAMPLE_COUNT as {delivery}; the translator delivers it only as a specialization constant"
-                    )));
+                match param.r#type {
+                    DXBC_SPIRV_PARAMETER_TYPE_SPECIALIZATION_CONSTANT => {
+                        // SAFETY: the union member the type names.
+                        opts.rasterizer_sample_count_spec_id =
+                            unsafe { param.u.specialization_constant.id };
+                    }
+                    DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT => {
+                        // SAFETY: the union member the type names.
+                        let n = unsafe { param.u.immediate_constant };
+                        if !n.is_power_of_two() || n > 64 {
+                            return Err(ApiError::invalid_argument(format!(
+                                "{what}: RASTERIZER_SAMPLE_COUNT {n} is not a sample count (1, 2, 4, ..., 64)"
+                            )));
+                        }
+                        opts.rasterizer_sample_count = Some(n);
+                    }
+                    _ => {
+                        return Err(ApiError::unsupported(format!(
+                            "{what}: RASTERIZER_SAMPLE_COUNT as {delivery}; the translator delivers it as a specialization constant or an immediate constant"
+                        )));
+                    }
                 }
-                // SAFETY: the union member the type names.
-                opts.rasterizer_sample_count_spec_id =
-                    unsafe { param.u.specialization_constant.id };
             }
             DXBC_SPIRV_PARAMETER_NAME_TESS_FACTOR_LIMIT => {
                 return Err(ApiError::unsupported(format!(
@@ -470,6 +521,7 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         DXBC_SPIRV_TARGET_ENV_VULKAN_1_1 => TargetEnv::Vulkan1_1,
         DXBC_SPIRV_TARGET_ENV_VULKAN_1_2 => TargetEnv::Vulkan1_2,
         DXBC_SPIRV_TARGET_ENV_VULKAN_1_3 => TargetEnv::Vulkan1_3,
+        DXBC_SPIRV_TARGET_ENV_VULKAN_1_0 => TargetEnv::Vulkan1_0,
         t => {
             return Err(ApiError::invalid_argument(format!(
                 "target_env {t} is not a DXBC_SPIRV_TARGET_ENV_*"
@@ -481,6 +533,13 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         | DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING
         | DXBC_SPIRV_TRANSLATE_D3D9_RELAXED_LIMITS
         | DXBC_SPIRV_TRANSLATE_NATIVE_16BIT_MIN_PRECISION
+        | DXBC_SPIRV_TRANSLATE_RAW_SRV_TEXEL_BUFFERS
+        | DXBC_SPIRV_TRANSLATE_RAW_UAV_TEXEL_BUFFERS
+        | DXBC_SPIRV_TRANSLATE_UAV_COUNTER_TEXEL_BUFFERS
+        | DXBC_SPIRV_TRANSLATE_TYPED_UAV_READ_R32
+        | DXBC_SPIRV_TRANSLATE_DUAL_SOURCE_BLENDING
+        | DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE
+        | DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE
         | DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
@@ -505,13 +564,33 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         } else {
             translator::MinPrecisionMode::Relaxed32
         },
+        texel_buffers: translator::TexelBuffers {
+            raw_srv: info.flags & DXBC_SPIRV_TRANSLATE_RAW_SRV_TEXEL_BUFFERS != 0,
+            raw_uav: info.flags & DXBC_SPIRV_TRANSLATE_RAW_UAV_TEXEL_BUFFERS != 0,
+            uav_counter: info.flags & DXBC_SPIRV_TRANSLATE_UAV_COUNTER_TEXEL_BUFFERS != 0,
+        },
+        typed_uav_read: if info.flags & DXBC_SPIRV_TRANSLATE_TYPED_UAV_READ_R32 != 0 {
+            translator::TypedUavRead::R32
+        } else {
+            translator::TypedUavRead::WithoutFormat
+        },
+        dual_source_blending: info.flags & DXBC_SPIRV_TRANSLATE_DUAL_SOURCE_BLENDING != 0,
+        point_size: if info.flags & DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE != 0 {
+            translator::PointSize::AllStages
+        } else if info.flags & DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE != 0 {
+            translator::PointSize::Vertex
+        } else {
+            translator::PointSize::Unwritten
+        },
         ..Options::default()
     };
+    let mut table: Option<BindingLayout> = None;
+    let mut rule_exts: Option<&crate::layer::dxbc_spirv_descriptor_rule_ext_info> = None;
     let mut binding: Option<Binding> = None;
     let mut set_binding = |b: Binding| {
         if binding.replace(b).is_some() {
             return Err(ApiError::invalid_argument(
-                "more than one of binding policy, binding table and binding callback is chained",
+                "more than one of binding policy, binding table and binding callback (or callback2) is chained",
             ));
         }
         Ok(())
@@ -523,6 +602,10 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         DXBC_SPIRV_STRUCTURE_TYPE_PARAMETER_INFO,
         DXBC_SPIRV_STRUCTURE_TYPE_STREAM_OUTPUT_INFO,
         crate::chain::DXBC_SPIRV_STRUCTURE_TYPE_D3D9_STATE_INFO,
+        DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO,
+        DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO,
+        DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO,
+        DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO,
     ];
     // SAFETY: caller's promise; each struct is read as the type its s_type names.
     unsafe {
@@ -547,7 +630,41 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
                 }
                 DXBC_SPIRV_STRUCTURE_TYPE_BINDING_TABLE_INFO => {
                     let t: &dxbc_spirv_binding_table_info = in_ref(p.cast(), "binding table")?;
-                    set_binding(Binding::Layout(Arc::new(layout_from_table(t)?)))
+                    table = Some(layout_from_table(t)?);
+                    // Placed below, with the rules' extensions when they are chained.
+                    set_binding(Binding::default())
+                }
+                DXBC_SPIRV_STRUCTURE_TYPE_DESCRIPTOR_RULE_EXT_INFO => {
+                    rule_exts = Some(in_ref(p.cast(), "descriptor rule ext info")?);
+                    Ok(())
+                }
+                DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK2_INFO => {
+                    let c: &crate::layer::dxbc_spirv_binding_callback2_info =
+                        in_ref(p.cast(), "binding callback2 info")?;
+                    let callback = c.callback.ok_or_else(|| {
+                        ApiError::invalid_argument(
+                            "dxbc_spirv_binding_callback2_info.callback is null",
+                        )
+                    })?;
+                    set_binding(Binding::Resolver(ResolverRef(Arc::new(
+                        crate::layer::Callback2 {
+                            stage: stage(shader.version.stage),
+                            callback,
+                            user_data: c.user_data,
+                        },
+                    ))))
+                }
+                DXBC_SPIRV_STRUCTURE_TYPE_OUTPUT_SWIZZLE_INFO => {
+                    let s: &crate::layer::dxbc_spirv_output_swizzle_info =
+                        in_ref(p.cast(), "output swizzle info")?;
+                    opts.output_swizzles = crate::layer::read_swizzles(s)?;
+                    Ok(())
+                }
+                DXBC_SPIRV_STRUCTURE_TYPE_DEVICE_FEATURES_INFO => {
+                    let f: &crate::layer::dxbc_spirv_device_features_info =
+                        in_ref(p.cast(), "device features info")?;
+                    opts.device_features = Some(crate::layer::read_features(f)?);
+                    Ok(())
                 }
                 DXBC_SPIRV_STRUCTURE_TYPE_BINDING_CALLBACK_INFO => {
                     let c: &dxbc_spirv_binding_callback_info =
@@ -583,6 +700,21 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
             },
         )?
     };
+    match (table, rule_exts) {
+        (Some(mut t), exts) => {
+            if let Some(e) = exts {
+                // SAFETY: caller's promise.
+                unsafe { crate::layer::apply_rule_exts(e, &mut t)? };
+            }
+            binding = Some(Binding::Layout(Arc::new(t)));
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::invalid_argument(
+                "dxbc_spirv_descriptor_rule_ext_info is chained without a dxbc_spirv_binding_table_info",
+            ));
+        }
+        (None, None) => {}
+    }
     if let Some(b) = binding {
         opts.binding = b;
     }

@@ -1,8 +1,10 @@
 //! The C API called through its `extern "C"` functions, as a C caller would: bad input, binding
-//! policies, tables and callbacks (one refusing a register), parameters (a specialization
-//! constant; immediate and buffer delivery refused), a binding callback that translates from
-//! inside a translation, scan results, the reflection against the Rust API's, and parallel calls
-//! from several threads on shared handles.
+//! policies, tables and callbacks (one refusing a register), parameters (a specialization or
+//! immediate constant; buffer delivery refused), a binding callback that translates from
+//! inside a translation, scan results, the reflection against the Rust API's, parallel calls
+//! from several threads on shared handles, and what D3D12 layers ask beyond that (`layer`:
+//! texel buffers, dynamic descriptor offsets, mutable bindings, output swizzles, dual-source
+//! blending, point size, device features, Vulkan 1.0).
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr::{null, null_mut};
@@ -14,6 +16,9 @@ use dxbc_spirv::scan::*;
 use dxbc_spirv::shader::*;
 use dxbc_spirv::translate::*;
 use dxbc_spirv::*;
+
+#[path = "c_abi/layer.rs"]
+mod layer;
 
 /// A status and the message that came with it (freed).
 type Failure = (dxbc_spirv_status, String);
@@ -127,11 +132,15 @@ sampleinfo_uint o0.xyzw, rasterizer.xxxx
 ret
 ";
 
+/// The bundled examples, and the bench's shaders where `../shared` is (else the caller's
+/// narrower run is recorded as a partial skip).
 fn bench_shaders() -> Vec<(String, Vec<u8>)> {
-    let Some(shared) = integration_tests::shared_dir() else {
-        return Vec::new();
-    };
-    integration_tests::dxbc_files(&shared.join("bench/dxbc"))
+    let mut files =
+        integration_tests::dxbc_files(&integration_tests::repo_root().join("shaders/examples"));
+    if let Some(shared) = integration_tests::shared_dir_or_narrow("the bundled examples") {
+        files.extend(integration_tests::dxbc_files(&shared.join("bench/dxbc")));
+    }
+    files
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
         .collect()
@@ -745,13 +754,49 @@ fn sample_count_as_a_specialization_constant() {
     // Without parameters: specialization constant 0.
     assert_eq!(spec_ids(&translate_words(shader, None).unwrap()), [0]);
 
+    // An immediate constant: no specialization constant; a count that is none is refused.
+    let params = [parameter(
+        DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT,
+        DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT,
+        DXBC_SPIRV_PARAMETER_DATA_TYPE_UINT32,
+        4,
+    )];
+    let p = pinfo(&params);
+    let info = translate_info((&p as *const dxbc_spirv_parameter_info).cast());
+    let (words, refl) = translate(shader, Some(&info)).unwrap();
+    assert_eq!(spec_ids(&words), [0u32; 0]);
+    assert_eq!(unsafe { (*refl).spec_constant_count }, 0);
+    unsafe { dxbc_spirv_free_reflection(refl) };
+    let rust = translator::translate(
+        &asm(PS_SAMPLE_COUNT),
+        &translator::Options {
+            rasterizer_sample_count: Some(4),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(words, rust.spirv);
+    for bad in [0, 3, 128] {
+        let params = [parameter(
+            DXBC_SPIRV_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT,
+            DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT,
+            DXBC_SPIRV_PARAMETER_DATA_TYPE_UINT32,
+            bad,
+        )];
+        let p = pinfo(&params);
+        let (s, m) = translate_words(
+            shader,
+            Some(&translate_info(
+                (&p as *const dxbc_spirv_parameter_info).cast(),
+            )),
+        )
+        .unwrap_err();
+        assert_eq!(s, DXBC_SPIRV_ERROR_INVALID_ARGUMENT, "{m}");
+        assert!(m.contains(&format!("RASTERIZER_SAMPLE_COUNT {bad}")), "{m}");
+    }
+
     // What the translator cannot deliver is refused, naming it.
     for (ty, status, needle) in [
-        (
-            DXBC_SPIRV_PARAMETER_TYPE_IMMEDIATE_CONSTANT,
-            DXBC_SPIRV_ERROR_UNSUPPORTED,
-            "as an immediate constant",
-        ),
         (
             DXBC_SPIRV_PARAMETER_TYPE_BUFFER,
             DXBC_SPIRV_ERROR_UNSUPPORTED,
@@ -955,10 +1000,7 @@ fn scan_reports_resources_signatures_and_features() {
 #[test]
 fn reflection_matches_the_rust_api() {
     let shaders = bench_shaders();
-    if shaders.is_empty() {
-        eprintln!("skipped: ../shared/bench/dxbc is absent");
-        return;
-    }
+    assert!(shaders.len() >= 2, "the bundled examples at least");
     for (name, bytes) in &shaders {
         let rust = translator::translate(bytes, &translator::Options::default()).unwrap();
         let shader = create(bytes).unwrap();

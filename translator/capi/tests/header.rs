@@ -1,6 +1,8 @@
 //! The checked-in header is what cbindgen makes of the sources (rewrite it with
-//! `DXBC_SPIRV_BLESS_HEADER=1 cargo test -p dxbc-spirv-capi --test header`), and it compiles as
-//! strict C99 and as C++.
+//! `DXBC_SPIRV_BLESS_HEADER=1 cargo test -p dxbc-spirv-capi --test header`), it declares every
+//! public type, constant and function of the Rust sources (cbindgen leaves out a struct that no
+//! function names, such as one reached only through a `next` chain), and it compiles as strict
+//! C99 and as C++.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -147,13 +149,21 @@ fn header_compiles_as_strict_c99_and_cxx() {
         &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"],
         &c,
     ) {
-        None => eprintln!("skipped: no `cc` on PATH"),
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `cc` on PATH (apt: gcc)",
+            "the header not compiled as C99",
+        ),
         Some(r) => r.expect("the header must compile as C99 with -Wall -Werror"),
     }
     let cxx = dir.join("use.cpp");
     std::fs::copy(&c, &cxx).unwrap();
     match compiles("c++", &["-std=c++11", "-Wall", "-Werror"], &cxx) {
-        None => eprintln!("skipped: no `c++` on PATH"),
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `c++` on PATH (apt: g++)",
+            "the header not compiled as C++11",
+        ),
         Some(r) => r.expect("the header must compile as C++11"),
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -164,7 +174,13 @@ fn pkg_config_template_is_valid() {
     let template = std::fs::read_to_string(crate_dir().join("dxbc_spirv.pc.in")).unwrap();
     let pc = template
         .replace("@PREFIX@", "/opt/dxbc-spirv")
+        .replace("@LIBDIR@", "/opt/dxbc-spirv/lib")
         .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+    let description = pc.lines().find(|l| l.starts_with("Description:")).unwrap();
+    assert!(
+        description.contains("DXBC") && description.contains("Direct3D 9"),
+        "the description names both inputs: {description}"
+    );
     assert!(
         !pc.contains('@'),
         "unsubstituted placeholder in dxbc_spirv.pc.in"
@@ -179,7 +195,7 @@ fn pkg_config_template_is_valid() {
             .output()
     };
     let Ok(version) = run(&["--modversion", "dxbc_spirv"]) else {
-        eprintln!("skipped: no pkg-config on PATH");
+        integration_tests::skip::skip("C toolchain", "no pkg-config on PATH (apt: pkg-config)");
         return;
     };
     assert_eq!(
@@ -191,5 +207,166 @@ fn pkg_config_template_is_valid() {
         String::from_utf8_lossy(&flags.stdout).trim(),
         "-I/opt/dxbc-spirv/include -L/opt/dxbc-spirv/lib -ldxbc_spirv"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The C API's items as the Rust sources define them.
+#[derive(Default, Debug)]
+struct PublicItems {
+    /// `#[repr(C)]` structs and unions: complete in C.
+    complete: Vec<String>,
+    /// Structs without `#[repr(C)]` (handles): declared, opaque.
+    opaque: Vec<String>,
+    /// `pub type` aliases (enumerations, the callback).
+    aliases: Vec<String>,
+    constants: Vec<String>,
+    functions: Vec<String>,
+}
+
+fn public_items() -> PublicItems {
+    let mut items = PublicItems::default();
+    let mut files: Vec<_> = std::fs::read_dir(crate_dir().join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "capi/src has the API's modules");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut repr_c = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[repr(C") {
+                repr_c = true;
+                continue;
+            }
+            if line.starts_with("#[") || line.starts_with("///") {
+                continue;
+            }
+            let name_after = |prefix: &str| {
+                line.strip_prefix(prefix).map(|rest| {
+                    rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap()
+                        .to_string()
+                })
+            };
+            let c_name = |n: &String| n.to_ascii_lowercase().starts_with("dxbc_spirv_");
+            if let Some(n) = name_after("pub struct ").or(name_after("pub union ")) {
+                if c_name(&n) {
+                    if repr_c {
+                        items.complete.push(n);
+                    } else {
+                        items.opaque.push(n);
+                    }
+                }
+            } else if let Some(n) = name_after("pub type ") {
+                if c_name(&n) {
+                    items.aliases.push(n);
+                }
+            } else if let Some(n) = name_after("pub const ") {
+                if c_name(&n) {
+                    items.constants.push(n);
+                }
+            } else if let Some(n) =
+                name_after("pub unsafe extern \"C\" fn ").or(name_after("pub extern \"C\" fn "))
+            {
+                items.functions.push(n);
+            }
+            repr_c = false;
+        }
+    }
+    items
+}
+
+#[test]
+fn header_declares_every_public_item() {
+    let items = public_items();
+    // What this test relies on finding (it would pass on nothing otherwise).
+    for (what, list, at_least) in [
+        ("structs", &items.complete, 30),
+        ("opaque handles", &items.opaque, 1),
+        ("type aliases", &items.aliases, 20),
+        ("constants", &items.constants, 100),
+        ("functions", &items.functions, 9),
+    ] {
+        assert!(
+            list.len() >= at_least,
+            "found {} {what} in capi/src, expected at least {at_least}: {list:?}",
+            list.len()
+        );
+    }
+    for must in [
+        "dxbc_spirv_stream_output_info",
+        "dxbc_spirv_stream_output_entry",
+        "dxbc_spirv_d3d9_state_info",
+        "dxbc_spirv_reflection",
+    ] {
+        assert!(items.complete.iter().any(|n| n == must), "{must} not found");
+    }
+    let header = std::fs::read_to_string(crate_dir().join("include/dxbc_spirv.h")).unwrap();
+    let mut missing = Vec::new();
+    for n in items.complete.iter().chain(&items.opaque) {
+        if !header.contains(&format!(" {n} {{")) && !header.contains(&format!(" {n} {n};")) {
+            missing.push(format!("struct/union {n}"));
+        }
+    }
+    for n in &items.aliases {
+        if !header.contains(&format!(" {n};")) && !header.contains(&format!("(*{n})(")) {
+            missing.push(format!("typedef {n}"));
+        }
+    }
+    for n in &items.constants {
+        if !header.contains(&format!("#define {n} ")) {
+            missing.push(format!("#define {n}"));
+        }
+    }
+    for n in &items.functions {
+        if !header.contains(&format!(" {n}(")) && !header.contains(&format!("*{n}(")) {
+            missing.push(format!("function {n}"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the header lacks {} (add chain-only structs to [export] include in cbindgen.toml, then regenerate): {missing:?}",
+        missing.len()
+    );
+
+    // The compiler's word: a C file naming each one.
+    let mut c = String::from("#include \"dxbc_spirv.h\"\n");
+    for (i, n) in items.complete.iter().enumerate() {
+        c += &format!("static char size_{i}[sizeof({n})];\n");
+    }
+    for (i, n) in items.opaque.iter().chain(&items.aliases).enumerate() {
+        c += &format!("static {n} *pointer_{i};\n");
+    }
+    c += "static void (*const functions[])(void) = {\n";
+    for n in &items.functions {
+        c += &format!("    (void (*)(void))&{n},\n");
+    }
+    c += "};\n";
+    c += "int main(void)\n{\n    unsigned long long sum = sizeof(functions) / sizeof(functions[0]);\n";
+    for i in 0..items.complete.len() {
+        c += &format!("    sum += sizeof(size_{i});\n");
+    }
+    for i in 0..items.opaque.len() + items.aliases.len() {
+        c += &format!("    sum += pointer_{i} != NULL;\n");
+    }
+    for n in &items.constants {
+        c += &format!("    sum += (unsigned long long)({n});\n");
+    }
+    c += "    return sum == 0;\n}\n";
+    let dir = std::env::temp_dir().join(format!("dxbc-spirv-every-type-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("every.c");
+    std::fs::write(&file, c).unwrap();
+    match compiles("cc", &["-std=c99", "-Wall", "-Werror"], &file) {
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `cc` on PATH (apt: gcc)",
+            "the C file naming every item not compiled",
+        ),
+        Some(r) => r.expect("a C file naming every public item must compile"),
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

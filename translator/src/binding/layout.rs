@@ -49,6 +49,15 @@ pub struct DescriptorRule {
     /// must when one SRV table holds both.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<DescriptorType>,
+    /// Byte offset (a multiple of 4) in the push-constant block of a `u32` added to the array
+    /// element at run time (a D3D12 descriptor table's heap offset; see
+    /// [`Placement::Descriptor`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_offset: Option<u32>,
+    /// The binding is mutable (VK_EXT_mutable_descriptor_type): ranges of different
+    /// descriptor types placed there by mutable rules may share it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mutable: bool,
 }
 
 /// Constant buffer `b{register}` of `space` is `size` bytes of push constants at `offset`.
@@ -196,6 +205,14 @@ impl BindingLayout {
                     return err(format!("{}: array elements run past 2^32", r.describe(i)));
                 }
             }
+            if let Some(o) = r.dynamic_offset
+                && (!o.is_multiple_of(4) || o > u32::MAX - 3)
+            {
+                return err(format!(
+                    "{}: dynamic_offset {o} must be a multiple of 4 below 2^32 - 4",
+                    r.describe(i)
+                ));
+            }
             if r.counter && r.class != RegisterClass::U {
                 return err(format!(
                     "{}: only UAVs (class \"u\") have counters",
@@ -336,6 +353,8 @@ impl BindingLayout {
             set: rule.set,
             binding: rule.binding,
             array_offset,
+            dynamic_offset: rule.dynamic_offset,
+            mutable: rule.mutable,
         })
     }
 }

@@ -127,15 +127,39 @@ impl RangeRequest {
 /// Where one register range lives in Vulkan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// Register `lower + i` of the range is array element `array_offset + i` of the binding.
+    /// Register `lower + i` of the range is array element `array_offset + i` of the binding,
+    /// plus, with a `dynamic_offset`, the 32-bit value the program reads at that byte offset
+    /// of the push-constant block (a D3D12 descriptor table's offset in a descriptor heap,
+    /// set per draw: vkd3d's `descriptor_offset_info`). The variable is then a runtime array
+    /// (the binding must hold every element the offsets reach).
     Descriptor {
         set: u32,
         binding: u32,
         array_offset: u32,
+        /// Byte offset (a multiple of 4) in the push-constant block of a `u32` added to the
+        /// array element; `None`: the element is `array_offset + i` as it is.
+        dynamic_offset: Option<u32>,
+        /// The binding is a mutable one (VK_EXT_mutable_descriptor_type): ranges of different
+        /// descriptor types may share it when every one of them placed there says so.
+        mutable: bool,
     },
     /// A constant buffer held in the push-constant block: `size` bytes at byte `offset`
     /// (D3D12 root constants).
     PushConstant { offset: u32, size: u32 },
+}
+
+impl Placement {
+    /// A plain descriptor placement: register `lower + i` at element `array_offset + i` of
+    /// `binding` in `set`, no dynamic offset, not mutable.
+    pub fn descriptor(set: u32, binding: u32, array_offset: u32) -> Self {
+        Placement::Descriptor {
+            set,
+            binding,
+            array_offset,
+            dynamic_offset: None,
+            mutable: false,
+        }
+    }
 }
 
 /// Why a register range could not be placed. Names the D3D register and space.

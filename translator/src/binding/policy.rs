@@ -66,11 +66,7 @@ impl BindingPolicy {
             BindingPolicy::PerRange => Ok(per_range(ranges)),
             BindingPolicy::Vkd3d => Ok((0u32..)
                 .zip(ranges)
-                .map(|(binding, _)| Placement::Descriptor {
-                    set: 0,
-                    binding,
-                    array_offset: 0,
-                })
+                .map(|(binding, _)| Placement::descriptor(0, binding, 0))
                 .collect()),
         }
     }
@@ -105,11 +101,7 @@ fn class_offsets(r: &RangeRequest) -> Result<Placement, BindingError> {
             )
         })?
     };
-    Ok(Placement::Descriptor {
-        set: r.space,
-        binding,
-        array_offset: 0,
-    })
+    Ok(Placement::descriptor(r.space, binding, 0))
 }
 
 /// The highest first register `class-offsets` places (any class, counters included).
@@ -130,25 +122,14 @@ fn per_range(ranges: &[RangeRequest]) -> Vec<Placement> {
         let r = &ranges[i];
         (r.space, class_rank(r.class), r.lower, r.counter, i)
     });
-    let mut out = vec![
-        Placement::Descriptor {
-            set: 0,
-            binding: 0,
-            array_offset: 0
-        };
-        ranges.len()
-    ];
+    let mut out = vec![Placement::descriptor(0, 0, 0); ranges.len()];
     let mut next = (u32::MAX, 0u32);
     for i in order {
         let space = ranges[i].space;
         if next.0 != space {
             next = (space, 0);
         }
-        out[i] = Placement::Descriptor {
-            set: space,
-            binding: next.1,
-            array_offset: 0,
-        };
+        out[i] = Placement::descriptor(space, next.1, 0);
         next.1 += 1;
     }
     out

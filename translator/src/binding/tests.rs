@@ -33,11 +33,7 @@ fn counter(reg: u32) -> RangeRequest {
 }
 
 fn desc(set: u32, binding: u32, array_offset: u32) -> Placement {
-    Placement::Descriptor {
-        set,
-        binding,
-        array_offset,
-    }
+    Placement::descriptor(set, binding, array_offset)
 }
 
 use RegisterClass::{B, S, T, U};
@@ -141,6 +137,7 @@ fn class_offsets_extremes() {
             set,
             binding,
             array_offset: 0,
+            ..
         } = *p
         else {
             panic!("{p:?}")
@@ -540,4 +537,105 @@ fn resolver_places_and_refuses() {
     // Equal only to itself.
     assert_eq!(b, b.clone());
     assert_ne!(b, Binding::from(TexturesOnly));
+}
+
+/// Places every range at set 0 binding 0 (element = register), mutable or not by class:
+/// `fixed` classes are placed as plain bindings.
+struct OneBinding {
+    fixed: &'static [RegisterClass],
+}
+
+impl Resolver for OneBinding {
+    fn place(&self, r: &RangeRequest) -> Result<Placement, String> {
+        Ok(Placement::Descriptor {
+            set: 0,
+            binding: 0,
+            array_offset: r.lower,
+            dynamic_offset: None,
+            mutable: !self.fixed.contains(&r.class),
+        })
+    }
+}
+
+#[test]
+fn mutable_bindings_hold_several_types() {
+    // A descriptor heap as one mutable binding: CBVs, SRVs and UAVs of different types.
+    let ranges = [one(B, 0), one(T, 1), one(U, 2), one(T, 3)];
+    let all = Binding::from(OneBinding { fixed: &[] });
+    assert_eq!(all.place_all(&ranges).unwrap().len(), 4);
+    // One range placed there as a plain binding: the types must agree again, whichever
+    // comes first.
+    for fixed in [&[U][..], &[B][..]] {
+        let e = Binding::from(OneBinding { fixed })
+            .place_all(&ranges)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("share set 0 binding 0"), "{e}");
+        assert!(e.contains("mutable"), "{e}");
+    }
+    // Past 32 ranges the check takes the hashed path: same answers.
+    let many: Vec<RangeRequest> = (0..40)
+        .map(|i| match i % 3 {
+            0 => one(B, i),
+            1 => one(T, i),
+            _ => one(U, i),
+        })
+        .collect();
+    assert!(all.place_all(&many).is_ok());
+    for fixed in [&[U][..], &[B][..], &[T][..]] {
+        assert!(
+            Binding::from(OneBinding { fixed })
+                .place_all(&many)
+                .is_err(),
+            "{fixed:?}"
+        );
+    }
+    // Mutable ranges of one type beside a fixed range of that type: fine.
+    let same: Vec<RangeRequest> = (0..40).map(|i| one(T, i)).collect();
+    assert!(
+        Binding::from(OneBinding { fixed: &[T] })
+            .place_all(&same)
+            .is_ok()
+    );
+}
+
+#[test]
+fn layout_rules_carry_dynamic_offsets_and_mutability() {
+    let l = BindingLayout::from_toml(
+        "[[descriptors]]\nclass = \"t\"\ncount = \"unbounded\"\nset = 0\nbinding = 0\n\
+         array_offset = 2\ndynamic_offset = 8\nmutable = true\n\
+         [[descriptors]]\nclass = \"u\"\ncount = \"unbounded\"\nset = 0\nbinding = 0\n\
+         dynamic_offset = 12\nmutable = true\n",
+    )
+    .unwrap();
+    let b = Binding::from(l);
+    let p = b.place_all(&[one(T, 5), one(U, 1)]).unwrap();
+    assert_eq!(
+        p,
+        [
+            Placement::Descriptor {
+                set: 0,
+                binding: 0,
+                array_offset: 7,
+                dynamic_offset: Some(8),
+                mutable: true
+            },
+            Placement::Descriptor {
+                set: 0,
+                binding: 0,
+                array_offset: 1,
+                dynamic_offset: Some(12),
+                mutable: true
+            }
+        ]
+    );
+    let e = BindingLayout::from_toml(
+        "[[descriptors]]\nclass = \"t\"\nset = 0\nbinding = 0\ndynamic_offset = 6\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("dynamic_offset 6 must be a multiple of 4"),
+        "{e}"
+    );
 }

@@ -2,9 +2,9 @@
 //! operand layout that gives the implied instruction length of shader model 1.x.
 //!
 //! Sources: Microsoft's asm reference (instruction pages, "Instruction token"), `d3d9types.h`
-//! `D3DSIO_*`, and the version ranges gathered in `../shared/notes/d3d9.md` §2. The decoder
-//! uses the layout only for 1.x, where instructions carry no length; from 2.0 on the length
-//! field decides and [`OpcodeInfo::source_counts`] checks it.
+//! `D3DSIO_*`, and the version ranges that Wine's tests and the earlier translators agree on.
+//! The decoder uses the layout only for 1.x, where instructions carry no length; from 2.0 on the
+//! length field decides and [`Opcode::source_counts`] checks it.
 
 use super::types::{Stage, Version};
 

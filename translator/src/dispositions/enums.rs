@@ -341,27 +341,37 @@ pub const ENUM_DISPOSITIONS: &[Disposition] = &[
     d(
         f::SYSTEM_NAME,
         "Position",
-        H("`Position` built-in, `FragCoord` in pixel shaders"),
+        H(
+            "`Position` built-in, `FragCoord` in pixel shaders; a plain location where nothing interprets it (vertex shader inputs, patch constants: docs/rules.md)",
+        ),
     ),
     d(
         f::SYSTEM_NAME,
         "ClipDistance",
-        H("elements of the `ClipDistance` built-in array"),
+        H(
+            "elements of the `ClipDistance` built-in array; a plain location where nothing interprets it (vertex shader inputs, patch constants)",
+        ),
     ),
     d(
         f::SYSTEM_NAME,
         "CullDistance",
-        H("elements of the `CullDistance` built-in array"),
+        H(
+            "elements of the `CullDistance` built-in array; a plain location where nothing interprets it (vertex shader inputs, patch constants)",
+        ),
     ),
     d(
         f::SYSTEM_NAME,
         "RenderTargetArrayIndex",
-        H("`Layer` built-in"),
+        H(
+            "`Layer` built-in (vertex, domain, geometry outputs; pixel inputs); elsewhere a plain location",
+        ),
     ),
     d(
         f::SYSTEM_NAME,
         "ViewportArrayIndex",
-        H("`ViewportIndex` built-in"),
+        H(
+            "`ViewportIndex` built-in (vertex, domain, geometry outputs; pixel inputs); elsewhere a plain location",
+        ),
     ),
     d(
         f::SYSTEM_NAME,
@@ -420,7 +430,7 @@ pub const ENUM_DISPOSITIONS: &[Disposition] = &[
         f::OUTPUT_TOPOLOGY,
         "Undefined",
         N(
-            "a geometry shader that never emits may leave it out; it gets `OutputPoints`, which nothing observes",
+            "a geometry shader that never emits and declares no stream may leave it out (fxc does; docs/rules.md); it gets `OutputPoints`, which nothing observes",
         ),
     ),
     d(f::OUTPUT_TOPOLOGY, "PointList", H("`OutputPoints`")),

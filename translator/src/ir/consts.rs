@@ -54,8 +54,13 @@ const SMALL: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub struct ConstTable {
     consts: Vec<Const>,
-    /// Every constant but the scalars, by value.
+    /// The composites, by value.
     map: HashMap<Const, ConstId>,
+    /// Null, undef and specialization constants by (kind, type, SpecId, default): a key with
+    /// every byte set. (Probing `map` with such a `Const` made LLVM test a composite's part
+    /// count in the unset bytes of the key before its variant, which valgrind reports as a
+    /// branch on uninitialised memory.)
+    leaves: HashMap<(u8, u32, u32, u64), ConstId>,
     /// Scalars by (type, bits): the common case, without hashing a whole `Const`.
     scalars: HashMap<(u32, u64), ConstId>,
     /// The small scalars (bits below [`SMALL`]) of the types bool, f32, i32 and u32 (ids 1 to
@@ -84,6 +89,7 @@ impl ConstTable {
         ConstTable {
             consts: Vec::with_capacity(48),
             map: HashMap::with_capacity_and_hasher(8, Default::default()),
+            leaves: HashMap::with_capacity_and_hasher(8, Default::default()),
             scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
             small: vec![0; 4 * SMALL],
             vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
@@ -96,6 +102,7 @@ impl ConstTable {
     pub fn clear(&mut self) {
         self.consts.clear();
         self.map.clear();
+        self.leaves.clear();
         self.scalars.clear();
         self.small.fill(0);
         self.vectors.clear();
@@ -109,9 +116,23 @@ impl ConstTable {
         match c {
             Const::Scalar { ty, bits } => return self.scalar(ty, bits),
             Const::Spec { ty, id, default } => return self.spec(ty, id, default),
-            _ => {}
+            Const::Null(ty) => return self.leaf((0, ty.0, 0, 0), c),
+            Const::Undef(ty) => return self.leaf((1, ty.0, 0, 0), c),
+            Const::Composite { .. } => {}
         }
         self.intern_in_map(c)
+    }
+
+    /// Null, undef and specialization constants by a plain key (`(kind, type, id, default)`),
+    /// not through `map`: probing the `Const`-keyed map with them made the compiled equality
+    /// test read a composite's part count from the key's unset bytes first (valgrind).
+    fn leaf(&mut self, key: (u8, u32, u32, u64), c: Const) -> ConstId {
+        let next = ConstId(self.consts.len() as u32);
+        let id = *self.leaves.entry(key).or_insert(next);
+        if id == next {
+            self.consts.push(c);
+        }
+        id
     }
 
     /// [`ConstTable::intern`] through `map`.
@@ -217,7 +238,7 @@ impl ConstTable {
     pub fn spec(&mut self, ty: TypeId, id: u32, default: u64) -> ConstId {
         let c = Const::Spec { ty, id, default };
         let Some(&slot) = self.specs.get(id as usize) else {
-            return self.intern_in_map(c);
+            return self.leaf((2, ty.0, id, default), c);
         };
         if slot == 0 {
             // A table built by `default()` has no slots; `new()`'s are all free here.
@@ -231,7 +252,7 @@ impl ConstTable {
         if *self.get(found) == c {
             found
         } else {
-            self.intern_in_map(c)
+            self.leaf((2, ty.0, id, default), c)
         }
     }
 

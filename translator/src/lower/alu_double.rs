@@ -52,6 +52,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             | Opcode::UtoD => {}
             _ => return Ok(false),
         }
+        if self.opts.device_features.is_some_and(|f| !f.float64) {
+            return Err(self.unsupported(
+                "double-precision instructions: the device lacks shaderFloat64 (DeviceFeatures::float64)",
+            ));
+        }
         self.b.m.capability(spirv::Capability::Float64);
         self.need_feature("shaderFloat64");
         match inst.opcode {

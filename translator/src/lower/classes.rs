@@ -204,10 +204,21 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 "cb{reg} is declared, and b{reg} holds the class instances (docs/class-linkage.md)"
             )));
         }
-        if let Placement::PushConstant { .. } = self.placement(RegisterClass::B, reg, false)? {
-            return Err(self.unsupported(format!(
-                "the class-instance buffer (b{reg}) placed in push constants"
-            )));
+        match self.placement(RegisterClass::B, reg, false)? {
+            Placement::PushConstant { .. } => {
+                return Err(self.unsupported(format!(
+                    "the class-instance buffer (b{reg}) placed in push constants"
+                )));
+            }
+            Placement::Descriptor {
+                dynamic_offset: Some(_),
+                ..
+            } => {
+                return Err(self.unsupported(format!(
+                    "the class-instance buffer (b{reg}) placed with a dynamic descriptor offset"
+                )));
+            }
+            Placement::Descriptor { .. } => {}
         }
         let rows = self.classes.slot_count * ROWS_PER_SLOT;
         let st = self.b.m.row_block(TypeId::UVEC4, rows);
@@ -218,6 +229,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             base: 0,
             array: false,
             descriptor_type: DescriptorType::UniformBuffer,
+            dynamic: None,
         };
         let g = self.declare_descriptor(
             RegisterClass::B,
@@ -464,7 +476,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let zero = self.b.u32c(0);
                 let ptr = self.b.m.types.pointer(StorageClass::Uniform, TypeId::VEC4);
                 let chain: smallvec::SmallVec<[Operand; 4]> = if info.range.is_array() {
-                    let el = self.b.u32c(info.range.base);
+                    // Its first element (plus its dynamic offset, when placed with one).
+                    let el = self.descriptor_index(&info.range, None)?;
                     smallvec::smallvec![Operand::Global(info.global), el, zero, clamped]
                 } else {
                     smallvec::smallvec![Operand::Global(info.global), zero, clamped]

@@ -154,6 +154,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             crate::reflect::ShaderStage::Geometry | crate::reflect::ShaderStage::Hull
         ) {
             self.store_outputs()?;
+        } else if self.stage == crate::reflect::ShaderStage::Geometry
+            && self.stage_info.gs_output.is_none()
+        {
+            // A geometry shader without an output topology never emits (rules: stage
+            // declaration); it becomes a point-list shader, and Vulkan wants a point-list
+            // shader's PointSize written when the device draws sized points
+            // (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725), emitted or not.
+            let stream = self.rasterized_stream();
+            self.store_point_size(stream);
         }
         self.b.terminate(Terminator::Return);
         Ok(())

@@ -140,6 +140,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let s = self.b.u32c(stream as u32);
         if emit {
             self.store_output_file(IoFile::Output, stream, None)?;
+            self.store_point_size(stream);
             if multi {
                 self.b.op_void(Op::EmitStreamVertex, &[s]);
             } else {

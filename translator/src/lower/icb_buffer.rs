@@ -39,6 +39,15 @@ impl Lowerer<'_, '_> {
                 "the immediate constant buffer as b{register} in space {space} placed in push constants"
             )));
         }
+        if let Placement::Descriptor {
+            dynamic_offset: Some(_),
+            ..
+        } = place
+        {
+            return Err(self.unsupported(format!(
+                "the immediate constant buffer as b{register} in space {space} placed with a dynamic descriptor offset"
+            )));
+        }
         let n = rows.len() as u32;
         let st = self.b.m.row_block(TypeId::UVEC4, n);
         let mut range = Range {
@@ -48,6 +57,7 @@ impl Lowerer<'_, '_> {
             base: 0,
             array: false,
             descriptor_type: DescriptorType::UniformBuffer,
+            dynamic: None,
         };
         let data = rows.iter().flatten().copied().collect();
         let g = self.declare_descriptor(

@@ -270,9 +270,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let structured = matches!(inst.opcode, Opcode::LdStructured | Opcode::LdStructuredS);
         let (ops, status) = self.split_feedback(inst, 3 + structured as usize)?;
         let src = &ops[2 + structured as usize];
-        // An SRV read with feedback is a texel buffer (`raw_feedback.rs`), for every read.
+        // A texel-buffer view (`texel_views.rs`), for every read.
         let texel = match src.ty {
-            OperandType::Resource => Some(self.view_info(src)?)
+            OperandType::Resource | OperandType::UnorderedAccessView => Some(self.view_info(src)?)
                 .filter(|i| matches!(i.kind, ViewKind::TexelBuffer { .. })),
             _ => None,
         };
@@ -280,29 +280,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let ViewKind::TexelBuffer { stride, .. } = info.kind else {
                 unreachable!("filtered above")
             };
-            let addr = if structured {
-                if stride == 0 {
-                    return Err(self.invalid("ld_structured on a raw view"));
-                }
-                let i = self.read_scalar(&ops[1], Scalar::U32)?;
-                let o = self.read_scalar(&ops[2], Scalar::U32)?;
-                self.structured_dword(stride, i, o)
-            } else {
-                let b = self.read_scalar(&ops[1], Scalar::U32)?;
-                self.raw_dword(b)
-            };
-            let base = match addr {
-                // Past 2^32 dwords: any index past the view reads 0 by robustness.
-                Addr::Imm(k) => self.b.u32c(k.min(u32::MAX as u64) as u32),
-                Addr::Dyn(v) => v,
-            };
+            let base = self.texel_base(&ops[1..], structured, stride)?;
             return self.load_texel_dwords(&ops[0], src, &info, base, status);
         }
         if status.is_some() {
             return Err(self.unsupported(format!(
-                "{} with residency feedback on a {} (only raw and structured SRVs are read as texel buffers, with Options::raw_feedback = TexelBuffer)",
+                "{} with residency feedback on a {} (only texel-buffer views report residency: raw and structured SRVs with Options::raw_feedback = TexelBuffer, UAVs with Options::texel_buffers.raw_uav)",
                 inst.opcode.info().name,
-                if src.ty == OperandType::UnorderedAccessView { "UAV" } else { "view that is not a texel buffer" }
+                if src.ty == OperandType::UnorderedAccessView { "storage-buffer UAV" } else { "view that is not a texel buffer" }
             )));
         }
         let (mem, stride) = self.mem_target(src)?;
@@ -320,6 +305,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.load_dwords(&ops[0], src, &mem, addr)
     }
 
+    /// The first texel of a raw (`addr[0]` = byte address) or structured (`addr[0]` =
+    /// structure, `addr[1]` = byte offset) access to a texel-buffer view.
+    fn texel_base(&mut self, addr: &[Sm4Operand], structured: bool, stride: u32) -> R<Operand> {
+        let addr = if structured {
+            if stride == 0 {
+                return Err(self.invalid("structured access to a raw view"));
+            }
+            let i = self.read_scalar(&addr[0], Scalar::U32)?;
+            let o = self.read_scalar(&addr[1], Scalar::U32)?;
+            self.structured_dword(stride, i, o)
+        } else {
+            let b = self.read_scalar(&addr[0], Scalar::U32)?;
+            self.raw_dword(b)
+        };
+        Ok(match addr {
+            // Past 2^32 dwords: any index past the view is read as 0 or dropped by robustness.
+            Addr::Imm(k) => self.b.u32c(k.min(u32::MAX as u64) as u32),
+            Addr::Dyn(v) => v,
+        })
+    }
+
     fn store_raw(&mut self, inst: &InstRef<'p>) -> R<()> {
         let structured = inst.opcode == Opcode::StoreStructured;
         let ops = inst.operands;
@@ -327,6 +333,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let dst = &ops[0];
         if dst.ty == OperandType::Resource {
             return Err(self.invalid("store to a shader resource view"));
+        }
+        if dst.ty == OperandType::UnorderedAccessView {
+            let info = self.view_info(dst)?;
+            if let ViewKind::TexelBuffer { stride, .. } = info.kind {
+                let base = self.texel_base(&ops[1..], structured, stride)?;
+                return self.store_texel_dwords(dst, &ops[2 + structured as usize], &info, base);
+            }
         }
         let (mem, stride) = self.mem_target(dst)?;
         let addr = if structured {
@@ -425,6 +438,32 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         ) {
             return Err(self.invalid("atomic on something that is not a UAV or TGSM"));
         }
+        if target.ty == OperandType::UnorderedAccessView {
+            let info = self.view_info(target)?;
+            if let ViewKind::TexelBuffer { stride, image, .. } = info.kind {
+                let index = if stride == 0 {
+                    self.texel_base(std::slice::from_ref(addr), false, 0)?
+                } else {
+                    // The address's first two components: structure and byte offset.
+                    let swz = addr.swizzle();
+                    let i = self.read_comps(addr, &[swz[0]], Scalar::U32)?;
+                    let o = self.read_comps(addr, &[swz[1]], Scalar::U32)?;
+                    match self.structured_dword(stride, i, o) {
+                        Addr::Imm(k) => self.b.u32c(k.min(u32::MAX as u64) as u32),
+                        Addr::Dyn(v) => v,
+                    }
+                };
+                let imgp = self.descriptor_pointer(
+                    target,
+                    info.global,
+                    &info.range,
+                    image,
+                    StorageClass::UniformConstant,
+                )?;
+                let p = self.texel_pointer(imgp, index, target.non_uniform);
+                return Ok(Some((p, TypeId::U32, SCOPE_DEVICE)));
+            }
+        }
         let (mem, stride) = self.mem_target(target)?;
         let a = if stride == 0 {
             let b = self.read_scalar(addr, Scalar::U32)?;
@@ -514,26 +553,43 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             return Err(self.invalid("UAV counter operation on something that is not a UAV"));
         }
         let info = self.view_info(u)?;
-        let (counter, crange) = info
+        let counter = info
             .counter
             .ok_or_else(|| self.invalid("UAV counter operation on a UAV without a counter"))?;
-        let mut args: SmallVec<[Operand; 4]> = smallvec::smallvec![Operand::Global(counter)];
-        if crange.is_array() {
-            let el = self.descriptor_element(u, &crange)?;
-            args.push(el);
-        }
+        let crange = counter.range;
+        let p = if let Some(image) = counter.image {
+            // A texel-buffer counter: texel 0.
+            let imgp = self.descriptor_pointer(
+                u,
+                counter.global,
+                &crange,
+                image,
+                StorageClass::UniformConstant,
+            )?;
+            let zero = self.b.u32c(0);
+            self.texel_pointer(imgp, zero, u.non_uniform)
+        } else {
+            let mut args: SmallVec<[Operand; 4]> =
+                smallvec::smallvec![Operand::Global(counter.global)];
+            if crange.is_array() {
+                let el = self.descriptor_element(u, &crange)?;
+                args.push(el);
+            }
+            let zero = self.b.u32c(0);
+            args.push(zero);
+            args.push(zero);
+            let ptr = self
+                .b
+                .m
+                .types
+                .pointer(StorageClass::StorageBuffer, TypeId::U32);
+            let p = self.b.op(Op::AccessChain, ptr, &args);
+            if u.non_uniform {
+                self.mark_non_uniform(p);
+            }
+            p
+        };
         let zero = self.b.u32c(0);
-        args.push(zero);
-        args.push(zero);
-        let ptr = self
-            .b
-            .m
-            .types
-            .pointer(StorageClass::StorageBuffer, TypeId::U32);
-        let p = self.b.op(Op::AccessChain, ptr, &args);
-        if u.non_uniform {
-            self.mark_non_uniform(p);
-        }
         let scope = self.b.u32c(SCOPE_DEVICE);
         let r = if inst.opcode == Opcode::ImmAtomicAlloc {
             self.b

@@ -30,13 +30,13 @@ mod icb_buffer;
 mod io;
 mod memory;
 mod query;
-mod raw_feedback;
 mod regs;
 mod resources;
 mod route;
 mod rov;
 mod stage_io;
 mod tess;
+mod texel_views;
 mod texture;
 
 use crate::container::signature::Signature;
@@ -531,6 +531,7 @@ impl Reflection {
             patch_constants: Vec::new(),
             descriptors: Vec::new(),
             push_constants: Vec::new(),
+            dynamic_offsets: Vec::new(),
             workgroup_size: None,
             capabilities: Vec::new(),
             extensions: Vec::new(),

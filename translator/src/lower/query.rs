@@ -197,10 +197,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The sample count of a `t#` operand (1 for views that are not multisampled), or of the
-    /// rasterizer: a specialization constant the pipeline sets (see `Options`), 1 by default.
+    /// rasterizer: the caller's constant, or a specialization constant the pipeline sets (see
+    /// `Options`), 1 by default.
     /// The flag says the count is known to be 1.
     fn sample_count(&mut self, res: &crate::sm4::Operand) -> R<(Operand, bool)> {
         if res.ty == OperandType::Rasterizer {
+            if let Some(n) = self.opts.rasterizer_sample_count {
+                // The caller's constant (a translation per sample count).
+                return Ok((self.b.u32c(n), n == 1));
+            }
             let id = self.opts.rasterizer_sample_count_spec_id;
             let c = self.b.m.consts.spec(TypeId::U32, id, 1);
             let spec = crate::reflect::SpecConstant {

@@ -48,6 +48,9 @@ pub(crate) struct Range {
     pub array: bool,
     /// The Vulkan descriptor type (for the indexing capabilities and features).
     pub descriptor_type: DescriptorType,
+    /// Byte offset of the push constant added to every element (a placement's dynamic
+    /// offset): the variable is then a runtime array.
+    pub dynamic: Option<u32>,
 }
 
 impl Range {
@@ -76,10 +79,14 @@ pub(crate) enum ViewKind {
     Raw,
     /// A structured buffer (`u32` array) with `stride` bytes per element.
     Structured { stride: u32 },
-    /// A raw (`stride` 0) or structured SRV read as an R32_UINT uniform texel buffer, one
-    /// texel per dword, because the program reads it with residency feedback
-    /// ([`crate::RawFeedback::TexelBuffer`]); `image` is its image type.
-    TexelBuffer { stride: u32, image: TypeId },
+    /// A raw (`stride` 0) or structured view read as an R32_UINT texel buffer, one texel per
+    /// dword (`texel_views.rs`): an SRV's uniform texel buffer, or (`storage`) a UAV's storage
+    /// texel buffer; `image` is its image type.
+    TexelBuffer {
+        stride: u32,
+        image: TypeId,
+        storage: bool,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -99,9 +106,19 @@ pub(crate) struct ViewInfo {
     pub range: Range,
     /// Type of one descriptor (the image type, or the buffer block struct).
     pub elem_ty: TypeId,
-    /// UAV counter buffer and its range (placed on its own), for UAVs that have one.
-    pub counter: Option<(GlobalId, Range)>,
+    /// UAV counter and its range (placed on its own), for UAVs that have one.
+    pub counter: Option<CounterInfo>,
     pub globally_coherent: bool,
+}
+
+/// A UAV's hidden counter.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CounterInfo {
+    pub global: GlobalId,
+    pub range: Range,
+    /// The image type of a texel-buffer counter ([`crate::TexelBuffers::uav_counter`]); `None`
+    /// for a storage buffer `{ uint[1] }`.
+    pub image: Option<TypeId>,
 }
 
 #[derive(Debug, Clone)]
@@ -141,7 +158,7 @@ pub(crate) struct ResourceState {
     /// Where every declared range goes (built before the first declaration).
     pub plan: plan::Plan,
     /// The push-constant block and its members by constant buffer ID, once declared.
-    pub push_block: Option<(GlobalId, Vec<(u32, push::PushMember)>)>,
+    pub push_block: Option<push::PushBlock>,
     /// A UAV is declared rasterizer-ordered (`_rov`); see `rov.rs`.
     pub rasterizer_ordered: bool,
     /// The `Uniform` vec4 pointer type and the constant 0 of a constant buffer row's access
@@ -264,6 +281,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     base: 0,
                     array: false,
                     descriptor_type: DescriptorType::Sampler,
+                    dynamic: None,
                 },
             ))
         } else {
@@ -279,6 +297,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     base: 0,
                     array: false,
                     descriptor_type: DescriptorType::Sampler,
+                    dynamic: None,
                 },
             ))
         }
@@ -316,12 +335,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         writable: bool,
         counter: bool,
     ) -> R<GlobalId> {
-        let (set, binding, base) = match self.placement(class, id, counter)? {
+        let (set, binding, base, dynamic, mutable) = match self.placement(class, id, counter)? {
             Placement::Descriptor {
                 set,
                 binding,
                 array_offset,
-            } => (set, binding, array_offset),
+                dynamic_offset,
+                mutable,
+            } => (set, binding, array_offset, dynamic_offset, mutable),
             Placement::PushConstant { .. } => {
                 return Err(LowerError::Internal {
                     what: format!("{}{id} placed in push constants", class.letter()),
@@ -330,8 +351,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         };
         range.base = base;
         range.descriptor_type = descriptor_type;
-        // Elements the variable spans: up to the range's last register.
+        range.dynamic = dynamic;
+        if dynamic.is_some() {
+            // Read through the push-constant block (declared once, with every offset word).
+            self.ensure_push_block()?;
+        }
+        // Elements the variable spans: up to the range's last register; with a dynamic
+        // offset, as many as the binding holds (a runtime array).
         let len = match range.count() {
+            _ if dynamic.is_some() => None,
             Some(n) => Some(base.checked_add(n).ok_or_else(|| {
                 self.invalid(format!(
                     "{}{} in space {}: array elements past 2^32",
@@ -367,6 +395,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .intern(Type::RuntimeArray { elem, stride: None })
             }
         };
+        if storage == StorageClass::StorageBuffer && self.opts.target_env.spirv_version() < (1, 3) {
+            self.b.m.extension("SPV_KHR_storage_buffer_storage_class");
+        }
         let g = self.b.m.add_global(pointee, storage, None);
         let t = DecorationTarget::Global(g);
         self.b.m.decorate(t, Decoration::DescriptorSet, &[set]);
@@ -398,6 +429,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 },
                 shape,
                 writable,
+                dynamic_offset: dynamic,
+                mutable,
             },
         );
         Ok(g)
@@ -655,9 +688,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let (id, mut range) = self.declared_range(op, *space)?;
                 let scalar = scalar_of_return(return_type.types[0]);
                 let (sdim, arrayed, ms) = image_shape(*dim);
-                // Atomics need an R32 format; plain loads and stores work without a format.
+                // Atomics need an R32 format; plain loads and stores work without a format,
+                // unless the options say the device cannot read without one.
                 let usage = self.uav_usage(id);
-                let format = if usage & USES_ATOMIC != 0 {
+                let r32_read = usage & USES_TYPED_LOAD != 0
+                    && self.opts.typed_uav_read == crate::TypedUavRead::R32;
+                let format = if usage & USES_ATOMIC != 0 || r32_read {
                     if scalar == Scalar::I32 {
                         ImageFormat::R32i
                     } else if scalar == Scalar::U32 {
@@ -738,30 +774,40 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             Declaration::UavRaw { flags, space }
             | Declaration::UavStructured { flags, space, .. } => {
                 let (id, mut range) = self.declared_range(op, *space)?;
-                let st = self.buffer_block(true);
-                let (kind, shape) = match decl {
-                    Declaration::UavStructured { stride, .. } => (
-                        ViewKind::Structured { stride: *stride },
-                        ResourceShape::StructuredBuffer { stride: *stride },
-                    ),
-                    _ => (ViewKind::Raw, ResourceShape::RawBuffer),
+                let stride = match decl {
+                    Declaration::UavStructured { stride, .. } => *stride,
+                    _ => 0,
                 };
-                let g = self.declare_descriptor(
-                    RegisterClass::U,
-                    &mut range,
-                    id,
-                    st,
-                    StorageClass::StorageBuffer,
-                    DescriptorType::StorageBuffer,
-                    shape,
-                    true,
-                    false,
-                )?;
-                if flags.globally_coherent || self.interlocked(flags) {
-                    self.b
-                        .m
-                        .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
-                }
+                let coherent = flags.globally_coherent || self.interlocked(flags);
+                let (g, kind, st) = if self.opts.texel_buffers.raw_uav {
+                    self.declare_texel_uav(id, &mut range, stride, coherent)?
+                } else {
+                    let st = self.buffer_block(true);
+                    let (kind, shape) = match decl {
+                        Declaration::UavStructured { .. } => (
+                            ViewKind::Structured { stride },
+                            ResourceShape::StructuredBuffer { stride },
+                        ),
+                        _ => (ViewKind::Raw, ResourceShape::RawBuffer),
+                    };
+                    let g = self.declare_descriptor(
+                        RegisterClass::U,
+                        &mut range,
+                        id,
+                        st,
+                        StorageClass::StorageBuffer,
+                        DescriptorType::StorageBuffer,
+                        shape,
+                        true,
+                        false,
+                    )?;
+                    if coherent {
+                        self.b
+                            .m
+                            .decorate(DecorationTarget::Global(g), Decoration::Coherent, &[]);
+                    }
+                    (g, kind, st)
+                };
                 self.res.rasterizer_ordered |= flags.rasterizer_ordered;
                 let counter = if self
                     .res
@@ -769,20 +815,30 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .placement(RegisterClass::U, id, true)
                     .is_some()
                 {
-                    let cst = self.buffer_block(false);
                     let mut crange = range;
-                    let cg = self.declare_descriptor(
-                        RegisterClass::U,
-                        &mut crange,
-                        id,
-                        cst,
-                        StorageClass::StorageBuffer,
-                        DescriptorType::StorageBuffer,
-                        ResourceShape::Counter,
-                        true,
-                        true,
-                    )?;
-                    Some((cg, crange))
+                    let (cg, image) = if self.opts.texel_buffers.uav_counter {
+                        let (cg, image) = self.declare_texel_counter(id, &mut crange)?;
+                        (cg, Some(image))
+                    } else {
+                        let cst = self.buffer_block(false);
+                        let cg = self.declare_descriptor(
+                            RegisterClass::U,
+                            &mut crange,
+                            id,
+                            cst,
+                            StorageClass::StorageBuffer,
+                            DescriptorType::StorageBuffer,
+                            ResourceShape::Counter,
+                            true,
+                            true,
+                        )?;
+                        (cg, None)
+                    };
+                    Some(CounterInfo {
+                        global: cg,
+                        range: crange,
+                        image,
+                    })
                 } else {
                     None
                 };
@@ -830,8 +886,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             len,
             stride: None,
         });
-        // Zero-initialised as D3D applications expect (Vulkan 1.3 core feature).
-        let init = if self.opts.target_env.spirv_version() >= (1, 6) {
+        // Zero-initialised as D3D applications expect (D3D leaves it undefined): on Vulkan
+        // 1.3, where the feature is core, or when the caller says the device has it.
+        let zero_init = match self.opts.device_features {
+            Some(f) => f.zero_initialize_workgroup_memory,
+            None => self.opts.target_env.spirv_version() >= (1, 6),
+        };
+        let init = if zero_init {
             self.need_feature("shaderZeroInitializeWorkgroupMemory");
             Some(self.b.m.consts.null(arr))
         } else {
@@ -1170,24 +1231,31 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         range: &Range,
         index: Option<&crate::sm4::Index>,
     ) -> R<Operand> {
-        let index = match index {
-            Some(i) if range.count() != Some(1) => i,
-            _ => return Ok(self.b.u32c(range.base)),
-        };
-        let shift = range.base.wrapping_sub(range.lower);
-        let i = self.index_value(index)?;
-        Ok(match i {
-            Idx::Imm(k) => self.b.u32c(k.wrapping_add(shift)),
-            Idx::Dyn(v) => {
-                self.descriptor_indexing(range.descriptor_type, false);
-                if shift == 0 {
-                    v
-                } else {
-                    let k = self.b.u32c(shift);
-                    self.b.op(Op::IAdd, TypeId::U32, &[v, k])
+        let static_index = match index {
+            Some(i) if range.count() != Some(1) => {
+                let shift = range.base.wrapping_sub(range.lower);
+                match self.index_value(i)? {
+                    Idx::Imm(k) => self.b.u32c(k.wrapping_add(shift)),
+                    Idx::Dyn(v) => {
+                        self.descriptor_indexing(range.descriptor_type, false);
+                        if shift == 0 {
+                            v
+                        } else {
+                            let k = self.b.u32c(shift);
+                            self.b.op(Op::IAdd, TypeId::U32, &[v, k])
+                        }
+                    }
                 }
             }
-        })
+            _ => self.b.u32c(range.base),
+        };
+        let Some(offset) = range.dynamic else {
+            return Ok(static_index);
+        };
+        // Plus the offset the push constant holds (dynamically uniform, but not constant).
+        self.descriptor_indexing(range.descriptor_type, false);
+        let word = self.load_push_word(offset)?;
+        Ok(self.b.op(Op::IAdd, TypeId::U32, &[word, static_index]))
     }
 
     /// Declares what indexing an array of `t` descriptors with a dynamically uniform

@@ -4,6 +4,7 @@
 //! source; `rsq`, `log` and `pow` take |x|; `log(0)` is −FLT_MAX; `min`/`max`/`cmp`/`slt`/
 //! `sge` are the selects Microsoft's reference gives.
 
+use crate::rules::d3d9::D3d9Rule;
 use spirv::{GlslStd450Op as G, Op};
 
 use super::{D9, R};
@@ -88,7 +89,7 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     /// `src` with its register number increased by `k` (matrix rows).
-    fn row(s: &Source, k: u16) -> Source {
+    pub(super) fn row(s: &Source, k: u16) -> Source {
         let mut r = *s;
         r.reg.num = r.reg.num.wrapping_add(k);
         r
@@ -230,13 +231,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 self.b.glsl(G::Fract, TypeId::VEC4, &[a])
             }
             O::M4x4 | O::M4x3 | O::M3x4 | O::M3x3 | O::M3x2 => {
-                let (n, rows) = match inst.opcode {
-                    O::M4x4 => (4, 4),
-                    O::M4x3 => (4, 3),
-                    O::M3x4 => (3, 4),
-                    O::M3x3 => (3, 3),
-                    _ => (3, 2),
-                };
+                let (n, rows) = matrix_shape(inst.opcode).expect("a matrix opcode");
                 let a = self.read_src(inst, 0)?;
                 let m = self.src(inst, 1)?;
                 let mut parts = Vec::with_capacity(4);
@@ -346,7 +341,9 @@ impl<'p, 'm> D9<'p, 'm> {
             && self.stage == crate::reflect::ShaderStage::Vertex
             && self.ver.major >= 2
         {
-            return Err(self.invalid("mov to a0 from vs_2_0 on").with_rule("mova"));
+            return Err(self
+                .invalid("mov to a0 from vs_2_0 on")
+                .with_rule(D3d9Rule::Mova.name()));
         }
         self.write(inst, v)
     }
@@ -409,4 +406,17 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         Ok(())
     }
+}
+
+/// A matrix instruction's (components per dot product, rows): `m4x3 dst, v, c4` takes three
+/// four-component dot products of `v` with `c4`, `c5` and `c6`. `None` for other opcodes.
+pub(super) fn matrix_shape(op: Opcode) -> Option<(u8, u16)> {
+    Some(match op {
+        Opcode::M4x4 => (4, 4),
+        Opcode::M4x3 => (4, 3),
+        Opcode::M3x4 => (3, 4),
+        Opcode::M3x3 => (3, 3),
+        Opcode::M3x2 => (3, 2),
+        _ => return None,
+    })
 }

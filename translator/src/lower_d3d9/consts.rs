@@ -4,7 +4,8 @@
 //!
 //! Each set the program reads from the API is one buffer laid out as the D3D9 runtime's
 //! `Set*ShaderConstant{F,I,B}` upload it: `vec4 c[N]` (N = the version's register count),
-//! `ivec4 i[16]`, and sixteen `u32` bools packed four to a 16-byte row (software vertex
+//! `ivec4 i[16]`, and sixteen `u32` bools packed four to a 16-byte row (one to a row with
+//! `D3d9Options::bool_constant_rows`, vkd3d-shader's layout) (software vertex
 //! processing: 8192, 2048 and 2048 registers; relaxed limits: as many as the program names). The buffers are the
 //! constant-buffer registers `b0`, `b1` and `b2` of space 0 for the binding policy. Direct
 //! reads of `def`'d registers are the immediates; relative reads of the float set see the
@@ -183,6 +184,9 @@ impl<'p, 'm> D9<'p, 'm> {
         let (elem, count) = match kind {
             D3d9ConstantKind::Float => (TypeId::VEC4, self.limits.floats),
             D3d9ConstantKind::Int => (TypeTable::vec(Scalar::I32, 4), self.limits.ints),
+            D3d9ConstantKind::Bool if self.opts.d3d9.bool_constant_rows => {
+                (TypeId::UVEC4, self.limits.bools)
+            }
             D3d9ConstantKind::Bool => (TypeId::UVEC4, self.limits.bools.div_ceil(4)),
         };
         let name = match kind {
@@ -222,10 +226,17 @@ impl<'p, 'm> D9<'p, 'm> {
             set,
             binding,
             array_offset,
+            dynamic_offset,
+            mutable,
         } = place
         else {
             return Err(self.unsupported(push_refusal));
         };
+        if dynamic_offset.is_some() {
+            return Err(self.unsupported(format!(
+                "a dynamic descriptor offset for {name} (Direct3D 9 programs take static placements only)"
+            )));
+        }
         let st = self.b.m.row_block(elem, rows);
         let m = &mut self.b.m;
         let g = m.add_global(st, StorageClass::Uniform, None);
@@ -251,6 +262,8 @@ impl<'p, 'm> D9<'p, 'm> {
                 size_bytes: 16 * rows,
             },
             writable: false,
+            dynamic_offset: None,
+            mutable,
         });
         self.refl_globals.descriptors.push(g);
         Ok(g)
@@ -345,9 +358,14 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         match self.consts.bool {
             Some(g) => {
-                let row = self.b.u32c(u32::from(n) / 4);
+                let (row, comp) = if self.opts.d3d9.bool_constant_rows {
+                    (u32::from(n), 0)
+                } else {
+                    (u32::from(n) / 4, (n % 4) as u8)
+                };
+                let row = self.b.u32c(row);
                 let r = self.buffer_row(g, TypeId::UVEC4, row);
-                let x = self.b.extract(r, (n % 4) as u8);
+                let x = self.b.extract(r, comp);
                 let zero = self.b.u32c(0);
                 self.b.op(Op::INotEqual, TypeId::BOOL, &[x, zero])
             }

@@ -7,6 +7,8 @@
 //! values, constant buffers and samplers placed together by the binding policy — comes from
 //! this one walk over the instructions.
 
+use crate::rules::d3d9::D3d9Rule;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{D9, R};
@@ -344,7 +346,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             self.reg_name(dst.reg),
                             self.ver
                         ))
-                        .with_rule("register-writable"));
+                        .with_rule(D3d9Rule::RegisterWritable.name()));
                 }
                 self.decl.written.insert((dst.reg.ty, dst.reg.num));
             }
@@ -357,6 +359,14 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         for s in &inst.src {
             self.scan_source(s)?;
+        }
+        // A matrix instruction also reads the registers after its second source, one per row
+        // (`m4x4 r0, v0, c4` reads c4-c7): they count as used and are held to the limits.
+        if let (Some((_, rows)), Some(m)) = (super::alu::matrix_shape(inst.opcode), inst.src.get(1))
+        {
+            for k in 1..rows {
+                self.scan_source(&D9::row(m, k))?;
+            }
         }
         if ps1_writes_depth(inst.opcode) {
             self.decl.written.insert((RT::DepthOut, 0));
@@ -448,7 +458,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     self.reg_letter(reg),
                     self.ver
                 ))
-                .with_rule("constant-register-range"));
+                .with_rule(D3d9Rule::ConstantRegisterRange.name()));
         }
         Ok(())
     }

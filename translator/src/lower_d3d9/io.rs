@@ -10,6 +10,7 @@
 //! vs_3_0/ps_3_0 the registers themselves name the semantic: `oT#`/`t#` TEXCOORD#, `oD#`/`v#`
 //! (ps) COLOR#, `oFog` FOG0.
 
+use crate::rules::d3d9::D3d9Rule;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
@@ -277,7 +278,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 if sems.is_empty() {
                     return Err(self
                         .invalid(format!("input v{num} is read but not declared"))
-                        .with_rule("input-declared"));
+                        .with_rule(D3d9Rule::InputDeclared.name()));
                 }
                 if sems.len() == 1 {
                     let s = sems[0];
@@ -422,7 +423,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     self.first_write_offset(RT::Output, n),
                     format!("output o{n} is written but not declared"),
                 )
-                .with_rule("output-declared"));
+                .with_rule(D3d9Rule::OutputDeclared.name()));
             }
             return Ok(());
         }
@@ -483,9 +484,18 @@ impl<'p, 'm> D9<'p, 'm> {
                 )),
                 _ => None,
             };
-            let Some((name, index, place, kind, gty)) = slot else {
+            let Some((name, index, mut place, kind, gty)) = slot else {
                 continue;
             };
+            // Render targets: dual-source blending's locations and indices.
+            let mut blend_index = None;
+            if !vs && ty == RT::ColorOut {
+                let Some((loc, i)) = self.opts.render_target_location(num.into()) else {
+                    // Dual-source blending writes oC0 and oC1 only.
+                    continue;
+                };
+                (place, blend_index) = (Ok(loc), i);
+            }
             if place == Err(BuiltIn::FragDepth) {
                 self.b
                     .m
@@ -501,6 +511,13 @@ impl<'p, 'm> D9<'p, 'm> {
                 place,
                 false,
             );
+            if let Some(i) = blend_index {
+                let t = DecorationTarget::Global(g);
+                self.b.m.decorate(t, Decoration::Index, &[i]);
+                if i == 1 {
+                    self.refl.need_feature("dualSrcBlend");
+                }
+            }
             self.io.outputs.push(OutSlot {
                 reg: (ty, num),
                 global: g,
@@ -533,7 +550,9 @@ impl<'p, 'm> D9<'p, 'm> {
             }
         }
         if self.ps1() {
-            // ps_1_x: the colour is r0 when the program ends.
+            // ps_1_x: the colour is r0 when the program ends, saturated to [0, 1] (D3D9's
+            // ps_1_x colour output range; docs/d3d9.md "Semantics").
+            let place = self.opts.render_target_location(0).map_or(0, |l| l.0);
             let g = self.interface_global(
                 true,
                 TypeId::VEC4,
@@ -541,13 +560,17 @@ impl<'p, 'm> D9<'p, 'm> {
                 0,
                 Some(0),
                 0xF,
-                Ok(0),
+                Ok(place),
                 false,
             );
+            if self.opts.dual_source_blending {
+                let t = DecorationTarget::Global(g);
+                self.b.m.decorate(t, Decoration::Index, &[0]);
+            }
             self.io.outputs.push(OutSlot {
                 reg: (RT::Temp, 0),
                 global: g,
-                kind: OutKind::Vec4 { saturate: false },
+                kind: OutKind::Vec4 { saturate: true },
             });
         }
         Ok(())
@@ -639,6 +662,22 @@ impl<'p, 'm> D9<'p, 'm> {
                     if self.stage == ShaderStage::Pixel && key == colour0 {
                         v = self.apply_fog(v)?;
                         alpha = Some(v);
+                    }
+                    // A render target's swizzle (the alpha test reads the colour unswizzled).
+                    let rt = match key {
+                        (RT::ColorOut, n) => Some(u32::from(n)),
+                        (RT::Temp, 0) if self.ps1() => Some(0),
+                        _ => None,
+                    };
+                    if self.stage == ShaderStage::Pixel
+                        && let Some(s) = rt.and_then(|rt| self.opts.output_swizzle(rt))
+                    {
+                        let lanes = s.map(|c| Operand::Lit(c.index() as u32));
+                        v = self.b.op(
+                            Op::VectorShuffle,
+                            TypeId::VEC4,
+                            &[v, v, lanes[0], lanes[1], lanes[2], lanes[3]],
+                        );
                     }
                     self.b.op_void(Op::Store, &[Operand::Global(o.global), v]);
                 }

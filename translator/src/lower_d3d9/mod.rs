@@ -20,6 +20,8 @@ mod prebuilt;
 mod ps1_tex;
 mod regs;
 mod route;
+#[cfg(test)]
+mod rules_tests;
 mod state;
 mod state_code;
 mod tail;
@@ -27,6 +29,7 @@ mod tail;
 mod tests;
 mod texture;
 
+use crate::rules::d3d9::D3d9Rule;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::d3dbc::{Instruction, Program, RegisterType, Stage, Version};
@@ -216,7 +219,8 @@ pub fn lower(
         checked.minor = 1;
     }
     prog.check_opcodes_as(checked).map_err(|e| {
-        LowerError::invalid(e.offset, format!("{}", e.kind)).with_rule("opcode-in-version")
+        LowerError::invalid(e.offset, format!("{}", e.kind))
+            .with_rule(D3d9Rule::OpcodeInVersion.name())
     })?;
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;

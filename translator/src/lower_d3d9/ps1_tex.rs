@@ -11,6 +11,7 @@
 //! `texdepth`/`texm3x2depth` write (the `oDepth` output). Semantics and choices:
 //! `docs/d3d9.md`, "ps_1_x texture addressing".
 
+use crate::rules::d3d9::D3d9Rule;
 use spirv::{GlslStd450Op as G, Op, StorageClass};
 
 use super::{D9, R};
@@ -59,7 +60,7 @@ impl<'p, 'm> D9<'p, 'm> {
         if !self.ps1() {
             return Err(self
                 .invalid(format!("{} outside ps_1_x", inst.opcode.name(self.ver)))
-                .with_rule("opcode-in-version"));
+                .with_rule(D3d9Rule::OpcodeInVersion.name()));
         }
         let dst = inst
             .dst
@@ -75,7 +76,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     inst.opcode.name(self.ver),
                     self.reg_name(dst.reg)
                 ))
-                .with_rule("texture-destination"));
+                .with_rule(D3d9Rule::TextureDestination.name()));
         }
         match inst.opcode {
             O::Tex if ps14 => {
@@ -134,7 +135,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 if dst.mask != 0x3 {
                     return Err(self
                         .invalid("bem writes other than .xy")
-                        .with_rule("bem-mask"));
+                        .with_rule(D3d9Rule::BemMask.name()));
                 }
                 let a = self.read_src(inst, 0)?;
                 let s = self.read_src(inst, 1)?;
@@ -166,7 +167,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             "{} after the rows its matrix has",
                             inst.opcode.name(self.ver)
                         ))
-                        .with_rule("texm-sequence"));
+                        .with_rule(D3d9Rule::TexmSequence.name()));
                 }
                 if let Some((kind, _)) = self.ps1_state.pad_kind.filter(|&(k, _)| k != inst.opcode)
                 {
@@ -176,7 +177,7 @@ impl<'p, 'm> D9<'p, 'm> {
                             inst.opcode.name(self.ver),
                             kind.name(self.ver)
                         ))
-                        .with_rule("texm-sequence"));
+                        .with_rule(D3d9Rule::TexmSequence.name()));
                 }
                 let d = self.texm_row(inst, m)?;
                 self.ps1_state.pads.push((m, d));
@@ -282,7 +283,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     if n == 2 { "3x2" } else { "3x3" },
                     n - 1
                 ))
-                .with_rule("texm-sequence"));
+                .with_rule(D3d9Rule::TexmSequence.name()));
         }
         let d = self.texm_row(inst, m)?;
         let mut rows = std::mem::take(&mut self.ps1_state.pads);
@@ -303,7 +304,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     kind.name(self.ver)
                 ),
             )
-            .with_rule("texm-sequence")),
+            .with_rule(D3d9Rule::TexmSequence.name())),
         }
     }
 

@@ -51,7 +51,25 @@ struct Run {
 
 /// Runs `words` with texture coordinates `tc[n]` at location n and the uniform buffer rows
 /// `rows` (the bump-environment buffer; every buffer reads the same rows).
-fn run(words: &[u32], tc: &[[f32; 4]], rows: &[[f32; 4]]) -> Run {
+/// The two translations of a ps_1_x program whose r0 leaves unsaturated
+/// (`tests::ps1_unclamped`).
+struct Ps1 {
+    spirv: [Vec<u32>; 2],
+    /// The reflection of the program as written.
+    reflection: crate::reflect::Reflection,
+}
+
+/// Runs both translations: the colour is r0 as the program left it, the depth the program's.
+fn run(p: &[Vec<u32>; 2], tc: &[[f32; 4]], rows: &[[f32; 4]]) -> Run {
+    let a = run_words(&p[0], tc, rows);
+    let b = run_words(&p[1], tc, rows);
+    Run {
+        color: super::super::tests::ps1_combine(&a.color, &b.color),
+        ..a
+    }
+}
+
+fn run_words(words: &[u32], tc: &[[f32; 4]], rows: &[[f32; 4]]) -> Run {
     let m = dr::load_words(words).unwrap();
     let mut location = HashMap::new();
     let mut builtin = HashMap::new();
@@ -359,9 +377,17 @@ fn no_state() -> Options {
     o
 }
 
-fn translate(src: &str) -> crate::Translation {
+fn translate(src: &str) -> Ps1 {
+    let t = |s: &str| {
+        let bytes = d3dbc::asm::assemble(s).unwrap();
+        crate::translate(&bytes, &no_state()).unwrap().spirv
+    };
+    let [a, b] = super::super::tests::ps1_unclamped(src);
     let bytes = d3dbc::asm::assemble(src).unwrap();
-    crate::translate(&bytes, &no_state()).unwrap()
+    Ps1 {
+        spirv: [t(&a), t(&b)],
+        reflection: crate::translate(&bytes, &no_state()).unwrap().reflection,
+    }
 }
 
 fn assert_near(got: &[f32], want: &[f32]) {
@@ -668,9 +694,12 @@ fn baked_bump_environment_matches_the_buffer() {
             .state
             .set(StateItem::BumpEnv(stage), StateDelivery::Baked { words });
     }
-    let bytes = d3dbc::asm::assemble(src).unwrap();
-    let t = crate::translate(&bytes, &opts).unwrap();
-    assert!(t.reflection.d3d9.as_ref().unwrap().bump_env.is_none());
+    let t = |s: &str| crate::translate(&d3dbc::asm::assemble(s).unwrap(), &opts).unwrap();
+    assert!(t(src).reflection.d3d9.as_ref().unwrap().bump_env.is_none());
     // No buffer: the rows given to the evaluator are never read.
-    assert_near(&run(&t.spirv, &TC, &[]).color, &from_buffer);
+    let [a, b] = super::super::tests::ps1_unclamped(src);
+    assert_near(
+        &run(&[t(&a).spirv, t(&b).spirv], &TC, &[]).color,
+        &from_buffer,
+    );
 }

@@ -10,6 +10,7 @@
 //! extracts and no construct. Registers never written read as their input (`v#`, `t#`) or as
 //! 0 (an uninitialised temp, which D3D9's validator rejects and the peers read as 0).
 
+use crate::rules::d3d9::D3d9Rule;
 use spirv::{GlslStd450Op as G, Op};
 
 use super::{D9, R};
@@ -68,7 +69,7 @@ impl<'p, 'm> D9<'p, 'm> {
                         offset,
                         format!("{} is written", self.reg_name(Register { ty, num })),
                     )
-                    .with_rule("register-writable"));
+                    .with_rule(D3d9Rule::RegisterWritable.name()));
                 }
                 _ => {}
             }
@@ -214,7 +215,7 @@ impl<'p, 'm> D9<'p, 'm> {
             }
             _ => Err(self
                 .invalid(format!("{} read as a value", self.reg_name(reg)))
-                .with_rule("register-readable")),
+                .with_rule(D3d9Rule::RegisterReadable.name())),
         }
     }
 
@@ -222,7 +223,7 @@ impl<'p, 'm> D9<'p, 'm> {
         if rel.is_some() {
             return Err(self
                 .invalid(format!("{} indexed relatively", self.reg_name(reg)))
-                .with_rule("relative-addressing"));
+                .with_rule(D3d9Rule::RelativeAddressing.name()));
         }
         Ok(())
     }
@@ -305,7 +306,7 @@ impl<'p, 'm> D9<'p, 'm> {
             SM::Not => {
                 return Err(self
                     .invalid("the not modifier on a float operand")
-                    .with_rule("source-modifier"));
+                    .with_rule(D3d9Rule::SourceModifier.name()));
             }
         })
     }
@@ -400,7 +401,7 @@ impl<'p, 'm> D9<'p, 'm> {
             if !self.ps1() {
                 return Err(self
                     .invalid("a result shift outside ps_1_x")
-                    .with_rule("result-shift"));
+                    .with_rule(D3d9Rule::ResultShift.name()));
             }
             let f = match dst.shift {
                 1..=3 => (1u32 << dst.shift) as f32,
@@ -408,7 +409,7 @@ impl<'p, 'm> D9<'p, 'm> {
                 s => {
                     return Err(self
                         .invalid(format!("result shift {s}"))
-                        .with_rule("result-shift"));
+                        .with_rule(D3d9Rule::ResultShift.name()));
                 }
             };
             let k = self.b.splat(Scalar::F32, 4, f.to_bits() as u64);

@@ -291,6 +291,33 @@ fn eval(src: &str, name: &str, index: u32) -> Vec<f32> {
     eval_with(src, &no_state(), &[], name, index)
 }
 
+/// ps_1_x saturates its colour output (`docs/d3d9.md`), so a test that observes r0 as the
+/// program left it runs the program twice with r0 scaled into range by four `_d2` shifts —
+/// once r0/16, once −r0/16 — and takes 16 × (first − second): any value in [−16, 16] comes back
+/// exactly. These are the two programs.
+pub(super) fn ps1_unclamped(src: &str) -> [String; 2] {
+    let shifts = "mov_d2 r0, r0\nmov_d2 r0, r0\nmov_d2 r0, r0\n";
+    [
+        format!("{src}mov_d2 r0, r0\n{shifts}"),
+        format!("{src}mov_d2 r0, -r0\n{shifts}"),
+    ]
+}
+
+/// 16 × (first − second): the r0 of [`ps1_unclamped`]'s two runs.
+pub(super) fn ps1_combine(first: &[f32], second: &[f32]) -> Vec<f32> {
+    first
+        .iter()
+        .zip(second)
+        .map(|(p, n)| 16.0 * (p - n))
+        .collect()
+}
+
+/// The colour a ps_1_x program leaves in r0, unsaturated (see [`ps1_unclamped`]).
+fn eval_ps1(src: &str) -> Vec<f32> {
+    let [a, b] = ps1_unclamped(src);
+    ps1_combine(&eval(&a, "COLOR", 0), &eval(&b, "COLOR", 0))
+}
+
 fn spirv_text(src: &str, opts: &Options) -> String {
     use rspirv::binary::Disassemble;
     let bytes = d3dbc::asm::assemble(src).unwrap();
@@ -399,15 +426,18 @@ fn unwritten_outputs_take_their_defaults() {
 fn ps_1_x_clamps_constants_and_applies_modifiers_and_shift() {
     // WINE constant_clamp_ps_test: def values past [-1, 1] are clamped too.
     let src = "ps_1_4\ndef c0, 2, -3, 0.75, 0.25\nmov r0, c0\n";
-    assert_eq!(eval(src, "COLOR", 0), [1.0, -1.0, 0.75, 0.25]);
+    assert_eq!(eval_ps1(src), [1.0, -1.0, 0.75, 0.25]);
     // _bx2: 2x - 1 = (0.5, -0.5, 0, 1); 1 - x = (0.25, 0.75, 0.5, 0).
     let src = "ps_1_4\ndef c0, 0.75, 0.25, 0.5, 1\nadd r0, c0_bx2, 1-c0\n";
-    assert_eq!(eval(src, "COLOR", 0), [0.75, 0.25, 0.5, 1.0]);
+    assert_eq!(eval_ps1(src), [0.75, 0.25, 0.5, 1.0]);
     // _bias: x - 0.5; -x.
     let src = "ps_1_4\ndef c0, 0.75, 0.25, 0.5, 1\nadd r0, c0_bias, -c0\n";
-    assert_eq!(eval(src, "COLOR", 0), [-0.5; 4]);
+    assert_eq!(eval_ps1(src), [-0.5; 4]);
     let src = "ps_1_4\ndef c0, 0.75, 0.25, 0.5, 1\nmov_x2_sat r0, c0\nmov_d2 r0.a, c0\n";
-    assert_eq!(eval(src, "COLOR", 0), [1.0, 0.5, 1.0, 0.5]);
+    assert_eq!(eval_ps1(src), [1.0, 0.5, 1.0, 0.5]);
+    // The output itself is saturated: r0 = (2, -3 → -1 clamped constant, ...) leaves as [0, 1].
+    let src = "ps_1_4\ndef c0, 1, -1, 0.75, 0.25\nadd r0, c0, c0\n";
+    assert_eq!(eval(src, "COLOR", 0), [1.0, 0.0, 1.0, 0.5]);
 }
 
 #[test]
@@ -443,6 +473,27 @@ fn matrix_ops_use_consecutive_rows() {
     let src = "vs_2_0\ndef c0, 1, 2, 3, 1\ndef c4, 1, 0, 0, 0\ndef c5, 0, 1, 0, 0\ndef c6, 0, 0, 1, 0\ndef c7, 0, 0, 0, 2\nm4x4 oPos, c0, c4\nm3x2 oT0.xy, c0, c5\n";
     assert_eq!(eval(src, "POSITION", 0), [1.0, 2.0, 3.0, 2.0]);
     assert_eq!(eval(src, "TEXCOORD", 0)[..2], [2.0, 3.0]);
+}
+
+#[test]
+fn matrix_rows_count_as_used_and_are_held_to_the_limits() {
+    // m4x4 reads c252-c255: the reflection says so (the caller uploads those four).
+    let (_, r, _) = lowered(
+        "vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c252\nm3x2 oT0.xy, v0, c10\n",
+        &no_state(),
+    );
+    assert_eq!(r.d3d9.unwrap().constants[0].used, Some([10, 255]));
+    // c254-c257 run past vs_2_0's 256 float constants: refused as the runtime does, naming the
+    // first register past the set.
+    let e = lower_err("vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c254\n");
+    assert_eq!(e.rule(), Some("constant-register-range"), "{e}");
+    assert!(e.to_string().contains("c256"), "{e}");
+    // With relaxed limits the set grows to hold them.
+    let mut relaxed = no_state();
+    relaxed.d3d9.relaxed_limits = true;
+    let (_, r, _) = lowered("vs_2_0\ndcl_position v0\nm4x4 oPos, v0, c254\n", &relaxed);
+    let floats = &r.d3d9.unwrap().constants[0];
+    assert_eq!((floats.used, floats.count), (Some([254, 257]), 258));
 }
 
 #[test]
@@ -736,13 +787,11 @@ fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
     let (_, r, _) = lowered(src, &relaxed);
     assert_eq!(set_sizes(&r), [(33, Some(33 * 16))]);
     // A def past the range is an immediate as any other; ps_1_x still clamps it.
+    let [a, b] = ps1_unclamped("ps_1_1\ndef c8, 0.5, 2, -3, 0.25\nmov r0, c8\n");
     assert_eq!(
-        eval_with(
-            "ps_1_1\ndef c8, 0.5, 2, -3, 0.25\nmov r0, c8\n",
-            &relaxed,
-            &[],
-            "COLOR",
-            0
+        ps1_combine(
+            &eval_with(&a, &relaxed, &[], "COLOR", 0),
+            &eval_with(&b, &relaxed, &[], "COLOR", 0)
         ),
         [0.5, 1.0, -1.0, 0.25]
     );
@@ -796,4 +845,17 @@ fn centroid_inputs_are_decorated_centroid() {
         let text = spirv_text(src, &Options::default());
         assert_eq!(text.matches(" Centroid").count(), 1, "{src}\n{text}");
     }
+}
+
+#[test]
+fn bool_constant_rows_give_each_bool_a_row() {
+    // (The evaluator runs straight-line code only, and `b#` is read by flow control, so the
+    // layout is checked by size here; the D3D9 sweep through the vkd3d stand-in validates it.)
+    let src = "vs_3_0\ndcl_position o0\ndef c0, 1, 1, 1, 1\ndef c1, 0, 0, 0, 0\nmov r0, c1\nif b5\nmov r0, c0\nendif\nmov o0, r0\n";
+    let (_, r, _) = lowered(src, &no_state());
+    assert_eq!(set_sizes(&r), [(256, None), (16, Some(4 * 16))]);
+    let mut rows = no_state();
+    rows.d3d9.bool_constant_rows = true;
+    let (_, r, _) = lowered(src, &rows);
+    assert_eq!(set_sizes(&r), [(256, None), (16, Some(16 * 16))]);
 }

@@ -111,10 +111,19 @@ impl<'p, 'm> D9<'p, 'm> {
             set,
             binding,
             array_offset,
+            dynamic_offset,
+            mutable,
         } = place
         else {
             return Err(self.unsupported("a sampler placed in push constants"));
         };
+        if dynamic_offset.is_some() {
+            return Err(self.unsupported(format!(
+                "a dynamic descriptor offset for {}{} (Direct3D 9 programs take static placements only)",
+                req.class.letter(),
+                req.lower
+            )));
+        }
         let pointee = if array_offset == 0 {
             ty
         } else {
@@ -151,6 +160,8 @@ impl<'p, 'm> D9<'p, 'm> {
             },
             shape,
             writable: false,
+            dynamic_offset: None,
+            mutable,
         });
         self.refl_globals.descriptors.push(g);
         Ok((g, array_offset))

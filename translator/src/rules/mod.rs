@@ -6,10 +6,15 @@
 //! instructions its kind allows, ...). A corrupt-yet-decodable program that breaks such a rule
 //! would otherwise be lowered into SPIR-V that Vulkan forbids, and a driver handed invalid
 //! SPIR-V may crash. Each rule is a [`Rule`]; [`check`] returns the first [`Violation`] with the
-//! rule, what broke it and the byte offset of the instruction. The rules are those of the
-//! D3D11.3 functional spec that fxc's output always meets (the corpus under `../shared` is the
-//! check that none is stricter than D3D); rules that only lowering can see stay in lowering.
+//! rule, what broke it and the byte offset of the instruction. Every rule names the Direct3D
+//! text that backs it ([`Rule::source`], listed in `docs/rules.md`); where Direct3D accepts a
+//! program that cannot be lowered as written, [`relax`] rewrites it to D3D's behaviour instead
+//! of refusing it. Rules that only lowering can see stay in lowering.
 
+pub mod d3d9;
+pub mod doc;
+pub mod relax;
+mod sources;
 #[cfg(test)]
 mod tests;
 
@@ -47,13 +52,16 @@ pub enum Rule {
     /// stages do not declare one.
     ThreadGroupSize,
     /// Stage state declared where required and only in its stage: a geometry shader's input
-    /// primitive, output topology and vertex count; a hull shader's control point counts and
-    /// tessellator domain, partitioning and output primitive; a domain shader's domain.
+    /// primitive and vertex count, and its output topology when it declares streams or emits;
+    /// a hull shader's control point counts and tessellator domain, partitioning and output
+    /// primitive; a domain shader's domain.
     StageDeclaration,
     /// At most one depth output (`oDepth`, `oDepthGE`, `oDepthLE`), and the special pixel
     /// shader outputs are declared before they are written.
     DepthOutput,
-    /// A destination's write mask names at least one component.
+    /// A store's UAV or shared-memory destination names at least one component (an empty
+    /// mask on a register destination writes nothing: [`relax`] makes it `null`; an atomic's
+    /// memory destination has no components to select).
     DestinationMask,
     /// `r#` below the phase's `dcl_temps` count; `x#` declared, with constant indices below
     /// its size.
@@ -171,6 +179,8 @@ struct Seen {
     gs_input: Option<Primitive>,
     gs_topology: bool,
     gs_maxout: bool,
+    /// An `emit*` instruction was seen (its vertices need an output topology).
+    gs_emits: bool,
     input_cp: Option<u32>,
     output_cp: Option<u32>,
     tess_domain: bool,
@@ -267,39 +277,46 @@ fn file_stages(ty: T) -> u8 {
     }
 }
 
-/// The system values a stage has on its inputs (`output` false) or outputs, by declaration
-/// name.
+/// The system values a stage may declare on its inputs (`output` false) or outputs, by
+/// declaration name (`docs/rules.md`, `system-value-in-stage`). The system-interpreted values
+/// (position, clip and cull distances, render-target and viewport indices) are allowed on every
+/// input and output of the vertex-processing stages and on pixel shader inputs: where nothing
+/// interprets them D3D passes them along as unnamed data (D3D11.3 §24.1–24.5), and so does
+/// lowering. Pixel shader outputs have none (§22.3.32); the system-generated values are allowed
+/// where §23 says the stage receives them, and `primitive_id` as a geometry shader output
+/// (§22.3.33).
 fn system_name_allowed(stage: ProgramType, output: bool, name: SystemName) -> bool {
     use ProgramType::*;
     use SystemName as N;
-    let geometry = matches!(name, N::Position | N::ClipDistance | N::CullDistance);
-    let layer = matches!(name, N::RenderTargetArrayIndex | N::ViewportArrayIndex);
+    let interpreted = matches!(
+        name,
+        N::Position
+            | N::ClipDistance
+            | N::CullDistance
+            | N::RenderTargetArrayIndex
+            | N::ViewportArrayIndex
+    );
     let tess_factor = (N::FinalQuadUEq0EdgeTessFactor as u32
         ..=N::FinalLineDensityTessFactor as u32)
         .contains(&(name as u32));
     match (stage, output) {
         (_, _) if name == N::Undefined => true,
+        (Compute, _) | (Pixel, true) => false,
+        (_, _) if interpreted => true,
         (Vertex, false) => matches!(name, N::VertexId | N::InstanceId),
-        (Vertex | Domain, true) => geometry || layer,
-        (Hull, true) => geometry || layer || tess_factor,
-        // The render target and viewport indices are read by pixel shaders only.
-        (Hull | Domain, false) => geometry || tess_factor || name == N::PrimitiveId,
-        (Geometry, false) => geometry || name == N::PrimitiveId,
-        (Geometry, true) => geometry || layer || name == N::PrimitiveId,
-        (Pixel, false) => {
-            geometry
-                || layer
-                || matches!(
-                    name,
-                    N::PrimitiveId
-                        | N::IsFrontFace
-                        | N::SampleIndex
-                        | N::Barycentrics
-                        | N::ShadingRate
-                        | N::CullPrimitive
-                )
-        }
-        (Pixel, true) | (Compute, _) => false,
+        (Vertex | Domain, true) => false,
+        (Hull, true) => tess_factor,
+        (Hull | Domain, false) => tess_factor || name == N::PrimitiveId,
+        (Geometry, _) => name == N::PrimitiveId,
+        (Pixel, false) => matches!(
+            name,
+            N::PrimitiveId
+                | N::IsFrontFace
+                | N::SampleIndex
+                | N::Barycentrics
+                | N::ShadingRate
+                | N::CullPrimitive
+        ),
     }
 }
 
@@ -428,6 +445,9 @@ impl Checker {
                 self.seen.has_cp_phase |= self.seen.in_cp_phase;
                 self.seen.code_seen = false;
             }
+            Opcode::Emit | Opcode::EmitStream | Opcode::EmitThenCut | Opcode::EmitThenCutStream => {
+                self.seen.gs_emits = true
+            }
             _ => {}
         }
         let info = inst.info();
@@ -470,7 +490,11 @@ impl Checker {
         let n_dsts = info.dsts().min(inst.operands.len());
         for op in &inst.operands[..n_dsts] {
             if let crate::sm4::Components::Mask(0) = op.components
-                && op.ty != T::Null
+                && matches!(op.ty, T::UnorderedAccessView | T::ThreadGroupSharedMemory)
+                && matches!(
+                    inst.opcode,
+                    Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped
+                )
             {
                 return fail(
                     Rule::DestinationMask,
@@ -1008,7 +1032,15 @@ impl Checker {
                 );
             }
             Geometry if self.seen.gs_input.is_none() => return missing("dcl_inputprimitive"),
-            Geometry if !self.seen.gs_topology => return missing("dcl_outputtopology"),
+            // D3D creates a geometry shader that neither emits nor declares streams without an
+            // output topology (fxc leaves it out when there is no stream object); lowering
+            // makes it a point-list shader with no output.
+            Geometry if !self.seen.gs_topology && !self.seen.streams.is_empty() => {
+                return missing("dcl_outputtopology (it declares streams)");
+            }
+            Geometry if !self.seen.gs_topology && self.seen.gs_emits => {
+                return missing("dcl_outputtopology (it emits vertices)");
+            }
             Geometry if !self.seen.gs_maxout => return missing("dcl_maxout"),
             Hull if self.seen.input_cp.is_none() => {
                 return missing("dcl_input_control_point_count");

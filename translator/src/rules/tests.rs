@@ -92,8 +92,8 @@ fn register_file_in_stage() {
 
 #[test]
 fn system_value_in_stage() {
-    // The classes the mutation sweep found: Position and layer outputs of pixel shaders,
-    // Position as a vertex shader input.
+    // Pixel shaders have no dcl_output_siv (D3D11.3 §22.3.32): Position and the layer index as
+    // pixel shader outputs (the classes the mutation sweep found).
     pair(
         Rule::SystemValueInStage,
         "ps_4_0\ndcl_output_siv o0.xyzw, position\nret\n",
@@ -105,19 +105,56 @@ fn system_value_in_stage() {
         "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\n\
          dcl_output_siv o0.x, rendertarget_array_index\nret\n",
     );
-    // Found by the fuzz target: the render target array index read by a hull shader.
+    // System-generated values only where §23 says they are received: vertex_id by vertex
+    // shaders, is_front_face by pixel shaders; primitive_id is output by geometry shaders only.
     pair(
         Rule::SystemValueInStage,
-        &format!(
-            "{HS}hs_control_point_phase\ndcl_input_siv v[3][0].x, rendertarget_array_index\nret\n"
-        ),
-        &format!("{HS}hs_control_point_phase\ndcl_input_siv v[3][0].xyzw, position\nret\n"),
-    );
-    pair(
-        Rule::SystemValueInStage,
-        "vs_4_0\ndcl_input_siv v0.xyzw, position\nret\n",
+        "ps_4_0\ndcl_input_ps_sgv v0.x, vertex_id\nret\n",
         "vs_4_0\ndcl_input_sgv v0.x, vertex_id\nret\n",
     );
+    pair(
+        Rule::SystemValueInStage,
+        "vs_4_0\ndcl_output_sgv o0.x, primitive_id\nret\n",
+        "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\n\
+         dcl_output_sgv o0.x, primitive_id\nret\n",
+    );
+    // System-interpreted values where nothing interprets them are data passed along unnamed
+    // (§24.1–24.5): Position as a vertex shader input (found by the mutation sweep), the
+    // render target array index read by a hull shader (found by the fuzz target).
+    assert_eq!(
+        broken("vs_4_0\ndcl_input_siv v0.xyzw, position\nret\n"),
+        None
+    );
+    assert_eq!(
+        broken(&format!(
+            "{HS}hs_control_point_phase\ndcl_input_siv v[3][0].x, rendertarget_array_index\nret\n"
+        )),
+        None
+    );
+}
+
+/// The relaxed system values translate, as plain data, into modules spirv-val accepts (the
+/// builtins they name exist only where D3D interprets them).
+#[test]
+fn uninterpreted_system_values_translate_as_data() {
+    for text in [
+        "vs_4_0\ndcl_input_siv v0.xyzw, position\ndcl_output_siv o0.xyzw, position\n\
+         mov o0.xyzw, v0.xyzw\nret\n",
+        "vs_4_0\ndcl_input_siv v0.x, clip_distance\ndcl_output_siv o0.xyzw, position\n\
+         mov o0.xyzw, v0.xxxx\nret\n",
+        &format!(
+            "{HS}hs_control_point_phase\ndcl_input_siv v[3][0].x, rendertarget_array_index\n\
+             dcl_output o0.x\nmov o0.x, v[0][0].x\nret\n"
+        ),
+        "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\n\
+         dcl_input_siv v[1][0].x, viewport_array_index\ndcl_output_siv o0.xyzw, position\n\
+         mov o0.xyzw, v[0][0].xxxx\nemit\nret\n",
+    ] {
+        let dxbc = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let t = crate::translate(&dxbc, &crate::Options::default())
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        crate::pipeline_tests::validate(&t.spirv);
+    }
 }
 
 #[test]
@@ -226,6 +263,11 @@ fn stage_declaration() {
     );
     pair(
         Rule::StageDeclaration,
+        "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\nret\n",
+        &format!("{GS}ret\n"),
+    );
+    pair(
+        Rule::StageDeclaration,
         "ds_5_0\nret\n",
         "ds_5_0\ndcl_tessellator_domain domain_tri\nret\n",
     );
@@ -233,6 +275,33 @@ fn stage_declaration() {
         Rule::StageDeclaration,
         &HS.replace("dcl_tessellator_domain domain_tri\n", ""),
         HS,
+    );
+}
+
+/// A geometry shader without `dcl_outputtopology` is what fxc makes of a shader without a
+/// stream object: D3D12 creates it (vkd3d-proton's root-signature tests), so it translates —
+/// unless it declares streams (§13.5.2 wants a topology per stream) or emits a vertex (§13.3:
+/// the vertices take the declared topology).
+#[test]
+fn geometry_shader_without_topology() {
+    let gs = |body: &str| {
+        format!(
+            "gs_5_1\ndcl_uav_raw u0[0:0], space=0\ndcl_inputprimitive point\ndcl_maxout 1\n{body}\
+             atomic_iadd U0[0], l(0), l(1)\nret\n"
+        )
+    };
+    let legal = gs("");
+    assert_eq!(broken(&legal), None);
+    let dxbc = crate::asm::assemble(&legal).unwrap();
+    let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+    crate::pipeline_tests::validate(&t.spirv);
+    assert_eq!(broken(&gs("dcl_stream m0\n")), Some(Rule::StageDeclaration));
+    assert_eq!(
+        broken(
+            "gs_4_0\ndcl_inputprimitive point\ndcl_maxout 1\ndcl_output_siv o0.xyzw, position\n\
+             mov o0.xyzw, l(0, 0, 0, 1)\nemit\nret\n"
+        ),
+        Some(Rule::StageDeclaration)
     );
 }
 
@@ -252,11 +321,42 @@ fn depth_output() {
 
 #[test]
 fn destination_mask() {
+    // A store's UAV destination writes its masked components (§22.4.11: x, xy, xyz, xyzw).
     pair(
         Rule::DestinationMask,
-        "ps_5_0\ndcl_temps 1\nibfe r0 {mask}, r0.xxxx, r0.yyyy, r0.zzzz\nret\n",
-        "ps_5_0\ndcl_temps 1\nibfe r0.x, r0.xxxx, r0.yyyy, r0.zzzz\nret\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\n\
+         store_raw u0 {mask}, l(0), l(1, 2, 3, 4)\nret\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\n\
+         store_raw u0.x, l(0), l(1, 2, 3, 4)\nret\n",
     );
+    pair(
+        Rule::DestinationMask,
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_structured u0, 16\n\
+         store_structured u0 {mask}, l(0), l(0), l(1, 2, 3, 4)\nret\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_structured u0, 16\n\
+         store_structured u0.xy, l(0), l(0), l(1, 2, 3, 4)\nret\n",
+    );
+}
+
+/// An empty write mask on a register destination writes nothing (no D3D text refuses it):
+/// the destination becomes `null`, and the instruction's other effects stay.
+#[test]
+fn empty_register_write_masks_translate() {
+    for text in [
+        "ps_5_0\ndcl_temps 1\nibfe r0 {mask}, r0.xxxx, r0.yyyy, r0.zzzz\nret\n",
+        "ps_5_0\ndcl_output o0.xyzw\nmov o0 {mask}, l(1, 2, 3, 4)\nmov o0.xyzw, l(1, 2, 3, 4)\nret\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\ndcl_temps 1\n\
+         imm_atomic_iadd r0 {mask}, u0, l(0), l(1)\nret\n",
+        // An atomic's memory destination selects no components: no rule for its mask.
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_uav_raw u0\n\
+         atomic_iadd u0 {mask}, l(0), l(1)\nret\n",
+    ] {
+        assert_eq!(broken(text), None, "{text}");
+        let dxbc = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let t = crate::translate(&dxbc, &crate::Options::default())
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        crate::pipeline_tests::validate(&t.spirv);
+    }
 }
 
 #[test]
@@ -428,4 +528,53 @@ fn translate_names_the_rule_and_offset() {
     let text = e.to_string();
     assert!(text.contains("rule system-value-in-stage"), "{text}");
     assert!(text.contains("at byte offset 0x"), "{text}");
+}
+
+/// `docs/rules.md` lists exactly the rules of the code, with what each refuses and its source
+/// (`rules::doc::markdown`). `RULES_DOC=write cargo test -p translator rules_doc` rewrites the
+/// generated part after a change to the table.
+#[test]
+fn rules_doc_matches_the_table() {
+    use super::doc::{BEGIN, END, markdown};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules.md");
+    let text = std::fs::read_to_string(&path).expect("docs/rules.md");
+    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+        panic!("docs/rules.md lacks the generated-part markers");
+    };
+    let start = b + BEGIN.len() + 1;
+    let want = markdown();
+    if text[start..e] != want {
+        if std::env::var("RULES_DOC").as_deref() == Ok("write") {
+            let new = format!("{}{}{}", &text[..start], want, &text[e..]);
+            std::fs::write(&path, new).unwrap();
+            return;
+        }
+        panic!(
+            "docs/rules.md is out of date with the rule table; rerun with RULES_DOC=write.\n\
+             Expected:\n{want}"
+        );
+    }
+    // Every rule's name appears once in the page, and every source names Direct3D text.
+    for r in Rule::ALL {
+        assert_eq!(want.matches(&format!("| `{}` |", r.name())).count(), 1);
+        assert!(
+            r.source().contains('§') || r.source().contains("d3dcommon"),
+            "{r:?}"
+        );
+    }
+    for r in super::d3d9::D3d9Rule::ALL {
+        assert_eq!(want.matches(&format!("| `{}` |", r.name())).count(), 1);
+    }
+}
+
+/// Every DXBC rule has a test here that breaks it (a `pair` or `broken` check naming it).
+#[test]
+fn every_rule_is_tested() {
+    let text = include_str!("tests.rs");
+    for r in Rule::ALL {
+        assert!(
+            text.contains(&format!("Rule::{r:?},")) || text.contains(&format!("Rule::{r:?})")),
+            "no test names Rule::{r:?}"
+        );
+    }
 }

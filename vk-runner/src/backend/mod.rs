@@ -28,14 +28,27 @@ impl Backend {
         }
     }
 
-    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule),
-    /// `float_controls2` for precision in `SPV_KHR_float_controls2` form
-    /// ([`Options::float_controls2`]: its modules need `shaderFloatControls2`).
-    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool, float_controls2: bool) -> Self {
+    /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule);
+    /// `tess_geom_point_size` when the device has `shaderTessellationAndGeometryPointSize`
+    /// enabled, which obliges domain and geometry shaders that output points to write their
+    /// size (`PointSize::AllStages`, as vkd3d does on such devices); `float_controls2` for
+    /// precision in `SPV_KHR_float_controls2` form ([`Options::float_controls2`]: its modules
+    /// need `shaderFloatControls2`).
+    pub fn ours(
+        target_env: TargetEnv,
+        denorm_flush_f32: bool,
+        tess_geom_point_size: bool,
+        float_controls2: bool,
+    ) -> Self {
         let options = Options {
             target_env,
             debug_names: false,
             denorm_flush_f32,
+            point_size: if tess_geom_point_size {
+                translator::PointSize::AllStages
+            } else {
+                translator::PointSize::Unwritten
+            },
             float_controls2,
             ..Default::default()
         };
@@ -58,7 +71,9 @@ impl Backend {
     /// is a one-line description.
     /// `binding` replaces the options' binding policy, `icb` their ICB placement and
     /// `stream_output` their stream-output declaration, `min_precision` their minimum-precision
-    /// mode (ours only; another backend keeps its own precision, which D3D allows too).
+    /// mode (ours only; another backend keeps its own precision, which D3D allows too),
+    /// `layer` the options of a `[translator options]` section (ours only).
+    #[allow(clippy::too_many_arguments)]
     pub fn translate(
         &self,
         dxbc: &[u8],
@@ -67,6 +82,7 @@ impl Backend {
         min_precision: translator::MinPrecisionMode,
         stream_output: Option<&translator::StreamOutput>,
         d3d9_state: Option<&translator::d3d9_state::StateOptions>,
+        layer: &crate::parse::LayerOptions,
     ) -> Result<Translation, String> {
         match self {
             Backend::Ours { options } => {
@@ -77,6 +93,7 @@ impl Backend {
                     stream_output: stream_output.cloned(),
                     ..options.clone()
                 };
+                layer.apply(&mut options);
                 if let Some(s) = d3d9_state {
                     options.d3d9.state = s.clone();
                 }

@@ -23,7 +23,7 @@ pub fn descriptors(
     info: &SpirvInfo,
     mut locate: impl FnMut(&str, RegisterClass, u32) -> Result<Located, String>,
 ) -> Result<Vec<Descriptor>, String> {
-    let mut descriptors = Vec::new();
+    let mut descriptors: Vec<Descriptor> = Vec::new();
     for d in &info.descriptors {
         let name = d
             .name
@@ -32,7 +32,14 @@ pub fn descriptors(
         let (class, id) = vkd3d_asm::parse_var_name(name)
             .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
         let at = locate(name, class, id)?;
+        // A UAV with a hidden counter is two variables of the same name: the UAV, then its
+        // counter (an R32ui texel buffer) at the next binding.
+        let counter = class == RegisterClass::U
+            && descriptors.iter().any(|x| {
+                x.origin.class == class && x.origin.range_id == id && !x.origin.uav_counter
+            });
         let shape = match (class, at.buffer) {
+            _ if counter => ResourceShape::Counter,
             (RegisterClass::B, _) => ResourceShape::ConstantBuffer {
                 size_bytes: d.block_size.unwrap_or(0),
             },
@@ -59,10 +66,12 @@ pub fn descriptors(
                 lower: at.lower,
                 upper: at.upper,
                 range_id: id,
-                uav_counter: false,
+                uav_counter: counter,
             },
             shape,
             writable: class == RegisterClass::U,
+            dynamic_offset: None,
+            mutable: false,
         });
     }
     Ok(descriptors)
@@ -81,6 +90,7 @@ pub fn module_reflection(info: &SpirvInfo, descriptors: Vec<Descriptor>) -> Refl
         vulkan_features: features_for(info, &descriptors),
         descriptors,
         push_constants: Vec::new(),
+        dynamic_offsets: Vec::new(),
         workgroup_size: None,
         capabilities: info.capabilities.clone(),
         extensions: info.extensions.clone(),

@@ -84,6 +84,7 @@ pub fn bench_shader(
                 Default::default(),
                 None,
                 None,
+                &Default::default(),
             )
             .map_err(|e| RunError::Fail(format!("{}: {e}", b.name())))?;
         if let Some(Some(words)) = replace.get(i) {
@@ -261,6 +262,7 @@ fn pixel_run<'a>(
             patch_constants: Vec::new(),
             descriptors: Vec::new(),
             push_constants: Vec::new(),
+            dynamic_offsets: Vec::new(),
             workgroup_size: None,
             capabilities: vec!["Shader".into()],
             extensions: Vec::new(),
@@ -296,6 +298,7 @@ fn pixel_run<'a>(
             viewports: Vec::new(),
             depth_bounds: None,
             d3d9_pixel_centres: false,
+            dual_source_blending: false,
             timed: Some((repeat, timer)),
             xfb: None,
             d3d9_state: None,

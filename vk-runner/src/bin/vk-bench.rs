@@ -146,7 +146,7 @@ fn run(cli: Cli) -> i32 {
             return 2;
         }
     };
-    let ours = Backend::ours(gpu.target_env(), false, false);
+    let ours = Backend::ours(gpu.target_env(), false, false, false);
     let settings = Settings {
         repeat: cli.repeat.max(1),
         rounds: cli.rounds.max(1),

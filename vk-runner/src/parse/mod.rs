@@ -41,6 +41,7 @@ enum Body {
     Header(Vec<qualifier::ShaderModel>),
     Descriptors(Vec<DescriptorMap>),
     StreamOutput(translator::StreamOutput),
+    TranslatorOptions(LayerOptions),
     None,
 }
 
@@ -108,6 +109,7 @@ pub fn parse(text: &str) -> TestFile {
             Body::Header(models) => header_directive(models, line),
             Body::Descriptors(v) => descriptors_line(line).map(|d| v.push(d)),
             Body::StreamOutput(so) => decls::stream_output_line(so, line),
+            Body::TranslatorOptions(o) => o.line(line),
             Body::Test(v) => {
                 let t = test_lines::test_line(line_no, line).unwrap_or_else(|e| TestLine {
                     line: line_no,
@@ -153,6 +155,7 @@ fn finish(file: &mut TestFile, line: u32, body: Body) {
         Body::Header(models) => SectionKind::Header(models),
         Body::Descriptors(v) => SectionKind::Descriptors(v),
         Body::StreamOutput(so) => SectionKind::StreamOutput(so),
+        Body::TranslatorOptions(o) => SectionKind::TranslatorOptions(o),
         Body::BindingLayoutFile(f) => SectionKind::BindingLayoutFile(f),
         Body::BindingLayout(text) => match translator::binding::BindingLayout::parse(&text) {
             Ok(l) => SectionKind::Binding(l.into()),
@@ -363,6 +366,9 @@ fn header(raw: &str) -> Result<Body, String> {
     }
     if inner == "stream output" {
         return Ok(Body::StreamOutput(translator::StreamOutput::default()));
+    }
+    if inner == "translator options" {
+        return Ok(Body::TranslatorOptions(LayerOptions::default()));
     }
     Err(format!("unknown section '[{inner}]'"))
 }

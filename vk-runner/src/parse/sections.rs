@@ -55,6 +55,131 @@ pub enum SectionKind {
     /// `[stream output]` (ours): the stream-output declaration the last vertex-processing
     /// stage of later draws is translated with (docs/vk-runner.md).
     StreamOutput(translator::StreamOutput),
+    /// `[translator options]` (ours): what D3D12 layers ask of the translator, for the
+    /// shaders translated after it (docs/vk-runner.md).
+    TranslatorOptions(LayerOptions),
+}
+
+/// The options a `[translator options]` section sets (each line `key = value`; keys not
+/// given keep their defaults).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LayerOptions {
+    /// `texel-buffers = raw-srv raw-uav uav-counter` (any of them).
+    pub texel_buffers: translator::TexelBuffers,
+    /// `typed-uav-read = r32`.
+    pub typed_uav_read: translator::TypedUavRead,
+    /// `rasterizer-sample-count = N`.
+    pub rasterizer_sample_count: Option<u32>,
+    /// `output-swizzles = wxyz xyzw ...` (render target 0 first).
+    pub output_swizzles: Vec<[translator::SwizzleComponent; 4]>,
+    /// `dual-source-blending = on`: the runner then blends render target 0 as
+    /// `src0 × src1` (colour and alpha).
+    pub dual_source_blending: bool,
+    /// `point-size = none|vertex|all` (`None`: the runner's choice, `AllStages` on a device
+    /// with `shaderTessellationAndGeometryPointSize`).
+    pub point_size: Option<translator::PointSize>,
+    /// `target-env = vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3` (default: the device's).
+    pub target_env: Option<translator::TargetEnv>,
+}
+
+impl LayerOptions {
+    /// The translator's options with these applied.
+    pub fn apply(&self, o: &mut translator::Options) {
+        o.texel_buffers = self.texel_buffers;
+        o.typed_uav_read = self.typed_uav_read;
+        o.rasterizer_sample_count = self.rasterizer_sample_count;
+        o.output_swizzles = self.output_swizzles.clone();
+        o.dual_source_blending = self.dual_source_blending;
+        if let Some(p) = self.point_size {
+            o.point_size = p;
+        }
+        if let Some(e) = self.target_env {
+            o.target_env = e;
+        }
+    }
+
+    /// Reads one `key = value` line.
+    pub fn line(&mut self, line: &str) -> Result<(), String> {
+        let (key, value) = line
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| format!("expected 'key = value': '{line}'"))?;
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let bad = |what: &str| format!("{key}: {what}: '{value}'");
+        match key {
+            "texel-buffers" => {
+                let mut t = translator::TexelBuffers::default();
+                for w in &words {
+                    match *w {
+                        "raw-srv" => t.raw_srv = true,
+                        "raw-uav" => t.raw_uav = true,
+                        "uav-counter" => t.uav_counter = true,
+                        "none" => {}
+                        _ => return Err(bad("expected raw-srv, raw-uav, uav-counter or none")),
+                    }
+                }
+                self.texel_buffers = t;
+            }
+            "typed-uav-read" => {
+                self.typed_uav_read = match value {
+                    "r32" => translator::TypedUavRead::R32,
+                    "without-format" => translator::TypedUavRead::WithoutFormat,
+                    _ => return Err(bad("expected r32 or without-format")),
+                }
+            }
+            "rasterizer-sample-count" => {
+                self.rasterizer_sample_count =
+                    Some(value.parse().map_err(|_| bad("expected a number"))?)
+            }
+            "output-swizzles" => {
+                use translator::SwizzleComponent as C;
+                self.output_swizzles = words
+                    .iter()
+                    .map(|w| {
+                        let c: Vec<C> = w
+                            .chars()
+                            .map(|c| match c {
+                                'x' | 'r' => Ok(C::X),
+                                'y' | 'g' => Ok(C::Y),
+                                'z' | 'b' => Ok(C::Z),
+                                'w' | 'a' => Ok(C::W),
+                                _ => Err(bad("a swizzle is four of x, y, z, w")),
+                            })
+                            .collect::<Result<_, _>>()?;
+                        c.try_into()
+                            .map_err(|_| bad("a swizzle has four components"))
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "dual-source-blending" => {
+                self.dual_source_blending = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad("expected on or off")),
+                }
+            }
+            "point-size" => {
+                self.point_size = Some(match value {
+                    "none" => translator::PointSize::Unwritten,
+                    "vertex" => translator::PointSize::Vertex,
+                    "all" => translator::PointSize::AllStages,
+                    _ => return Err(bad("expected none, vertex or all")),
+                })
+            }
+            "target-env" => {
+                use translator::TargetEnv as E;
+                self.target_env = Some(match value {
+                    "vulkan1.0" => E::Vulkan1_0,
+                    "vulkan1.1" => E::Vulkan1_1,
+                    "vulkan1.2" => E::Vulkan1_2,
+                    "vulkan1.3" => E::Vulkan1_3,
+                    _ => return Err(bad("expected vulkan1.0 to vulkan1.3")),
+                })
+            }
+            _ => return Err(format!("unknown translator option '{key}'")),
+        }
+        Ok(())
+    }
 }
 
 /// One `[descriptors]` line, `t[1:2], space 0, srv 5`: registers `lower..=upper` of the class in
@@ -487,5 +612,50 @@ impl Directive {
                 | Directive::Probe(_)
                 | Directive::Copy { .. }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LayerOptions;
+    use translator::SwizzleComponent as C;
+
+    #[test]
+    fn translator_options_lines() {
+        let mut o = LayerOptions::default();
+        for l in [
+            "texel-buffers = raw-srv uav-counter",
+            "typed-uav-read = r32",
+            "rasterizer-sample-count = 4",
+            "output-swizzles = wxyz rgba",
+            "dual-source-blending = on",
+            "point-size = all",
+            "target-env = vulkan1.0",
+        ] {
+            o.line(l).unwrap();
+        }
+        assert!(o.texel_buffers.raw_srv && o.texel_buffers.uav_counter && !o.texel_buffers.raw_uav);
+        assert_eq!(o.typed_uav_read, translator::TypedUavRead::R32);
+        assert_eq!(o.rasterizer_sample_count, Some(4));
+        assert_eq!(o.output_swizzles, [[C::W, C::X, C::Y, C::Z], C::IDENTITY]);
+        assert!(o.dual_source_blending);
+        assert_eq!(o.point_size, Some(translator::PointSize::AllStages));
+        assert_eq!(o.target_env, Some(translator::TargetEnv::Vulkan1_0));
+        let mut t = translator::Options::default();
+        o.apply(&mut t);
+        assert_eq!(t.target_env, translator::TargetEnv::Vulkan1_0);
+        assert!(t.dual_source_blending);
+        for (bad, needle) in [
+            ("texel-buffers = raw", "expected raw-srv"),
+            ("output-swizzles = wxy", "four components"),
+            ("output-swizzles = wxyq", "four of x, y, z, w"),
+            ("dual-source-blending = yes", "on or off"),
+            ("rasterizer-sample-count = many", "a number"),
+            ("no-such-option = 1", "unknown translator option"),
+            ("point-size", "key = value"),
+        ] {
+            let e = LayerOptions::default().line(bad).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
     }
 }

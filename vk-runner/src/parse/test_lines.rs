@@ -732,6 +732,13 @@ fn uniform(c: &mut Cursor<'_>) -> Result<Directive, String> {
     } else {
         return Err(format!("unknown uniform type '{}'", c.rest()));
     }
+    // More values than the type holds are ignored, as vkd3d's runner ignores them (it reads
+    // the type's values with sscanf): only the type's values are written, and a later line is
+    // read on its own. They must still be numbers.
+    while !c.rest().trim().is_empty() && !c.rest().trim_start().starts_with('#') {
+        c.f64()
+            .map_err(|e| format!("after the uniform's values: {e}"))?;
+    }
     // vkd3d's files note what a value stands for after a `#`.
     end_of_line(c)?;
     Ok(Directive::Uniform {
@@ -1009,6 +1016,7 @@ mod tests {
         assert!(test_line(1, "frobnicate").is_err());
         assert!(test_line(1, "dispatch 1 1").is_err());
         assert!(test_line(1, "uniform 0 float4 1 2 3").is_err());
+        assert!(test_line(1, "uniform 0 int4 1 2 3 4 x").is_err());
     }
 
     #[test]
@@ -1123,7 +1131,14 @@ mod tests {
         );
         assert_eq!(words("uniform 0 float -0x1.8p1"), [(-3.0f32).to_bits()]);
         assert_eq!(words("uniform 0 float 0xf"), [15.0f32.to_bits()]);
-        assert!(test_line(1, "uniform 0 float 1.0 2.0").is_err());
+        // Extra values are ignored, as vkd3d's runner does; only the type's are written.
+        assert_eq!(words("uniform 0 float 1.0 2.0"), [1.0f32.to_bits()]);
+        assert_eq!(
+            words("uniform 0 float4 1 2 3 4 5 6 # a note"),
+            [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits)
+        );
+        assert_eq!(words("uniform 0 uint 5 0x10 7"), [5]);
+        assert!(test_line(1, "uniform 0 float 1.0 draw").is_err());
         assert!(test_line(1, "uniform 0 float 0xg").is_err());
         let p = match d("probe (0, 0) f32(1, 2, 3, 4) 2 # two ulps") {
             Directive::Probe(p) => p,

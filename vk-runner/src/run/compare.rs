@@ -4,8 +4,9 @@
 //! distance between the two values' bit patterns mapped to a monotonic integer line); a
 //! NaN matches any NaN. Integers compare exactly.
 
-use crate::parse::Expected;
 use crate::parse::format::{DataKind, Format};
+use crate::parse::{Expected, Probe, Region};
+use crate::vk::bind::RunError;
 
 /// Distance in ULPs between two f32s (0 for equal values, also +0/-0).
 pub fn ulp_diff_f32(a: f32, b: f32) -> u64 {
@@ -218,6 +219,104 @@ pub fn compare_texel(
             }
         }
     }
+}
+
+/// Checks a probe of a texture against tightly packed texels of `fmt`: `w` x `h` texels
+/// from texel `z_offset` on (a 3D texture's slice, or 0).
+pub fn probe_texels(
+    fmt: &Format,
+    data: &[u8],
+    w: u32,
+    h: u32,
+    z_offset: u64,
+    p: &Probe,
+) -> Result<(), RunError> {
+    let (l, t, rr, b) = match p.region {
+        Region::Point { x, y, .. } => (x, y, x + 1, y + 1),
+        Region::Rect {
+            left,
+            top,
+            right,
+            bottom,
+        } => (left, top, right, bottom),
+        Region::All => (0, 0, w, h),
+    };
+    if rr > w || b > h || l >= rr || t >= b {
+        return Err(RunError::Fail(format!(
+            "probe region ({l}, {t})-({rr}, {b}) outside the {w}x{h} resource"
+        )));
+    }
+    let ts = u64::from(fmt.texel_size);
+    let mut bad = 0u64;
+    let mut first = None;
+    for y in t..b {
+        for x in l..rr {
+            let off = ((z_offset + u64::from(y) * u64::from(w) + u64::from(x)) * ts) as usize;
+            let Some(texel) = data.get(off..off + ts as usize) else {
+                return Err(RunError::Fail(format!(
+                    "texel ({x}, {y}) is outside the data read back"
+                )));
+            };
+            if let Err(e) = compare_texel(fmt, texel, &p.expected, p.ulps, false) {
+                if e.starts_with("cannot read") {
+                    return Err(RunError::Skip(e));
+                }
+                bad += 1;
+                first.get_or_insert((x, y, e));
+            }
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some((x, y, e)) => {
+            let total = u64::from(rr - l) * u64::from(b - t);
+            let extra = if total > 1 {
+                format!(" ({bad} of {total} texels differ)")
+            } else {
+                String::new()
+            };
+            let ulps = if p.ulps > 0 {
+                format!(" within {} ulps", p.ulps)
+            } else {
+                String::new()
+            };
+            Err(RunError::Fail(format!("at ({x}, {y}): {e}{ulps}{extra}")))
+        }
+    }
+}
+
+/// Checks a probe of a buffer against its bytes (`fmt`: the buffer's format).
+pub fn probe_buffer(fmt: &Format, data: &[u8], p: &Probe) -> Result<(), RunError> {
+    let size = data.len() as u64;
+    let stride = p.expected.byte_size() as u64;
+    let (x0, x1) = match p.region {
+        Region::Point { x, y: 0, layer: 0 } => (x, x + 1),
+        Region::Rect {
+            left,
+            top: 0,
+            right,
+            bottom: 1,
+        } => (left, right),
+        Region::All => (0, (size / stride.max(1)) as u32),
+        _ => return Err(RunError::Fail("a buffer probe takes (x) or (x, 0)".into())),
+    };
+    for x in x0..x1 {
+        let off = u64::from(x) * stride;
+        let Some(texel) = data.get(off as usize..(off + stride) as usize) else {
+            return Err(RunError::Fail(format!(
+                "probe element {x} is outside the {size}-byte buffer"
+            )));
+        };
+        if let Err(e) = compare_texel(fmt, texel, &p.expected, p.ulps, true) {
+            let ulps = if p.ulps > 0 {
+                format!(" within {} ulps", p.ulps)
+            } else {
+                String::new()
+            };
+            return Err(RunError::Fail(format!("at ({x}): {e}{ulps}")));
+        }
+    }
+    Ok(())
 }
 
 fn fmt_list<T: std::fmt::Debug>(v: &[T]) -> String {

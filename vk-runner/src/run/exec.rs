@@ -1,7 +1,7 @@
 //! The device work behind `[test]` lines: dispatch, draw, clear, copy, probe.
 
 use super::FileState;
-use super::compare::compare_texel;
+use super::compare;
 use super::shaders::{QUAD_VS, Translator};
 use crate::parse::format::{DataKind, Format};
 use crate::parse::qualifier::{QualContext, ShaderModel};
@@ -413,6 +413,7 @@ pub fn draw(
             depth_bounds: st.depth_bounds,
             xfb,
             d3d9_pixel_centres: d3d9,
+            dual_source_blending: st.layer.dual_source_blending,
             d3d9_state: d3d9.then_some(&st.d3d9_state),
             timed: None,
         };
@@ -620,88 +621,11 @@ pub fn probe(gpu: &Gpu, st: &mut FileState, p: &Probe) -> Result<(), RunError> {
             } else {
                 (gpu.read_image(img, 0, layer, fmt.texel_size)?, 0)
             };
-            let (l, t, rr, b) = match p.region {
-                Region::Point { x, y, .. } => (x, y, x + 1, y + 1),
-                Region::Rect {
-                    left,
-                    top,
-                    right,
-                    bottom,
-                } => (left, top, right, bottom),
-                Region::All => (0, 0, w, h),
-            };
-            if rr > w || b > h || l >= rr || t >= b {
-                return Err(RunError::Fail(format!(
-                    "probe region ({l}, {t})-({rr}, {b}) outside the {w}x{h} resource"
-                )));
-            }
-            let ts = u64::from(fmt.texel_size);
-            let mut bad = 0u64;
-            let mut first = None;
-            for y in t..b {
-                for x in l..rr {
-                    let off =
-                        ((z_offset + u64::from(y) * u64::from(w) + u64::from(x)) * ts) as usize;
-                    let texel = &data[off..off + ts as usize];
-                    if let Err(e) = compare_texel(&fmt, texel, &p.expected, p.ulps, false) {
-                        if e.starts_with("cannot read") {
-                            return Err(RunError::Skip(e));
-                        }
-                        bad += 1;
-                        first.get_or_insert((x, y, e));
-                    }
-                }
-            }
-            match first {
-                None => Ok(()),
-                Some((x, y, e)) => {
-                    let total = u64::from(rr - l) * u64::from(b - t);
-                    let extra = if total > 1 {
-                        format!(" ({bad} of {total} texels differ)")
-                    } else {
-                        String::new()
-                    };
-                    let ulps = if p.ulps > 0 {
-                        format!(" within {} ulps", p.ulps)
-                    } else {
-                        String::new()
-                    };
-                    Err(RunError::Fail(format!("at ({x}, {y}): {e}{ulps}{extra}")))
-                }
-            }
+            compare::probe_texels(&fmt, &data, w, h, z_offset, p)
         }
         GpuObject::Buffer(buf) => {
             let data = gpu.read_buffer(buf)?;
-            let stride = p.expected.byte_size() as u64;
-            let (x0, x1) = match p.region {
-                Region::Point { x, y: 0, layer: 0 } => (x, x + 1),
-                Region::Rect {
-                    left,
-                    top: 0,
-                    right,
-                    bottom: 1,
-                } => (left, right),
-                Region::All => (0, (buf.size / stride.max(1)) as u32),
-                _ => return Err(RunError::Fail("a buffer probe takes (x) or (x, 0)".into())),
-            };
-            for x in x0..x1 {
-                let off = u64::from(x) * stride;
-                let Some(texel) = data.get(off as usize..(off + stride) as usize) else {
-                    return Err(RunError::Fail(format!(
-                        "probe element {x} is outside the {}-byte buffer",
-                        buf.size
-                    )));
-                };
-                if let Err(e) = compare_texel(&fmt, texel, &p.expected, p.ulps, true) {
-                    let ulps = if p.ulps > 0 {
-                        format!(" within {} ulps", p.ulps)
-                    } else {
-                        String::new()
-                    };
-                    return Err(RunError::Fail(format!("at ({x}): {e}{ulps}")));
-                }
-            }
-            Ok(())
+            compare::probe_buffer(&fmt, &data, p)
         }
     }
 }

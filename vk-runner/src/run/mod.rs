@@ -66,9 +66,10 @@ pub struct Runner<'a> {
     pub header_selects_d3d9: bool,
 }
 
-struct Ctx<'a> {
-    model: ShaderModel,
-    tags: &'a [(String, [u32; 3])],
+/// What `if(...)`, `todo(...)` and tag requirements are evaluated against.
+pub(crate) struct Ctx<'a> {
+    pub model: ShaderModel,
+    pub tags: &'a [(String, [u32; 3])],
 }
 
 impl QualContext for Ctx<'_> {
@@ -119,6 +120,8 @@ pub(crate) struct FileState {
     pub descriptors: Vec<parse::DescriptorMap>,
     /// The last `[stream output]` section's declaration.
     pub stream_output: Option<translator::StreamOutput>,
+    /// The last `[translator options]` section's options.
+    pub layer: parse::LayerOptions,
     /// The models of this pass (SM2.0–3.0 or SM4.0–5.1, within the run's range).
     pub pass: (ShaderModel, ShaderModel),
     /// D3D9 fixed-function state set by `alpha test`, `fog`, ...: directive word → (line,
@@ -157,36 +160,13 @@ impl<'a> Runner<'a> {
                 message: msg.clone(),
             });
         }
-        let header: Vec<ShaderModel> = file
-            .sections
-            .iter()
-            .find_map(|s| match &s.kind {
-                SectionKind::Header(m) => Some(m.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
-        // `[require] compile shader model X` lines name models to test at, as the header does.
-        let compile_models = file.sections.iter().flat_map(|s| match &s.kind {
-            SectionKind::Require(r) => r.compile_models.clone(),
-            _ => Vec::new(),
-        });
-        let wants_d3d9 = header.iter().copied().chain(compile_models).any(is_d3d9);
-        let min_model = if self.header_selects_d3d9 && wants_d3d9 {
-            MODELS[0]
-        } else {
-            self.min_model
-        };
-        for (lo, hi) in PASSES {
-            let pass = (lo.max(min_model), hi.min(self.max_model));
-            let listed = |m: &ShaderModel| MODELS.contains(m);
-            // A `[header]` listing models we compile for names the passes to run.
-            let unlisted = header.iter().any(listed)
-                && !header
-                    .iter()
-                    .any(|m| listed(m) && *m >= pass.0 && *m <= pass.1);
-            if pass.0 <= pass.1 && !unlisted {
-                self.run_pass(path, &file, pass, report);
-            }
+        for pass in file_passes(
+            &file,
+            self.min_model,
+            self.max_model,
+            self.header_selects_d3d9,
+        ) {
+            self.run_pass(path, &file, pass, report);
         }
     }
 
@@ -222,6 +202,7 @@ impl<'a> Runner<'a> {
             test_models: Vec::new(),
             descriptors: Vec::new(),
             stream_output: None,
+            layer: Default::default(),
             pass,
             fixed_function: Default::default(),
             d3d9_state: Default::default(),
@@ -286,6 +267,10 @@ impl<'a> Runner<'a> {
                     st.min_precision = *m;
                     st.cache = ShaderCache::default();
                 }
+                SectionKind::TranslatorOptions(o) => {
+                    st.layer = o.clone();
+                    st.cache = ShaderCache::default();
+                }
                 SectionKind::StreamOutput(so) => {
                     st.stream_output = Some(so.clone());
                     // Translations made under another declaration are stale.
@@ -336,44 +321,6 @@ impl<'a> Runner<'a> {
                 }
             }
         }
-    }
-
-    /// Why a block cannot run at all, or the model it runs at: the lowest one of the pass
-    /// (2.0–3.0 or 4.0–5.1, within the run's range) that its `[require]` admits — or, when
-    /// the file's `[header]` lists models (`test-shader-models`), the lowest of those admitted
-    /// (vkd3d's runner then tests the listed models instead of the lowest).
-    fn block_model(&self, st: &FileState) -> Result<ShaderModel, String> {
-        let r = &st.require;
-        let (lo, hi) = st.pass;
-        let admitted =
-            |m: &ShaderModel| *m >= r.min_model && *m <= r.max_model && *m >= lo && *m <= hi;
-        let listed: Vec<ShaderModel> = MODELS
-            .iter()
-            .copied()
-            .filter(|m| st.test_models.contains(m))
-            .collect();
-        let candidates = if listed.is_empty() {
-            &MODELS[..]
-        } else {
-            &listed[..]
-        };
-        let Some(model) = candidates.iter().copied().find(admitted) else {
-            return Err(format!(
-                "requires shader model {}..{}; this pass compiles {} for {}..{}{}",
-                r.min_model,
-                r.max_model,
-                if is_d3d9(lo) { "D3D9 bytecode" } else { "DXBC" },
-                lo,
-                hi,
-                if listed.is_empty() {
-                    String::new()
-                } else {
-                    let l: Vec<String> = listed.iter().map(|m| m.to_string()).collect();
-                    format!(" (the [header] lists {})", l.join(" "))
-                }
-            ));
-        };
-        Ok(model)
     }
 
     fn caps_problem(&self, st: &FileState, model: ShaderModel) -> Option<String> {
@@ -472,7 +419,7 @@ impl<'a> Runner<'a> {
     }
 
     fn run_block(&self, st: &mut FileState, lines: &[TestLine], report: &mut Report) {
-        let model = self.block_model(st);
+        let model = block_model(&st.require, st.pass, &st.test_models);
         let eval_model = *model
             .as_ref()
             .unwrap_or(&st.require.min_model.clamp(st.pass.0, st.pass.1));
@@ -494,6 +441,7 @@ impl<'a> Runner<'a> {
             icb: st.icb,
             min_precision: st.min_precision,
             stream_output: st.stream_output.clone(),
+            layer: st.layer.clone(),
         };
         let file = st.name.clone();
         for tl in lines {
@@ -726,4 +674,88 @@ fn fixed_function_problem(
             backend.name()
         )
     })
+}
+
+/// The passes a file runs in: SM1–3 and SM4–5, each within `min_model..=max_model`; a file
+/// whose `[header]` (or `[require] compile shader model`) lists an SM1–3 model runs its SM1–3
+/// pass too when `header_selects_d3d9`, and a `[header]` listing models we compile for
+/// names the passes to run.
+pub(crate) fn file_passes(
+    file: &parse::TestFile,
+    min_model: ShaderModel,
+    max_model: ShaderModel,
+    header_selects_d3d9: bool,
+) -> Vec<(ShaderModel, ShaderModel)> {
+    let header: Vec<ShaderModel> = file
+        .sections
+        .iter()
+        .find_map(|s| match &s.kind {
+            SectionKind::Header(m) => Some(m.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    // `[require] compile shader model X` lines name models to test at, as the header does.
+    let compile_models = file.sections.iter().flat_map(|s| match &s.kind {
+        SectionKind::Require(r) => r.compile_models.clone(),
+        _ => Vec::new(),
+    });
+    let wants_d3d9 = header.iter().copied().chain(compile_models).any(is_d3d9);
+    let min_model = if header_selects_d3d9 && wants_d3d9 {
+        MODELS[0]
+    } else {
+        min_model
+    };
+    let mut out = Vec::new();
+    for (lo, hi) in PASSES {
+        let pass = (lo.max(min_model), hi.min(max_model));
+        let listed = |m: &ShaderModel| MODELS.contains(m);
+        // A `[header]` listing models we compile for names the passes to run.
+        let unlisted = header.iter().any(listed)
+            && !header
+                .iter()
+                .any(|m| listed(m) && *m >= pass.0 && *m <= pass.1);
+        if pass.0 <= pass.1 && !unlisted {
+            out.push(pass);
+        }
+    }
+    out
+}
+
+/// Why a block cannot run at all, or the model it runs at: the lowest one of the pass
+/// (2.0–3.0 or 4.0–5.1, within the run's range) that its `[require]` admits — or, when
+/// the file's `[header]` lists models (`test-shader-models`), the lowest of those admitted
+/// (vkd3d's runner then tests the listed models instead of the lowest).
+pub(crate) fn block_model(
+    r: &Require,
+    (lo, hi): (ShaderModel, ShaderModel),
+    test_models: &[ShaderModel],
+) -> Result<ShaderModel, String> {
+    let admitted = |m: &ShaderModel| *m >= r.min_model && *m <= r.max_model && *m >= lo && *m <= hi;
+    let listed: Vec<ShaderModel> = MODELS
+        .iter()
+        .copied()
+        .filter(|m| test_models.contains(m))
+        .collect();
+    let candidates = if listed.is_empty() {
+        &MODELS[..]
+    } else {
+        &listed[..]
+    };
+    let Some(model) = candidates.iter().copied().find(admitted) else {
+        return Err(format!(
+            "requires shader model {}..{}; this pass compiles {} for {}..{}{}",
+            r.min_model,
+            r.max_model,
+            if is_d3d9(lo) { "D3D9 bytecode" } else { "DXBC" },
+            lo,
+            hi,
+            if listed.is_empty() {
+                String::new()
+            } else {
+                let l: Vec<String> = listed.iter().map(|m| m.to_string()).collect();
+                format!(" (the [header] lists {})", l.join(" "))
+            }
+        ));
+    };
+    Ok(model)
 }

@@ -54,6 +54,8 @@ pub struct Translator<'a> {
     pub min_precision: translator::MinPrecisionMode,
     /// The file's `[stream output]` declaration, for the last vertex-processing stage.
     pub stream_output: Option<translator::StreamOutput>,
+    /// The file's `[translator options]`.
+    pub layer: crate::parse::LayerOptions,
 }
 
 impl ShaderCache {
@@ -127,9 +129,10 @@ fn translate(
             )));
         }
         ShaderSource::Hlsl(src) => {
+            // Said once at the start of the run; the check did not run, which is no verdict.
             let Some(hlsl) = t.hlsl else {
-                return Err(RunError::Fail(format!(
-                    "cannot compile the HLSL at line {line}: {}",
+                return Err(RunError::Skip(format!(
+                    "cannot compile HLSL: {}",
                     t.hlsl_error.unwrap_or("no HLSL compiler")
                 )));
             };
@@ -167,6 +170,12 @@ fn translate(
             t.backend.name()
         )));
     }
+    if !matches!(t.backend, Backend::Ours { .. }) && t.layer != Default::default() {
+        return Err(RunError::Skip(format!(
+            "the {} backend takes no [translator options]",
+            t.backend.name()
+        )));
+    }
     if !matches!(t.backend, Backend::Ours { .. }) && stream_output.is_some() {
         return Err(RunError::Skip(format!(
             "the {} backend takes no stream-output declaration",
@@ -182,6 +191,7 @@ fn translate(
             t.min_precision,
             stream_output,
             d3d9_state,
+            &t.layer,
         )
         .map_err(|e| {
             RunError::Fail(format!(

@@ -162,7 +162,10 @@ const MAX_ARRAY: u32 = 1024;
 
 /// One Vulkan binding and what goes in its elements.
 struct BindingPlan {
-    ty: DescriptorType,
+    /// The descriptor types of the ranges placed there (several only in a mutable binding).
+    types: Vec<DescriptorType>,
+    /// Every range placed there said the binding is mutable.
+    mutable: bool,
     flags: vk::ShaderStageFlags,
     /// descriptorCount of the layout binding.
     count: u32,
@@ -221,10 +224,13 @@ fn provided_registers(src: &BindSources<'_>, d: &Descriptor) -> Vec<u32> {
 }
 
 /// Merges the stages' descriptors into bindings (several ranges may share one binding at
-/// different array elements) and decides which register each element holds.
+/// different array elements) and decides which register each element holds. A descriptor
+/// with a dynamic offset starts at the value the runner pushes for it (`dynamic`, by byte
+/// offset).
 fn plan_bindings(
     stages: &[&Reflection],
     src: &BindSources<'_>,
+    dynamic: &HashMap<u32, u32>,
 ) -> Result<BTreeMap<(u32, u32), BindingPlan>, RunError> {
     let mut plans: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
     for r in stages {
@@ -232,28 +238,47 @@ fn plan_bindings(
         for d in &r.descriptors {
             // (element, register) pairs this range occupies.
             let regs: Vec<u32> = match (d.count, d.origin.upper) {
-                (None, _) | (_, None) => provided_registers(src, d),
                 // Elements past MAX_ARRAY fail below; never list more than that.
-                (Some(_), Some(u)) => (d.origin.lower..=u).take(MAX_ARRAY as usize + 1).collect(),
+                (_, Some(u)) if d.dynamic_offset.is_some() || d.count.is_some() => {
+                    (d.origin.lower..=u).take(MAX_ARRAY as usize + 1).collect()
+                }
+                _ => provided_registers(src, d),
+            };
+            let shift = match d.dynamic_offset {
+                Some(at) => *dynamic.get(&at).ok_or_else(|| {
+                    RunError::Fail(format!(
+                        "set {} binding {}: dynamic offset at push-constant byte {at} is not pushed",
+                        d.set, d.binding
+                    ))
+                })?,
+                None => 0,
             };
             let plan = plans
                 .entry((d.set, d.binding))
                 .or_insert_with(|| BindingPlan {
-                    ty: d.descriptor_type,
+                    types: Vec::new(),
+                    mutable: true,
                     flags: vk::ShaderStageFlags::empty(),
                     count: 0,
                     elems: BTreeMap::new(),
                 });
-            if plan.ty != d.descriptor_type {
+            plan.mutable &= d.mutable;
+            if !plan.types.contains(&d.descriptor_type) {
+                plan.types.push(d.descriptor_type);
+            }
+            if plan.types.len() > 1 && !plan.mutable {
                 return Err(RunError::Fail(format!(
-                    "set {} binding {} is both {:?} and {:?}",
-                    d.set, d.binding, plan.ty, d.descriptor_type
+                    "set {} binding {} is both {:?} and {:?} (and not mutable)",
+                    d.set, d.binding, plan.types[0], d.descriptor_type
                 )));
             }
             plan.flags |= flags;
-            let mut need = d.count.unwrap_or(d.array_offset.saturating_add(1));
+            let mut need = match d.count {
+                Some(n) => n.saturating_add(shift),
+                None => d.array_offset.saturating_add(shift).saturating_add(1),
+            };
             for reg in regs {
-                let elem = d.array_offset as u64 + (reg - d.origin.lower) as u64;
+                let elem = shift as u64 + d.array_offset as u64 + (reg - d.origin.lower) as u64;
                 if elem >= MAX_ARRAY as u64 {
                     break;
                 }
@@ -304,21 +329,28 @@ fn element_write(
     let space = d.origin.space;
     if d.origin.uav_counter {
         // The hidden counter of each UAV: a zeroed 32-bit word (every draw or dispatch
-        // starts its UAV counters at 0; the counter cannot be probed).
-        if d.descriptor_type != DescriptorType::StorageBuffer {
-            return Err(RunError::Fail(format!(
-                "{name} reflected as {:?}",
-                d.descriptor_type
-            )));
+        // starts its UAV counters at 0; the counter cannot be probed), in a storage buffer
+        // or an R32_UINT storage texel buffer as reflected.
+        match d.descriptor_type {
+            DescriptorType::StorageBuffer => {
+                let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
+                let info = vk::DescriptorBufferInfo {
+                    buffer: buf.buffer,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                };
+                keep.push(buf);
+                return Ok(Some(Write::Buffer(info)));
+            }
+            DescriptorType::StorageTexelBuffer => {
+                let mut buf =
+                    gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER, &[0; 4])?;
+                let view = gpu.buffer_view(&mut buf, vk::Format::R32_UINT)?;
+                keep.push(buf);
+                return Ok(Some(Write::Texel(view)));
+            }
+            t => return Err(RunError::Fail(format!("{name} reflected as {t:?}"))),
         }
-        let buf = gpu.buffer_with_data(4, vk::BufferUsageFlags::STORAGE_BUFFER, &[0; 4])?;
-        let info = vk::DescriptorBufferInfo {
-            buffer: buf.buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        };
-        keep.push(buf);
-        return Ok(Some(Write::Buffer(info)));
     }
     Ok(Some(match d.origin.class {
         RegisterClass::B => {
@@ -415,7 +447,15 @@ pub fn bind(
     stages: &[&Reflection],
     src: &mut BindSources<'_>,
 ) -> Result<Bound, RunError> {
-    let plans = plan_bindings(stages, src)?;
+    // Push constants first: root constants replacing b# registers, and the descriptor
+    // offsets the elements below are placed by.
+    let push = super::push::push_constants(
+        stages,
+        src.cbuffers,
+        src.d3d9_state,
+        gpu.props.limits.max_push_constants_size,
+    )?;
+    let plans = plan_bindings(stages, src, &push.dynamic)?;
     let max_set = plans.keys().map(|(s, _)| *s).max();
     if max_set.is_some_and(|s| s >= gpu.props.limits.max_bound_descriptor_sets) {
         return Err(RunError::Skip(format!(
@@ -435,7 +475,7 @@ pub fn bind(
         for (&elem, (d, reg)) in &plan.elems {
             match element_write(gpu, d, *reg, src, &mut keep)? {
                 Some(w) => {
-                    writes.push(((set, binding), elem, vk_type(plan.ty), w));
+                    writes.push(((set, binding), elem, vk_type(d.descriptor_type), w));
                     written += 1;
                 }
                 None if plan.count == 1 && d.count == Some(1) => {
@@ -474,11 +514,20 @@ pub fn bind(
             .map(|((_, b), p)| {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(*b)
-                    .descriptor_type(vk_type(p.ty))
+                    .descriptor_type(binding_type(p))
                     .descriptor_count(p.count)
                     .stage_flags(p.flags)
             })
             .collect();
+        // VK_EXT_mutable_descriptor_type: the types each mutable binding may hold.
+        let type_lists: Vec<Vec<vk::DescriptorType>> =
+            in_set.iter().map(|(_, p)| mutable_types(p)).collect();
+        let lists: Vec<vk::MutableDescriptorTypeListEXT> = type_lists
+            .iter()
+            .map(|t| vk::MutableDescriptorTypeListEXT::default().descriptor_types(t))
+            .collect();
+        let mut mutable_info =
+            vk::MutableDescriptorTypeCreateInfoEXT::default().mutable_descriptor_type_lists(&lists);
         let flags: Vec<vk::DescriptorBindingFlags> = in_set
             .iter()
             .map(|(key, _)| {
@@ -495,6 +544,9 @@ pub fn bind(
         if !partial.is_empty() {
             info = info.push_next(&mut flag_info);
         }
+        if type_lists.iter().any(|t| !t.is_empty()) {
+            info = info.push_next(&mut mutable_info);
+        }
         // SAFETY: valid device and create info.
         match unsafe { gpu.device.create_descriptor_set_layout(&info, None) } {
             Ok(l) => set_layouts.push(l),
@@ -505,19 +557,6 @@ pub fn bind(
         }
     }
 
-    // Push constants: root constants replacing b# registers.
-    let push = match super::push::push_constants(
-        stages,
-        src.cbuffers,
-        src.d3d9_state,
-        gpu.props.limits.max_push_constants_size,
-    ) {
-        Ok(p) => p,
-        Err(e) => {
-            cleanup(&set_layouts);
-            return Err(e);
-        }
-    };
     let ranges: Vec<vk::PushConstantRange> = push.range.into_iter().collect();
     let info = vk::PipelineLayoutCreateInfo::default()
         .set_layouts(&set_layouts)
@@ -547,21 +586,34 @@ pub fn bind(
         return Ok(bound);
     }
 
-    // Pool and sets.
-    let mut sizes: HashMap<vk::DescriptorType, u32> = HashMap::new();
+    // Pool and sets: one pool size per plain type, one per mutable binding's type list.
+    let mut sizes: Vec<(vk::DescriptorType, Vec<vk::DescriptorType>, u32)> = Vec::new();
     for p in plans.values() {
-        *sizes.entry(vk_type(p.ty)).or_default() += p.count;
+        let (ty, list) = (binding_type(p), mutable_types(p));
+        match sizes.iter_mut().find(|s| s.0 == ty && s.1 == list) {
+            Some(s) => s.2 += p.count,
+            None => sizes.push((ty, list, p.count)),
+        }
     }
     let pool_sizes: Vec<vk::DescriptorPoolSize> = sizes
         .iter()
-        .map(|(t, n)| vk::DescriptorPoolSize {
+        .map(|(t, _, n)| vk::DescriptorPoolSize {
             ty: *t,
             descriptor_count: *n,
         })
         .collect();
-    let pool_info = vk::DescriptorPoolCreateInfo::default()
+    let pool_lists: Vec<vk::MutableDescriptorTypeListEXT> = sizes
+        .iter()
+        .map(|(_, l, _)| vk::MutableDescriptorTypeListEXT::default().descriptor_types(l))
+        .collect();
+    let mut pool_mutable = vk::MutableDescriptorTypeCreateInfoEXT::default()
+        .mutable_descriptor_type_lists(&pool_lists);
+    let mut pool_info = vk::DescriptorPoolCreateInfo::default()
         .max_sets(set_count as u32)
         .pool_sizes(&pool_sizes);
+    if sizes.iter().any(|s| !s.1.is_empty()) {
+        pool_info = pool_info.push_next(&mut pool_mutable);
+    }
     // SAFETY: valid device; the pool is owned by `bound` and destroyed with it.
     unsafe {
         bound.pool = gpu
@@ -616,6 +668,24 @@ pub fn bind(
         gpu.device.update_descriptor_sets(&vk_writes, &[]);
     }
     Ok(bound)
+}
+
+/// The layout type of a binding: its descriptors' type, or `MUTABLE_EXT` when it holds
+/// several.
+fn binding_type(p: &BindingPlan) -> vk::DescriptorType {
+    match p.types.as_slice() {
+        [t] => vk_type(*t),
+        _ => vk::DescriptorType::MUTABLE_EXT,
+    }
+}
+
+/// The types a mutable binding holds (empty for a plain binding).
+fn mutable_types(p: &BindingPlan) -> Vec<vk::DescriptorType> {
+    if p.types.len() > 1 {
+        p.types.iter().map(|t| vk_type(*t)).collect()
+    } else {
+        Vec::new()
+    }
 }
 
 /// The descriptor write for an SRV or UAV.

@@ -281,6 +281,13 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(conservative_ext));
+            // VK_EXT_mutable_descriptor_type: bindings holding several descriptor types.
+            let mutable_ext = ash::ext::mutable_descriptor_type::NAME;
+            let has_mutable = instance
+                .enumerate_device_extension_properties(pdev)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(mutable_ext));
             // VK_KHR_shader_float_controls2: modules translated with `--float-controls2`.
             let fc2_ext = ash::khr::shader_float_controls2::NAME;
             let has_fc2 = float_controls2
@@ -302,6 +309,9 @@ impl Gpu {
                 if has_interlock {
                     f2 = f2.push_next(&mut have.interlock);
                 }
+                if has_mutable {
+                    f2 = f2.push_next(&mut have.mutable);
+                }
                 if has_fc2 {
                     f2 = f2.push_next(&mut have.fc2);
                 }
@@ -313,6 +323,7 @@ impl Gpu {
             have.f13.p_next = std::ptr::null_mut();
             have.xfb.p_next = std::ptr::null_mut();
             have.interlock.p_next = std::ptr::null_mut();
+            have.mutable.p_next = std::ptr::null_mut();
             have.fc2.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
@@ -345,6 +356,10 @@ impl Gpu {
             }
             if has_conservative {
                 exts.push(conservative_ext.as_ptr());
+            }
+            if has_mutable {
+                f2 = f2.push_next(&mut create.mutable);
+                exts.push(mutable_ext.as_ptr());
             }
             let dinfo = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qinfo)
@@ -434,36 +449,12 @@ impl Gpu {
     /// Tags for `if(...)`/`todo(...)` qualifiers: `vulkan`, and the driver (`llvmpipe`,
     /// `mesa` with its version, `radv`, `nvidia`, ...).
     pub fn tags(&self) -> Vec<(String, [u32; 3])> {
-        let mut t = vec![("vulkan".to_string(), [0; 3])];
-        let name = self.device_name().to_ascii_lowercase();
-        if name.contains("llvmpipe") {
-            t.push(("llvmpipe".into(), [0; 3]));
-        }
-        if let Some(v) = self.driver_info.strip_prefix("Mesa ") {
-            let mut ver = [0u32; 3];
-            for (i, p) in v
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|p| !p.is_empty())
-                .take(3)
-                .enumerate()
-            {
-                ver[i] = p.parse().unwrap_or(0);
-            }
-            t.push(("mesa".into(), ver));
-        }
-        match self.driver_id {
-            vk::DriverId::MESA_RADV => t.push(("radv".into(), [0; 3])),
-            vk::DriverId::NVIDIA_PROPRIETARY => t.push(("nvidia".into(), [0; 3])),
-            _ => {}
-        }
-        match self.props.vendor_id {
-            0x10de => t.push(("nvidia".into(), [0; 3])),
-            0x1002 => t.push(("amd".into(), [0; 3])),
-            0x8086 => t.push(("intel".into(), [0; 3])),
-            _ => {}
-        }
-        t.dedup();
-        t
+        device_tags(
+            &self.device_name(),
+            &self.driver_info,
+            self.driver_id.as_raw() as u32,
+            self.props.vendor_id,
+        )
     }
 
     /// The SPIR-V version our translator should target on this device.
@@ -522,4 +513,45 @@ impl Drop for Gpu {
             self.instance.destroy_instance(None);
         }
     }
+}
+
+/// Tags for `if(...)`/`todo(...)` qualifiers of a Vulkan device: `vulkan`, and the driver
+/// (`llvmpipe`, `mesa` with its version, `radv`, `nvidia`, ...) from the device name, the
+/// driver information string, the `VkDriverId` and the vendor ID.
+pub fn device_tags(
+    device_name: &str,
+    driver_info: &str,
+    driver_id: u32,
+    vendor_id: u32,
+) -> Vec<(String, [u32; 3])> {
+    let mut t = vec![("vulkan".to_string(), [0; 3])];
+    let name = device_name.to_ascii_lowercase();
+    if name.contains("llvmpipe") {
+        t.push(("llvmpipe".into(), [0; 3]));
+    }
+    if let Some(v) = driver_info.strip_prefix("Mesa ") {
+        let mut ver = [0u32; 3];
+        for (i, p) in v
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|p| !p.is_empty())
+            .take(3)
+            .enumerate()
+        {
+            ver[i] = p.parse().unwrap_or(0);
+        }
+        t.push(("mesa".into(), ver));
+    }
+    match vk::DriverId::from_raw(driver_id as i32) {
+        vk::DriverId::MESA_RADV => t.push(("radv".into(), [0; 3])),
+        vk::DriverId::NVIDIA_PROPRIETARY => t.push(("nvidia".into(), [0; 3])),
+        _ => {}
+    }
+    match vendor_id {
+        0x10de => t.push(("nvidia".into(), [0; 3])),
+        0x1002 => t.push(("amd".into(), [0; 3])),
+        0x8086 => t.push(("intel".into(), [0; 3])),
+        _ => {}
+    }
+    t.dedup();
+    t
 }

@@ -15,6 +15,8 @@ pub struct FeatureSet {
     pub xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
     /// VK_EXT_fragment_shader_interlock (rasterizer-ordered views).
     pub interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
+    /// VK_EXT_mutable_descriptor_type (bindings holding several descriptor types).
+    pub mutable: vk::PhysicalDeviceMutableDescriptorTypeFeaturesEXT<'static>,
     /// VK_KHR_shader_float_controls2 (our `--float-controls2` modules).
     pub fc2: vk::PhysicalDeviceShaderFloatControls2FeaturesKHR<'static>,
 }
@@ -113,6 +115,7 @@ features! {
     interlock.fragment_shader_sample_interlock,
     interlock.fragment_shader_pixel_interlock,
     interlock.fragment_shader_shading_rate_interlock,
+    mutable.mutable_descriptor_type,
     fc2.shader_float_controls2,
 }
 
@@ -251,6 +254,8 @@ pub const WANTED: &[&str] = &[
     "geometry_streams",
     "fragment_shader_sample_interlock",
     "fragment_shader_pixel_interlock",
+    "shader_tessellation_and_geometry_point_size",
+    "mutable_descriptor_type",
     "shader_float_controls2",
 ];
 

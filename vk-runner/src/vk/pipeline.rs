@@ -184,6 +184,10 @@ pub struct DrawState<'a> {
     /// moves by half a pixel right and down (what D3D9 samples at (x, y) Vulkan samples at
     /// (x + 0.5, y + 0.5)).
     pub d3d9_pixel_centres: bool,
+    /// `[translator options] dual-source-blending = on`: render target 0 is blended as
+    /// `src0 × src1` (colour `SRC1_COLOR × src + ZERO × dst`, alpha likewise), so that a
+    /// probe sees both of the pixel shader's colours.
+    pub dual_source_blending: bool,
     /// Benchmarking: draw this many times between the timer's two timestamps (None: once,
     /// untimed).
     pub timed: Option<(u32, &'a Timer)>,
@@ -461,9 +465,21 @@ pub fn draw(
         let blend: Vec<vk::PipelineColorBlendAttachmentState> = st
             .colors
             .iter()
-            .map(|_| {
-                vk::PipelineColorBlendAttachmentState::default()
-                    .color_write_mask(vk::ColorComponentFlags::RGBA)
+            .enumerate()
+            .map(|(i, _)| {
+                let b = vk::PipelineColorBlendAttachmentState::default()
+                    .color_write_mask(vk::ColorComponentFlags::RGBA);
+                if st.dual_source_blending && i == 0 {
+                    b.blend_enable(true)
+                        .src_color_blend_factor(vk::BlendFactor::SRC1_COLOR)
+                        .dst_color_blend_factor(vk::BlendFactor::ZERO)
+                        .color_blend_op(vk::BlendOp::ADD)
+                        .src_alpha_blend_factor(vk::BlendFactor::SRC1_ALPHA)
+                        .dst_alpha_blend_factor(vk::BlendFactor::ZERO)
+                        .alpha_blend_op(vk::BlendOp::ADD)
+                } else {
+                    b
+                }
             })
             .collect();
         let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);

@@ -3,7 +3,8 @@
 //! Vulkan allows each stage in at most one push-constant range of a pipeline layout, and
 //! `vkCmdPushConstants` must name every stage of every range its bytes overlap. So the runner
 //! makes one range covering every stage's ranges, for all those stages, and pushes it whole:
-//! bytes `0..size` of constant buffer `b{register}` (space `space`) go to `offset..`.
+//! bytes `0..size` of constant buffer `b{register}` (space `space`) go to `offset..`, and
+//! each dynamic descriptor offset's word gets [`dynamic_offset_value`].
 
 use super::bind::{RunError, stage_flags};
 use ash::vk;
@@ -14,6 +15,14 @@ use translator::reflect::Reflection;
 pub struct Push {
     pub range: Option<vk::PushConstantRange>,
     pub bytes: Vec<u8>,
+    /// The value pushed at each dynamic descriptor offset's byte offset.
+    pub dynamic: HashMap<u32, u32>,
+}
+
+/// The value the runner pushes at byte `offset` for a descriptor offset no constant buffer
+/// covers: `offset / 4 + 1`, so that every table's elements start somewhere else.
+pub fn dynamic_offset_value(offset: u32) -> u32 {
+    offset / 4 + 1
 }
 
 /// Builds the range and fills it from the test's constant buffers.
@@ -48,11 +57,17 @@ pub fn push_constants(
             lo = lo.min(pc.offset);
             hi = hi.max(end);
         }
+        for &w in &r.dynamic_offsets {
+            flags |= stage_flags(r.stage);
+            lo = lo.min(w);
+            hi = hi.max(w.saturating_add(4));
+        }
     }
     if flags.is_empty() {
         return Ok(Push {
             range: None,
             bytes: Vec::new(),
+            dynamic: HashMap::new(),
         });
     }
     if hi > limit {
@@ -98,6 +113,19 @@ pub fn push_constants(
             bytes[at..at + 4].copy_from_slice(&w.to_ne_bytes());
         }
     }
+    // Descriptor offsets: the runner's value, unless a constant buffer's bytes hold the word
+    // (the module then reads those).
+    let mut dynamic = HashMap::new();
+    for r in stages {
+        for &w in &r.dynamic_offsets {
+            let at = (w - lo) as usize;
+            if owner[at..at + 4].iter().all(|o| o.is_none()) {
+                bytes[at..at + 4].copy_from_slice(&dynamic_offset_value(w).to_le_bytes());
+            }
+            let v = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            dynamic.insert(w, v);
+        }
+    }
     Ok(Push {
         range: Some(vk::PushConstantRange {
             stage_flags: flags,
@@ -105,5 +133,6 @@ pub fn push_constants(
             size: hi - lo,
         }),
         bytes,
+        dynamic,
     })
 }

@@ -6,7 +6,7 @@
 use spirv::{BuiltIn, Decoration, ExecutionMode, StorageClass};
 
 use super::interface::reflect_type;
-use super::{IoPart, PartKind, SpecialIo};
+use super::{IoFile, IoPart, PartKind, SpecialIo};
 use crate::container::signature::{SignatureElement, SystemValue};
 use crate::ir::{DecorationTarget, GlobalId, Scalar, Type, TypeId};
 use crate::lower::{Lowerer, R};
@@ -38,6 +38,38 @@ pub(super) fn builtin_for(
         (SystemValue::StencilRef, Pixel, true) => (BuiltIn::FragStencilRefEXT, PartKind::BuiltIn),
         _ => return None,
     })
+}
+
+/// Whether a system value means anything on `file` of `stage`. The system-interpreted values
+/// (position, clip and cull distances, render-target and viewport indices) are read by the
+/// rasterizer from the last stage before it and by the next stage; tessellation factors live in
+/// patch constants. Anywhere else D3D passes the data along as if it had no name (D3D11.3
+/// §24.1–24.5): such an element is a plain location, not a built-in (`docs/rules.md`).
+pub(super) fn interpreted_on(sv: SystemValue, stage: ShaderStage, file: IoFile) -> bool {
+    use ShaderStage::*;
+    use SystemValue as V;
+    let output = file.is_output();
+    match sv {
+        V::Position | V::ClipDistance | V::CullDistance => {
+            // Vertex shader inputs come from the input assembler, which interprets nothing.
+            !file.is_patch() && (stage != Vertex || output)
+        }
+        V::RenderTargetArrayIndex | V::ViewportArrayIndex => {
+            !file.is_patch()
+                && if output {
+                    matches!(stage, Vertex | Domain | Geometry)
+                } else {
+                    stage == Pixel
+                }
+        }
+        V::FinalQuadEdgeTessFactor
+        | V::FinalQuadInsideTessFactor
+        | V::FinalTriEdgeTessFactor
+        | V::FinalTriInsideTessFactor
+        | V::FinalLineDetailTessFactor
+        | V::FinalLineDensityTessFactor => file.is_patch(),
+        _ => true,
+    }
 }
 
 pub(super) fn system_value_of(n: SystemName) -> SystemValue {
@@ -232,7 +264,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             BuiltIn::VertexIndex | BuiltIn::InstanceIndex => {
                 self.b.m.capability(spirv::Capability::DrawParameters);
-                if self.opts.target_env == crate::options::TargetEnv::Vulkan1_1 {
+                if self.opts.target_env.spirv_version() < (1, 5) {
                     self.b.m.extension("SPV_KHR_shader_draw_parameters");
                 }
                 self.need_feature("shaderDrawParameters");
@@ -418,6 +450,41 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             (pointee, PartKind::BuiltIn)
         };
         let g = self.builtin_global(key, builtin, pointee, storage);
+        // A register-less value's signature element (`SV_Depth`, `SV_Coverage`, ...) is
+        // reflected like any other, so that the reflection lists every element: a caller
+        // makes its depth attachment from it.
+        let svs: &[SystemValue] = match ty {
+            O::OutputDepth => &[SystemValue::Depth],
+            O::OutputDepthGreaterEqual => &[SystemValue::DepthGreaterEqual],
+            O::OutputDepthLessEqual => &[SystemValue::DepthLessEqual],
+            O::OutputCoverageMask | O::InputCoverageMask => &[SystemValue::Coverage],
+            O::OutputStencilRef => &[SystemValue::StencilRef],
+            O::InnerCoverage => &[SystemValue::InnerCoverage],
+            O::InputPrimitiveId => &[SystemValue::PrimitiveId],
+            _ => &[],
+        };
+        let sig = if output {
+            self.sigs.output
+        } else {
+            self.sigs.input
+        };
+        if let Some(e) = sig.and_then(|s| {
+            s.elements
+                .iter()
+                .find(|e| e.has_no_register() && svs.contains(&e.system_value_by_name()))
+        }) {
+            let var = InterfaceVar {
+                semantic_name: e.semantic_name.to_string(),
+                semantic_index: e.semantic_index,
+                register: None,
+                mask: e.mask,
+                component_type: reflect_type(scalar),
+                placement: InterfacePlacement::BuiltIn {
+                    builtin: format!("{builtin:?}"),
+                },
+            };
+            self.reflect_io(output, var, g);
+        }
         match ty {
             O::OutputDepth | O::OutputDepthGreaterEqual | O::OutputDepthLessEqual => {
                 self.b.m.execution_mode(ExecutionMode::DepthReplacing, &[]);

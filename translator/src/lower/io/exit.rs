@@ -1,7 +1,7 @@
 //! Exit stores: at every exit of the program (and at each GS `emit`, each HS control point),
 //! the output variables are stored to the interface, one whole vector per part, with
-//! components never written stored as zero; depth is clamped to [0, 1] as D3D's output
-//! merger does.
+//! components never written stored as zero (render targets through their output swizzle,
+//! `Options::output_swizzles`); depth is clamped to [0, 1] as D3D's output merger does.
 
 use smallvec::SmallVec;
 use spirv::{Op, StorageClass};
@@ -9,12 +9,14 @@ use spirv::{Op, StorageClass};
 use super::{IoFile, IoPart, PartKind};
 use crate::ir::{Operand, TypeId, TypeTable};
 use crate::lower::{Lowerer, R};
+use crate::reflect::ShaderStage;
 use crate::sm4::OperandType;
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// Stores every output variable to the interface (at each exit of the program).
     pub fn store_outputs(&mut self) -> R<()> {
         self.store_output_file(IoFile::Output, 0, None)?;
+        self.store_point_size(0);
         for i in 0..self.io.special.len() {
             let s = self.io.special[i].clone();
             let Some(var) = s.var else { continue };
@@ -74,10 +76,18 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             };
             let vars = slot.vars;
+            // A render target's swizzle: component c is the program's component swizzle[c].
+            let swizzle = (file == IoFile::Output && self.stage == ShaderStage::Pixel)
+                .then(|| self.opts.output_swizzle(reg as u32))
+                .flatten();
             for part in &parts {
                 let mut comps: SmallVec<[Operand; 4]> = SmallVec::new();
                 for c in part.first..part.first + part.count {
-                    let raw = match vars[c as usize] {
+                    let from = match swizzle {
+                        Some(s) if part.kind == PartKind::Location => s[c as usize & 3].index(),
+                        _ => c as usize,
+                    };
+                    let raw = match vars[from] {
                         Some(v) => self.b.load_var(v),
                         None => zero,
                     };
@@ -92,6 +102,52 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
         }
         Ok(())
+    }
+
+    /// Writes `PointSize` = 1.0 (Direct3D 10+ points are one pixel wide) when
+    /// `Options::point_size` names this stage; for a geometry shader, when emitting on the
+    /// stream the rasterizer draws.
+    pub fn store_point_size(&mut self, stream: u8) {
+        use crate::options::PointSize;
+        let (cap, multi) = match (self.opts.point_size, self.stage) {
+            (PointSize::Vertex | PointSize::AllStages, ShaderStage::Vertex) => (None, false),
+            (PointSize::AllStages, ShaderStage::Domain) => {
+                (Some(spirv::Capability::TessellationPointSize), false)
+            }
+            (PointSize::AllStages, ShaderStage::Geometry) => (
+                Some(spirv::Capability::GeometryPointSize),
+                self.io.multi_stream(),
+            ),
+            _ => return,
+        };
+        let rasterized = self
+            .opts
+            .stream_output
+            .as_ref()
+            .is_none_or(|s| s.rasterized_stream.is_some());
+        if !rasterized || stream != self.rasterized_stream() {
+            return;
+        }
+        if let Some(cap) = cap {
+            self.b.m.capability(cap);
+            self.need_feature("shaderTessellationAndGeometryPointSize");
+        }
+        let fresh = !self.io.builtins.contains_key("PointSizeOut");
+        let g = self.builtin_global(
+            "PointSizeOut",
+            spirv::BuiltIn::PointSize,
+            TypeId::F32,
+            StorageClass::Output,
+        );
+        if fresh && multi && stream != 0 {
+            self.b.m.decorate(
+                crate::ir::DecorationTarget::Global(g),
+                spirv::Decoration::Stream,
+                &[stream as u32],
+            );
+        }
+        let one = self.b.f32c(1.0);
+        self.b.op_void(Op::Store, &[Operand::Global(g), one]);
     }
 
     /// Stores one part; `vertex` selects the element of a per-vertex array.

@@ -8,7 +8,7 @@
 use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, StorageClass};
 
-use super::builtins::{builtin_for, system_value_of};
+use super::builtins::{builtin_for, interpreted_on, system_value_of};
 use super::{IoFile, IoPart, PartKind};
 use crate::container::signature::{ComponentType as SigType, SignatureElement, SystemValue};
 use crate::ir::{DecorationTarget, GlobalId, Scalar, Type, TypeId, TypeTable};
@@ -150,6 +150,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // sides must agree.
                 sv = SystemValue::Position;
             }
+            if !interpreted_on(sv, self.stage, file) {
+                // Data D3D passes along unnamed (a position among patch constants, a layer
+                // index read by a hull shader, ...): a plain location.
+                sv = SystemValue::Undefined;
+            }
             if output && stream != self.rasterized_stream() {
                 // Only the rasterized stream (0 unless a stream-output declaration says
                 // otherwise) has built-ins: system values of the others travel as plain
@@ -221,13 +226,31 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 "register {reg} with components of different types interleaved"
             )));
         }
-        let location = match file {
+        let mut location = match file {
             IoFile::PatchInput | IoFile::PatchOutput => reg + self.io.patch_location_base,
             IoFile::Output if self.stage == ShaderStage::Geometry => {
                 reg + self.io.stream_location_base[stream as usize & 3]
             }
             _ => reg,
         };
+        // Render targets: dual-source blending's locations and indices, output swizzles.
+        let mut blend_index = None;
+        if file == IoFile::Output && self.stage == ShaderStage::Pixel && !user.is_empty() {
+            let Some((loc, index)) = self.opts.render_target_location(reg) else {
+                // Dual-source blending writes o0 and o1 only; D3D leaves o2.. undefined.
+                return Ok(parts);
+            };
+            (location, blend_index) = (loc, index);
+            if self.opts.output_swizzle(reg).is_some() {
+                // The swizzle may move any component anywhere: the variable is a whole vec4.
+                if by_type.len() > 1 {
+                    return Err(self.unsupported(format!(
+                        "an output swizzle on o{reg}, whose components have different types"
+                    )));
+                }
+                by_type[0].1 = 0xf;
+            }
+        }
         for (s, mask) in by_type {
             let mask = if mask == 0 { 0xf } else { mask };
             let first = mask.trailing_zeros() as u8;
@@ -250,6 +273,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let g = self.b.m.add_global(pointee, storage, None);
             let t = DecorationTarget::Global(g);
             self.b.m.decorate(t, Decoration::Location, &[location]);
+            if let Some(index) = blend_index {
+                self.b.m.decorate(t, Decoration::Index, &[index]);
+                if index == 1 {
+                    self.need_feature("dualSrcBlend");
+                }
+            }
             if first != 0 {
                 self.b.m.decorate(t, Decoration::Component, &[first as u32]);
             }
@@ -349,6 +378,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     .elements
                     .iter()
                     .filter(|e| e.system_value == sv && e.stream == 0)
+                    .filter(|_| {
+                        let file = if output {
+                            IoFile::Output
+                        } else {
+                            IoFile::Input
+                        };
+                        interpreted_on(sv, self.stage, file)
+                    })
                     .cloned()
                     .collect();
                 // Only registers the program declares.

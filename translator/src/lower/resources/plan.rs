@@ -34,7 +34,8 @@ pub(crate) struct Plan {
     /// `USES_*` bits by UAV range ID.
     pub uav_usage: HashMap<u32, u8>,
     /// Raw and structured SRVs (range IDs) read as R32_UINT uniform texel buffers, because
-    /// the program reads them with residency feedback ([`crate::RawFeedback::TexelBuffer`]).
+    /// the program reads them with residency feedback ([`crate::RawFeedback::TexelBuffer`])
+    /// or the options make every such SRV one ([`crate::TexelBuffers::raw_srv`]).
     pub texel_srvs: rustc_hash::FxHashSet<u32>,
 }
 
@@ -58,6 +59,21 @@ impl Plan {
 
     pub fn placement(&self, class: RegisterClass, id: u32, counter: bool) -> Option<Placement> {
         self.places.get(&(class, id, counter)).copied()
+    }
+
+    /// The push-constant byte offsets of every placement's dynamic offset, sorted, each once.
+    pub fn dynamic_offsets(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .places
+            .values()
+            .filter_map(|p| match *p {
+                Placement::Descriptor { dynamic_offset, .. } => dynamic_offset,
+                Placement::PushConstant { .. } => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 }
 
@@ -230,7 +246,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         usage.clear();
         let mut texel_srvs = std::mem::take(&mut self.res.plan.texel_srvs);
         texel_srvs.clear();
+        let texel = self.opts.texel_buffers;
         let feedback_srvs = self.opts.raw_feedback == crate::RawFeedback::TexelBuffer
+            && !texel.raw_srv
             && decls.iter().any(|d| {
                 d.0.class == RegisterClass::T
                     && d.0.descriptor_type == DescriptorType::StorageBuffer
@@ -262,7 +280,17 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 }
             }
         }
+        // Raw and structured views the options make texel buffers (`Options::texel_buffers`).
         for d in decls.iter_mut() {
+            match (d.0.class, d.0.descriptor_type) {
+                (RegisterClass::T, DescriptorType::StorageBuffer) if texel.raw_srv => {
+                    texel_srvs.insert(d.1);
+                }
+                (RegisterClass::U, DescriptorType::StorageBuffer) if texel.raw_uav => {
+                    d.0.descriptor_type = DescriptorType::StorageTexelBuffer;
+                }
+                _ => {}
+            }
             if d.0.class == RegisterClass::T && texel_srvs.contains(&d.1) {
                 d.0.descriptor_type = DescriptorType::UniformTexelBuffer;
             }
@@ -277,7 +305,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             if buffer_uav && (flagged || used) {
                 requests.push(RangeRequest {
                     counter: true,
-                    descriptor_type: DescriptorType::StorageBuffer,
+                    descriptor_type: if texel.uav_counter {
+                        DescriptorType::StorageTexelBuffer
+                    } else {
+                        DescriptorType::StorageBuffer
+                    },
                     ..req
                 });
                 meta.push((id, true, offset));

@@ -1,8 +1,11 @@
-//! Constant buffers held in push constants (D3D12 root constants). SPIR-V allows one
-//! push-constant block per entry point, so every such buffer is one member of a single
-//! block: `u32[size / 4]` at the layout's byte offset. Rows are read dword by dword, so a
-//! range whose size is not a multiple of 16 bytes is never read past its end; components
-//! past the end read 0, like a constant buffer read out of bounds with robustness.
+//! The push-constant block: constant buffers held in push constants (D3D12 root constants)
+//! and the `u32` words that offset descriptor indices (placements' dynamic offsets, a D3D12
+//! descriptor table's heap offset). SPIR-V allows one push-constant block per entry point, so
+//! every such buffer is one member of a single block, `u32[size / 4]` at the layout's byte
+//! offset, and every offset word one `u32` member of its own (or a dword of a buffer's member
+//! when the bytes overlap). Rows are read dword by dword, so a range whose size is not a
+//! multiple of 16 bytes is never read past its end; components past the end read 0, like a
+//! constant buffer read out of bounds with robustness.
 
 use spirv::{Decoration, GlslStd450Op, Op, StorageClass};
 
@@ -22,21 +25,31 @@ pub(crate) struct PushMember {
     pub dwords: u32,
 }
 
+/// The push-constant block, once declared.
+#[derive(Debug, Clone)]
+pub(crate) struct PushBlock {
+    pub global: GlobalId,
+    /// The member of each constant buffer (by cb ID).
+    pub cbs: Vec<(u32, PushMember)>,
+    /// Each dynamic-offset word: (byte offset, member, dword in the member or `None` for a
+    /// `u32` member of its own).
+    pub words: Vec<(u32, u32, Option<u32>)>,
+}
+
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// Declares the push-constant block (on the first push-constant constant buffer), with
     /// one member per push-constant range of the program in byte-offset order, and records
     /// `cb{id}`'s member.
     pub(super) fn declare_push_cb(&mut self, id: u32, range: Range) -> R<()> {
-        if self.res.push_block.is_none() {
-            self.declare_push_block()?;
-        }
-        let (g, members) = self
+        self.ensure_push_block()?;
+        let block = self
             .res
             .push_block
             .as_ref()
             .ok_or_else(|| self.internal("push-constant block missing"))?;
-        let g = *g;
-        let m = members
+        let g = block.global;
+        let m = block
+            .cbs
             .iter()
             .find(|(cb, _)| *cb == id)
             .map(|(_, m)| *m)
@@ -55,6 +68,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     fn internal(&self, what: &str) -> crate::lower::LowerError {
         crate::lower::LowerError::Internal { what: what.into() }
+    }
+
+    /// Declares the push-constant block unless it is.
+    pub(in crate::lower) fn ensure_push_block(&mut self) -> R<()> {
+        if self.res.push_block.is_none() {
+            self.declare_push_block()?;
+        }
+        Ok(())
     }
 
     fn declare_push_block(&mut self) -> R<()> {
@@ -78,27 +99,58 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
         }
         ranges.sort_unstable();
-        let mut member_types = Vec::with_capacity(ranges.len());
-        for &(_, size, _, _) in &ranges {
-            let len = self.b.m.consts.u32(size / 4);
-            member_types.push(self.b.m.types.intern(Type::Array {
-                elem: TypeId::U32,
-                len,
-                stride: Some(4),
-            }));
+        // Offset words inside a buffer's bytes are read from its member; the others get one.
+        let dynamic = self.res.plan.dynamic_offsets();
+        let own: Vec<u32> = dynamic
+            .iter()
+            .copied()
+            .filter(|&w| !ranges.iter().any(|r| r.0 <= w && w < r.0 + r.1))
+            .collect();
+        // Members in byte-offset order: `Ok(range)` or `Err(word)`.
+        let mut members: Vec<Result<(u32, u32, u32, u32), u32>> = ranges
+            .iter()
+            .map(|&r| Ok(r))
+            .chain(own.iter().map(|&w| Err(w)))
+            .collect();
+        members.sort_by_key(|m| match *m {
+            Ok(r) => r.0,
+            Err(w) => w,
+        });
+        let mut member_types = Vec::with_capacity(members.len());
+        for m in &members {
+            member_types.push(match *m {
+                Ok((_, size, _, _)) => {
+                    let len = self.b.m.consts.u32(size / 4);
+                    self.b.m.types.intern(Type::Array {
+                        elem: TypeId::U32,
+                        len,
+                        stride: Some(4),
+                    })
+                }
+                Err(_) => TypeId::U32,
+            });
         }
         let st = self.b.m.types.new_struct(member_types);
         self.b
             .m
             .decorate(DecorationTarget::Type(st), Decoration::Block, &[]);
-        let mut members = Vec::with_capacity(ranges.len());
-        for (i, &(offset, size, id, o)) in ranges.iter().enumerate() {
+        let mut cbs = Vec::with_capacity(ranges.len());
+        let mut words = Vec::with_capacity(dynamic.len());
+        for (i, m) in members.iter().enumerate() {
+            let offset = match *m {
+                Ok(r) => r.0,
+                Err(w) => w,
+            };
             self.b.m.decorate(
                 DecorationTarget::Member(st, i as u32),
                 Decoration::Offset,
                 &[offset],
             );
-            members.push((
+            let Ok((offset, size, id, o)) = *m else {
+                words.push((offset, i as u32, None));
+                continue;
+            };
+            cbs.push((
                 id,
                 PushMember {
                     member: i as u32,
@@ -113,12 +165,56 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 register,
             });
         }
+        for &w in &dynamic {
+            if let Some((i, r)) = members.iter().enumerate().find_map(|(i, m)| match *m {
+                Ok(r) if r.0 <= w && w < r.0 + r.1 => Some((i, r)),
+                _ => None,
+            }) {
+                words.push((w, i as u32, Some((w - r.0) / 4)));
+            }
+        }
+        self.refl.dynamic_offsets = dynamic;
         let g = self.b.m.add_global(st, StorageClass::PushConstant, None);
         self.b
             .m
             .name(DecorationTarget::Global(g), format_args!("push_constants"));
-        self.res.push_block = Some((g, members));
+        self.res.push_block = Some(PushBlock {
+            global: g,
+            cbs,
+            words,
+        });
         Ok(())
+    }
+
+    /// Loads the `u32` at byte `offset` of the push-constant block (a dynamic offset word).
+    pub(in crate::lower) fn load_push_word(&mut self, offset: u32) -> R<Operand> {
+        self.ensure_push_block()?;
+        let block = self
+            .res
+            .push_block
+            .as_ref()
+            .ok_or_else(|| self.internal("push-constant block missing"))?;
+        let g = block.global;
+        let (_, member, dword) = block
+            .words
+            .iter()
+            .copied()
+            .find(|w| w.0 == offset)
+            .ok_or_else(|| self.internal("dynamic offset word not in the push-constant block"))?;
+        let ptr = self
+            .b
+            .m
+            .types
+            .pointer(StorageClass::PushConstant, TypeId::U32);
+        let m = self.b.u32c(member);
+        let p = match dword {
+            None => self.b.op(Op::AccessChain, ptr, &[Operand::Global(g), m]),
+            Some(d) => {
+                let d = self.b.u32c(d);
+                self.b.op(Op::AccessChain, ptr, &[Operand::Global(g), m, d])
+            }
+        };
+        Ok(self.b.op(Op::Load, TypeId::U32, &[p]))
     }
 
     /// Loads row `row` of a push-constant constant buffer as a `vec4`.

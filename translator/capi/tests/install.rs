@@ -1,0 +1,162 @@
+//! docs/capi.md's install steps, run exactly as written: the block after the marker
+//! `tests/install.rs runs the next block` runs in bash from the repository root with `PREFIX`
+//! and `TMPDIR` in a scratch directory and no `LD_LIBRARY_PATH` or `PKG_CONFIG_PATH` (the
+//! block builds with cargo, installs, compiles the C example with pkg-config against the
+//! installed shared library and runs it). Then the installed files are checked: the SONAME
+//! (the ABI major of `DXBC_SPIRV_API_VERSION`), the links, the `.pc` (its version and its
+//! description naming D3D9), and that the program loaded the installed library.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// The first fenced block after the line holding `marker` in docs/capi.md.
+pub fn doc_block(marker: &str) -> String {
+    let doc = std::fs::read_to_string(repo_root().join("docs/capi.md")).unwrap();
+    let at = doc
+        .find(marker)
+        .unwrap_or_else(|| panic!("docs/capi.md has no line with {marker:?}"));
+    let rest = &doc[at..];
+    let open = rest.find("\n```").expect("a fenced block after the marker") + 4;
+    let body = &rest[open..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    let close = body.find("\n```").expect("the block's closing fence");
+    body[..close + 1].to_string()
+}
+
+fn which(tool: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn documented_install_builds_links_and_runs() {
+    let missing: Vec<_> = ["cc", "pkg-config", "readelf", "bash"]
+        .into_iter()
+        .filter(|t| !which(t))
+        .collect();
+    if !missing.is_empty() {
+        integration_tests::skip::skip("C toolchain", &format!("needs {missing:?} on PATH"));
+        return;
+    }
+    let block = doc_block("tests/install.rs runs the next block");
+    assert!(block.contains("install.sh --prefix"), "{block}");
+    assert!(
+        block.contains("pkg-config --cflags --libs dxbc_spirv"),
+        "{block}"
+    );
+
+    let scratch = std::env::temp_dir().join(format!("dxbc-spirv-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let prefix = scratch.join("prefix");
+    let tmp = scratch.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    // cargo as the one running this test, first on PATH (what a user's shell has).
+    let cargo = PathBuf::from(env!("CARGO"));
+    let path = format!(
+        "{}:{}",
+        cargo.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &block])
+        .current_dir(repo_root())
+        .env("PATH", path)
+        .env("PREFIX", &prefix)
+        .env("TMPDIR", &tmp)
+        .env_remove("LD_LIBRARY_PATH")
+        .env_remove("PKG_CONFIG_PATH")
+        .env_remove("DESTDIR")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "docs/capi.md's install block failed ({}):\n{block}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        run.status
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("2 translated, 0 failed"),
+        "{stdout}"
+    );
+
+    // The files, the links and the SONAME.
+    let lib = prefix.join("lib");
+    let version = env!("CARGO_PKG_VERSION");
+    let major = dxbc_spirv::DXBC_SPIRV_API_VERSION >> 22;
+    let soname = format!("libdxbc_spirv.so.{major}");
+    let real = format!("libdxbc_spirv.so.{version}");
+    assert!(lib.join(&real).is_file());
+    assert_eq!(
+        std::fs::read_link(lib.join(&soname)).unwrap(),
+        Path::new(&real)
+    );
+    assert_eq!(
+        std::fs::read_link(lib.join("libdxbc_spirv.so")).unwrap(),
+        Path::new(&soname)
+    );
+    assert!(lib.join("libdxbc_spirv.a").is_file());
+    assert!(prefix.join("include/dxbc_spirv.h").is_file());
+    let dynamic = Command::new("readelf")
+        .arg("-d")
+        .arg(lib.join(&real))
+        .output()
+        .unwrap();
+    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
+    assert!(
+        dynamic.contains(&format!("Library soname: [{soname}]")),
+        "the installed library's SONAME is not {soname}:\n{dynamic}"
+    );
+    let pc = std::fs::read_to_string(lib.join("pkgconfig/dxbc_spirv.pc")).unwrap();
+    assert!(pc.contains(&format!("\nVersion: {version}\n")), "{pc}");
+    let description = pc.lines().find(|l| l.starts_with("Description:")).unwrap();
+    assert!(
+        description.contains("DXBC") && description.contains("Direct3D 9"),
+        "{description}"
+    );
+
+    // The program (in the block's mktemp directory) needs the SONAME and loads it from PREFIX.
+    let exe = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("translate"))
+        .find(|p| p.is_file())
+        .expect("the block's program in its mktemp directory");
+    let needed = Command::new("readelf")
+        .arg("-d")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let needed = String::from_utf8_lossy(&needed.stdout);
+    assert!(
+        needed.contains(&format!("Shared library: [{soname}]")),
+        "{needed}"
+    );
+    if which("ldd") {
+        let ldd = Command::new("ldd")
+            .arg(&exe)
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .unwrap();
+        let ldd = String::from_utf8_lossy(&ldd.stdout);
+        let line = ldd
+            .lines()
+            .find(|l| l.contains(&soname))
+            .unwrap_or_else(|| panic!("ldd does not list {soname}:\n{ldd}"));
+        assert!(
+            line.contains(&format!("{}/{soname}", lib.display())),
+            "not loaded from the prefix: {line}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -1,0 +1,99 @@
+//! Helpers the stand-in's tests share: the Debian root with vkd3d 2.x (fetched by the
+//! project's own tools/debian-root.sh, the same package set as tools/in-vkd3d.sh uses), and
+//! building C programs against its headers.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The packages of tools/in-vkd3d.sh's root (lavapipe.sh's four plus vkd3d's).
+pub const ROOT_PACKAGES: &[&str] = &[
+    "mesa-vulkan-drivers",
+    "libvulkan1",
+    "vulkan-tools",
+    "vulkan-validationlayers",
+    "libvkd3d1",
+    "libvkd3d-utils1",
+    "libvkd3d-shader1",
+    "libvkd3d-dev",
+];
+
+pub fn repo_root() -> PathBuf {
+    integration_tests::repo_root()
+}
+
+/// The root's directory (its files under `root/`), fetching it on first use; `None`, having
+/// said why on stderr, when it cannot be had (no apt, no network).
+pub fn vkd3d_root() -> Option<PathBuf> {
+    let out = Command::new(repo_root().join("tools/debian-root.sh"))
+        .arg("sid")
+        .args(ROOT_PACKAGES)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            let dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+            dir.join("root").is_dir().then_some(dir)
+        }
+        Ok(o) => {
+            integration_tests::skip::skip(
+                "vkd3d",
+                &format!(
+                    "no Debian unstable root with vkd3d: {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                ),
+            );
+            None
+        }
+        Err(e) => {
+            integration_tests::skip::skip(
+                "vkd3d",
+                &format!("cannot run tools/debian-root.sh: {e}"),
+            );
+            None
+        }
+    }
+}
+
+pub fn include_dir(root: &Path) -> PathBuf {
+    root.join("root/usr/include/vkd3d")
+}
+
+pub fn lib_dir(root: &Path) -> PathBuf {
+    root.join(format!("root/usr/lib/{}-linux-gnu", std::env::consts::ARCH))
+}
+
+/// Compiles C `source` to an executable `out` with the host's `cc` against the root's vkd3d
+/// headers, linking `libs` from the root (their newer glibc symbols are resolved at run time,
+/// under the root's loader).
+pub fn build_c(root: &Path, source: &Path, out: &Path, libs: &[&str]) -> Result<(), String> {
+    let lib = lib_dir(root);
+    let mut cmd = Command::new("cc");
+    cmd.arg("-O1")
+        .arg("-o")
+        .arg(out)
+        .arg(source)
+        .arg(format!("-I{}", include_dir(root).display()));
+    if !libs.is_empty() {
+        cmd.arg(format!("-L{}", lib.display()))
+            .arg(format!("-Wl,-rpath-link,{}", lib.display()))
+            .arg("-Wl,--allow-shlib-undefined");
+        for l in libs {
+            cmd.arg(format!("-l{l}"));
+        }
+    }
+    let o = cmd.output().map_err(|e| format!("cannot run cc: {e}"))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+/// A fresh scratch directory under the target directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
