@@ -3,6 +3,7 @@
 //! payload), denormals equal zero (D3D flushes them in arithmetic, and a move may keep them:
 //! either result is allowed), +0 equals -0.
 
+use super::order::Order;
 use super::outputs::Output;
 use super::shader::ScalarKind;
 use super::tolerance::{Analysis, Tol};
@@ -90,9 +91,70 @@ fn sorted_records(data: &[u32], words: u32) -> Vec<u32> {
     recs.concat()
 }
 
-/// The first difference between our outputs and theirs, or None when every value agrees.
-/// Returns also how many values were compared.
-pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis) -> (Option<Difference>, usize) {
+/// What comparing one shader's outputs found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Compared {
+    /// The first difference, or None when every compared value agrees.
+    pub difference: Option<Difference>,
+    /// How many values were compared.
+    pub values: usize,
+    /// Outputs (with their components where only some are) not compared because their
+    /// values depend on the order threads run in ([`super::order`]).
+    pub not_compared: Vec<String>,
+}
+
+/// The outputs of `ours` that `order` leaves out, by name (`SV_TARGET0.x` where only some
+/// written components are).
+fn not_compared(ours: &[Output], order: &Order) -> Vec<String> {
+    let mut v = Vec::new();
+    for o in ours {
+        let written: Vec<u32> = (0..o.comps.clamp(1, 32))
+            .filter(|c| o.mask & (1 << c) != 0)
+            .collect();
+        let skipped: Vec<u32> = written
+            .iter()
+            .copied()
+            .filter(|c| order.skips(&o.source, *c))
+            .collect();
+        if skipped.is_empty() {
+            continue;
+        }
+        if skipped.len() == written.len() {
+            v.push(o.name.clone());
+        } else {
+            let comps: String = skipped
+                .iter()
+                .map(|c| {
+                    ['x', 'y', 'z', 'w']
+                        .get(*c as usize)
+                        .copied()
+                        .unwrap_or('?')
+                })
+                .collect();
+            v.push(format!("{}.{comps}", o.name));
+        }
+    }
+    v
+}
+
+/// Compares our outputs with theirs: every component except those `order` finds depend on
+/// the order threads run in.
+pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis, order: &Order) -> Compared {
+    let (difference, values) = first_difference(ours, theirs, a, order);
+    Compared {
+        difference,
+        values,
+        not_compared: not_compared(ours, order),
+    }
+}
+
+/// The first difference between our outputs and theirs, and how many values were compared.
+fn first_difference(
+    ours: &[Output],
+    theirs: &[Output],
+    a: &Analysis,
+    order: &Order,
+) -> (Option<Difference>, usize) {
     let mut compared = 0;
     for o in ours {
         let Some(t) = theirs.iter().find(|t| t.name == o.name) else {
@@ -134,7 +196,7 @@ pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis) -> (Option<Diff
             .collect();
         for e in 0..o.elements() {
             for c in 0..comps {
-                if c >= 32 || o.mask & (1 << c) == 0 {
+                if c >= 32 || o.mask & (1 << c) == 0 || order.skips(&o.source, c as u32) {
                     continue;
                 }
                 let (Some(x), Some(y)) = (
@@ -261,13 +323,17 @@ mod tests {
         let x = 3.25f32;
         let two_off = f32::from_bits(x.to_bits() + 2);
         let one_off = f32::from_bits(x.to_bits() + 1);
-        let (d, _) = compare(&[out(x)], &[out(two_off)], &analysis);
+        let none = Order::none();
+        let d = compare(&[out(x)], &[out(two_off)], &analysis, &none).difference;
         let d = d.expect("2 ulp after one add is a difference");
         assert_eq!(
             (d.output.as_str(), d.component, d.tolerance.as_str()),
             ("SV_TARGET0", 0, "1 ulp")
         );
-        assert_eq!(compare(&[out(x)], &[out(one_off)], &analysis).0, None);
+        assert_eq!(
+            compare(&[out(x)], &[out(one_off)], &analysis, &none).difference,
+            None
+        );
     }
 
     #[test]

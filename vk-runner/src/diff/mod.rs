@@ -15,6 +15,7 @@ pub mod exec;
 pub mod gs;
 pub mod inject;
 pub mod inputs;
+pub mod order;
 pub mod outputs;
 pub mod report;
 pub mod rng;
@@ -316,6 +317,8 @@ fn run_parent(cli: &DiffCli) -> i32 {
                     ours: String::new(),
                     theirs: String::new(),
                     reproduce: None,
+                    not_compared: Vec::new(),
+                    order_note: None,
                 });
                 continue;
             }
@@ -350,6 +353,8 @@ fn run_parent(cli: &DiffCli) -> i32 {
         }
         let (ours_text, theirs_text) = (side_text(&a, "ours"), side_text(&b, "vkd3d"));
         let mut reproduce = None;
+        let mut not_compared = Vec::new();
+        let mut order_note = None;
         let verdict = match (&a, &b) {
             (
                 Outcome::Done(SideResult::Ran {
@@ -359,6 +364,8 @@ fn run_parent(cli: &DiffCli) -> i32 {
                 Outcome::Done(SideResult::Ran { outputs: ob, .. }),
             ) => {
                 let analysis = tolerance::Analysis::of(&sh);
+                let order = order::Order::of(&sh, &inputs::constant_buffers(&sh, cli.seed));
+                order_note = order.gave_up.clone();
                 let keep = sh.d3d9_outputs();
                 let saturate = sh.saturated_outputs();
                 let kept = |v: &[outputs::Output]| -> Vec<outputs::Output> {
@@ -372,9 +379,13 @@ fn run_parent(cli: &DiffCli) -> i32 {
                         })
                         .collect()
                 };
-                match compare::compare(&kept(oa), &kept(ob), &analysis) {
-                    (None, values) => Verdict::Agree { values },
-                    (Some(d), _) => {
+                let compared = compare::compare(&kept(oa), &kept(ob), &analysis, &order);
+                not_compared = compared.not_compared;
+                match compared.difference {
+                    None => Verdict::Agree {
+                        values: compared.values,
+                    },
+                    Some(d) => {
                         if let Some(dir) = &cli.dump {
                             dump(dir, f, oa, ob);
                         }
@@ -412,6 +423,8 @@ fn run_parent(cli: &DiffCli) -> i32 {
             ours: ours_text,
             theirs: theirs_text,
             reproduce,
+            not_compared,
+            order_note,
         });
     }
     let seconds = start.elapsed().as_secs_f64();
