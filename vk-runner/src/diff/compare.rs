@@ -100,39 +100,47 @@ pub struct Compared {
     pub values: usize,
     /// Outputs (with their components where only some are) not compared because their
     /// values depend on the order threads run in ([`super::order`]).
-    pub not_compared: Vec<String>,
+    pub not_compared: Vec<Excluded>,
 }
 
-/// The outputs of `ours` that `order` leaves out, by name (`SV_TARGET0.x` where only some
-/// written components are).
-fn not_compared(ours: &[Output], order: &Order) -> Vec<String> {
+/// An output left out of the comparison, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excluded {
+    /// `u0`, `SV_TARGET0`, or `SV_TARGET0.x` where only some written components are.
+    pub output: String,
+    pub why: String,
+}
+
+/// The outputs of `ours` that `order` leaves out.
+fn not_compared(ours: &[Output], order: &Order) -> Vec<Excluded> {
     let mut v = Vec::new();
     for o in ours {
-        let written: Vec<u32> = (0..o.comps.clamp(1, 32))
-            .filter(|c| o.mask & (1 << c) != 0)
+        let written = (0..o.comps.clamp(1, 32)).filter(|c| o.mask & (1 << c) != 0);
+        let skipped: Vec<(u32, String)> = written
+            .clone()
+            .filter_map(|c| Some((c, order.why(&o.source, c)?)))
             .collect();
-        let skipped: Vec<u32> = written
-            .iter()
-            .copied()
-            .filter(|c| order.skips(&o.source, *c))
-            .collect();
-        if skipped.is_empty() {
+        let Some((_, why)) = skipped.first() else {
             continue;
-        }
-        if skipped.len() == written.len() {
-            v.push(o.name.clone());
+        };
+        let output = if skipped.len() == written.count() {
+            o.name.clone()
         } else {
             let comps: String = skipped
                 .iter()
-                .map(|c| {
+                .map(|(c, _)| {
                     ['x', 'y', 'z', 'w']
                         .get(*c as usize)
                         .copied()
                         .unwrap_or('?')
                 })
                 .collect();
-            v.push(format!("{}.{comps}", o.name));
-        }
+            format!("{}.{comps}", o.name)
+        };
+        v.push(Excluded {
+            output,
+            why: why.clone(),
+        });
     }
     v
 }

@@ -318,7 +318,6 @@ fn run_parent(cli: &DiffCli) -> i32 {
                     theirs: String::new(),
                     reproduce: None,
                     not_compared: Vec::new(),
-                    order_note: None,
                 });
                 continue;
             }
@@ -354,7 +353,6 @@ fn run_parent(cli: &DiffCli) -> i32 {
         let (ours_text, theirs_text) = (side_text(&a, "ours"), side_text(&b, "vkd3d"));
         let mut reproduce = None;
         let mut not_compared = Vec::new();
-        let mut order_note = None;
         let verdict = match (&a, &b) {
             (
                 Outcome::Done(SideResult::Ran {
@@ -365,7 +363,6 @@ fn run_parent(cli: &DiffCli) -> i32 {
             ) => {
                 let analysis = tolerance::Analysis::of(&sh);
                 let order = order::Order::of(&sh, &inputs::constant_buffers(&sh, cli.seed));
-                order_note = order.gave_up.clone();
                 let keep = sh.d3d9_outputs();
                 let saturate = sh.saturated_outputs();
                 let kept = |v: &[outputs::Output]| -> Vec<outputs::Output> {
@@ -424,7 +421,6 @@ fn run_parent(cli: &DiffCli) -> i32 {
             theirs: theirs_text,
             reproduce,
             not_compared,
-            order_note,
         });
     }
     let seconds = start.elapsed().as_secs_f64();

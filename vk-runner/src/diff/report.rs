@@ -4,7 +4,7 @@
 //! the count of outputs not compared, and the closing line
 //! `diff: N shaders, R ran, A agree, D differ, S not run`; optionally the same as JSON.
 
-use super::compare::Difference;
+use super::compare::{Difference, Excluded};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -33,28 +33,26 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<Reproduce>,
     /// Outputs not compared because their values depend on the order threads run in
-    /// (`u0`, `SV_TARGET0.x`).
-    pub not_compared: Vec<String>,
-    /// Why the order analysis could not follow the program (then no output is compared).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub order_note: Option<String>,
+    /// (`u0`, `SV_TARGET0.x`), each with why.
+    pub not_compared: Vec<Excluded>,
 }
 
 impl Entry {
-    /// "; 2 outputs order-dependent, not compared: u0, u1", or nothing.
+    /// "; 2 outputs order-dependent, not compared: u0 (why), u1 (why)", or nothing.
     fn not_compared_text(&self) -> String {
         let n = self.not_compared.len();
         if n == 0 {
             return String::new();
         }
-        let why = match &self.order_note {
-            Some(w) => format!(" (the order analysis gave up: {w})"),
-            None => String::new(),
-        };
+        let list: Vec<String> = self
+            .not_compared
+            .iter()
+            .map(|x| format!("{} ({})", x.output, x.why))
+            .collect();
         format!(
-            "; {n} output{} order-dependent, not compared{why}: {}",
+            "; {n} output{} order-dependent, not compared: {}",
             if n == 1 { "" } else { "s" },
-            self.not_compared.join(", ")
+            list.join(", ")
         )
     }
 }

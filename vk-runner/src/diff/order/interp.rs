@@ -8,6 +8,7 @@
 //! order threads run in: the return value of an atomic, a read that [`super::races`] found
 //! racing, anything computed from those or decided by them.
 
+use super::Why;
 use super::flow::{Block, Flow, Stmt};
 use super::setup::{Layout, Setup};
 use super::value::{Known, Level, Val, eval};
@@ -149,7 +150,7 @@ pub struct Run<'a> {
     pub depth_od: bool,
     /// Every output (a pixel discarded by an order-dependent condition; an output written
     /// through a dynamic index with an order-dependent value).
-    pub all_od: bool,
+    pub all_od: Option<Why>,
     pub failed: Option<String>,
     recording: bool,
     fixpoint: usize,
@@ -169,7 +170,7 @@ impl<'a> Run<'a> {
             accesses: Vec::new(),
             out_od: HashSet::new(),
             depth_od: false,
-            all_od: false,
+            all_od: None,
             failed: None,
             recording: true,
             fixpoint: 0,
@@ -351,7 +352,9 @@ impl<'a> Run<'a> {
             Stmt::Discard(i) => {
                 let (_, stay, decided) = self.leaving(&st, Some(*i));
                 // A discarded pixel writes no output.
-                self.all_od |= decided;
+                if decided {
+                    self.all_od.get_or_insert(Why::Discard);
+                }
                 st.mask = stay;
                 st.sticky |= decided;
                 st
@@ -1030,7 +1033,9 @@ impl<'a> Run<'a> {
             }
             T::Output => {
                 if d.index(0).is_some_and(|i| i.relative.is_some()) {
-                    self.all_od |= v.od;
+                    if v.od {
+                        self.all_od.get_or_insert(Why::OrderDependentValue);
+                    }
                     return;
                 }
                 if v.od {

@@ -30,16 +30,47 @@ use translator::ShaderStage;
 /// Walks before the set of racing loads must have settled (each adds one at least).
 const MAX_ROUNDS: usize = 64;
 
+/// Why an output depends on the order threads run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// Threads write one element of it, unordered, with updates that do not commute.
+    RacingWrites,
+    /// Written with a value, at an address, or under a condition that depends on the order.
+    OrderDependentWrite,
+    /// Computed from, or decided by, an atomic's return value, a racing load or a counter's
+    /// slot number.
+    OrderDependentValue,
+    /// A discard decided by such a value.
+    Discard,
+}
+
+impl Why {
+    pub fn text(self) -> &'static str {
+        match self {
+            Why::RacingWrites => {
+                "threads write one element unordered, with updates that do not commute"
+            }
+            Why::OrderDependentWrite => {
+                "written with a value, at an address or under a condition that depends on the order"
+            }
+            Why::OrderDependentValue => {
+                "computed from an atomic's return value, a racing load or a counter's slot"
+            }
+            Why::Discard => "the pixel's discard depends on the order",
+        }
+    }
+}
+
 /// The order-dependent outputs of one shader.
 #[derive(Debug, Default)]
 pub struct Order {
     /// Output register components (`o#`, component).
     regs: HashSet<(u32, u32)>,
     depth: bool,
-    /// Every register output (a pixel discarded by an order-dependent condition).
-    all_regs: bool,
-    /// UAVs by (space, register).
-    uavs: HashSet<(u32, u32)>,
+    /// Every register output, and why (a pixel discarded by an order-dependent condition).
+    all_regs: Option<Why>,
+    /// UAVs by (space, register), and why.
+    uavs: HashMap<(u32, u32), Why>,
     /// Why the analysis could not follow the program: then no output is compared.
     pub gave_up: Option<String>,
 }
@@ -84,8 +115,7 @@ impl Order {
                     .mems
                     .iter()
                     .zip(&v.mems)
-                    .filter(|(m, od)| m.uav && **od)
-                    .map(|(m, _)| (m.space, m.register))
+                    .filter_map(|(m, why)| Some(((m.space, m.register), (*why)?)).filter(|_| m.uav))
                     .collect();
                 return Order {
                     regs: run.out_od,
@@ -100,16 +130,29 @@ impl Order {
         gave_up("the racing loads do not settle".into())
     }
 
+    /// Why component `comp` of the output written from `source` depends on the order, or
+    /// None where it does not (and is compared).
+    pub fn why(&self, source: &Source, comp: u32) -> Option<String> {
+        match &self.gave_up {
+            Some(g) => Some(format!("the order analysis gave up: {g}")),
+            None => self.reason(source, comp).map(|w| w.text().into()),
+        }
+    }
+
     /// Whether component `comp` of the output written from `source` depends on the order.
     pub fn skips(&self, source: &Source, comp: u32) -> bool {
-        if self.gave_up.is_some() {
-            return true;
-        }
-        match source {
-            Source::Register(r) => self.all_regs || self.regs.contains(&(*r, comp)),
-            Source::Depth => self.all_regs || self.depth,
-            Source::Uav { register, space } => self.uavs.contains(&(*space, *register)),
-            Source::Any => self.all_regs,
-        }
+        self.gave_up.is_some() || self.reason(source, comp).is_some()
+    }
+
+    fn reason(&self, source: &Source, comp: u32) -> Option<Why> {
+        let own = match source {
+            Source::Register(r) => self.regs.contains(&(*r, comp)),
+            Source::Depth => self.depth,
+            Source::Uav { register, space } => {
+                return self.uavs.get(&(*space, *register)).copied();
+            }
+            Source::Any => false,
+        };
+        self.all_regs.or(own.then_some(Why::OrderDependentValue))
     }
 }

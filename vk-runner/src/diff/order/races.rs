@@ -10,6 +10,7 @@
 //! depends on the order when a write of another thread races with it, or when it reads a
 //! word whose contents already depend on the order.
 
+use super::Why;
 use super::interp::{Access, Addr, Effect, Mask};
 use super::setup::Setup;
 use super::value::{Level, Val};
@@ -23,8 +24,8 @@ const MAX_WORK: u64 = 200_000_000;
 pub struct Verdict {
     /// Loads (instruction index) whose value depends on the order threads run in.
     pub reads: HashSet<usize>,
-    /// Per memory: its final contents depend on it.
-    pub mems: Vec<bool>,
+    /// Per memory: its final contents depend on it, and why.
+    pub mems: Vec<Option<Why>>,
 }
 
 /// What one operand of a write is in one thread, for telling whether two threads write the
@@ -105,7 +106,7 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
     let mut j = Judge { s, work: 0 };
     let mut v = Verdict {
         reads: HashSet::new(),
-        mems: vec![false; s.mems.len()],
+        mems: vec![None; s.mems.len()],
     };
     for m in 0..s.mems.len() {
         let of: Vec<&Access> = accesses.iter().filter(|a| a.mem == m).collect();
@@ -113,7 +114,7 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
         let mut taint = Taint::default();
         for w in &writes {
             if w.od {
-                v.mems[m] = true;
+                v.mems[m] = Some(Why::OrderDependentWrite);
                 taint.add(w);
             }
         }
@@ -128,13 +129,13 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
                 match j.conflict(a, b, ea == eb) {
                     Conflict::None => {}
                     Conflict::At(ks) => {
-                        v.mems[m] = true;
+                        v.mems[m] = Some(Why::RacingWrites);
                         if !taint.all {
                             taint.keys.extend(ks);
                         }
                     }
                     Conflict::Anywhere => {
-                        v.mems[m] = true;
+                        v.mems[m] = Some(Why::RacingWrites);
                         taint.all = true;
                     }
                 }

@@ -343,3 +343,67 @@ fn no_shared_memory_nothing_depends_on_order() {
     );
     assert!(!o.skips(&Source::Register(0), 0));
 }
+
+/// The comparison end to end: a UAV of atomics' return values is left out, with why, even
+/// where the two sides' values differ; the UAV of each thread's own element next to it is
+/// still compared, and a deliberate error in it (two elements swapped) is reported.
+#[test]
+fn the_comparison_skips_only_what_depends_on_the_order() {
+    use crate::diff::compare::compare;
+    use crate::diff::outputs::{Output, Unit};
+    use crate::diff::shader::ScalarKind;
+    use crate::diff::tolerance::Analysis;
+    let asm = cs(
+        "8, 1, 1",
+        "dcl_uav_raw u0\ndcl_uav_raw u1\ndcl_uav_raw u2",
+        "imm_atomic_iadd r0.x, u2, l(0), l(1)\n\
+         ishl r1.x, vThreadID.x, l(2)\n\
+         imul null, r2.x, vThreadID.x, l(3)\n\
+         store_raw u0.x, r1.x, r2.x\n\
+         store_raw u1.x, r1.x, r0.x",
+    );
+    let bytes = translator::asm::assemble(&asm).expect("assembles");
+    let s = shader::load(bytes).expect("loads");
+    let o = Order::of(&s, &constant_buffers(&s, 1));
+    let analysis = Analysis::of(&s);
+    let out = |r: u32, data: Vec<u32>| Output {
+        name: format!("u{r}"),
+        source: Source::Uav {
+            register: r,
+            space: 0,
+        },
+        unit: Unit::Element,
+        comps: 1,
+        kinds: vec![ScalarKind::U32],
+        mask: 1,
+        data,
+        unordered: None,
+    };
+    let own: Vec<u32> = (0..16).map(|t| 3 * t).collect();
+    let count = vec![16];
+    let ours = [
+        out(0, own.clone()),
+        out(1, (0..16).collect()),
+        out(2, count.clone()),
+    ];
+    // The other side's threads came in another order.
+    let theirs = [
+        out(0, own.clone()),
+        out(1, (0..16).rev().collect()),
+        out(2, count.clone()),
+    ];
+    let c = compare(&ours, &theirs, &analysis, &o);
+    assert_eq!(c.difference, None, "{c:?}");
+    assert_eq!(c.values, 17, "u0's 16 elements and u2's count are compared");
+    let skipped: Vec<&str> = c.not_compared.iter().map(|x| x.output.as_str()).collect();
+    assert_eq!(skipped, ["u1"]);
+    assert!(c.not_compared[0].why.contains("depends on the order"));
+
+    let mut swapped = own.clone();
+    swapped.swap(4, 5);
+    let miscompiled = [out(0, swapped), ours[1].clone(), ours[2].clone()];
+    let d = compare(&miscompiled, &theirs, &analysis, &o)
+        .difference
+        .expect("the swapped elements are a difference");
+    assert_eq!((d.output.as_str(), d.element), ("u0", 4));
+}
