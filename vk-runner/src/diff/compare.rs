@@ -108,6 +108,9 @@ pub struct Compared {
 pub struct Excluded {
     /// `u0`, `SV_TARGET0`, or `SV_TARGET0.x` where only some written components are.
     pub output: String,
+    /// How many elements of a UAV, where not all are (the others are compared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elements: Option<usize>,
     pub why: String,
 }
 
@@ -137,8 +140,14 @@ fn not_compared(ours: &[Output], order: &Order) -> Vec<Excluded> {
                 .collect();
             format!("{}.{comps}", o.name)
         };
+        let n = o.elements();
+        let skipped_elements = (0..n).filter(|e| order.skips(o, *e, 0)).count();
+        if skipped_elements == 0 {
+            continue;
+        }
         v.push(Excluded {
             output,
+            elements: (skipped_elements < n).then_some(skipped_elements),
             why: why.clone(),
         });
     }
@@ -204,7 +213,7 @@ fn first_difference(
             .collect();
         for e in 0..o.elements() {
             for c in 0..comps {
-                if c >= 32 || o.mask & (1 << c) == 0 || order.skips(&o.source, c as u32) {
+                if c >= 32 || o.mask & (1 << c) == 0 || order.skips(o, e, c as u32) {
                     continue;
                 }
                 let (Some(x), Some(y)) = (

@@ -47,7 +47,10 @@ impl Entry {
         let list: Vec<String> = self
             .not_compared
             .iter()
-            .map(|x| format!("{} ({})", x.output, x.why))
+            .map(|x| match x.elements {
+                Some(n) => format!("{} ({n} elements: {})", x.output, x.why),
+                None => format!("{} ({})", x.output, x.why),
+            })
             .collect();
         format!(
             "; {n} output{} order-dependent, not compared: {}",

@@ -113,7 +113,8 @@ pub struct Access {
     /// A load (whose result must not race).
     pub read: bool,
     pub write: Option<Effect>,
-    /// What is written, or where, depends on the order threads run in.
+    /// Where it goes, or whether it happens, depends on the order threads run in (what a
+    /// cell receives is judged by its operands).
     pub od: bool,
     /// Made in a loop iterated to a fixed point: stands for every iteration.
     pub fixpoint: bool,
@@ -833,12 +834,8 @@ impl<'a> Run<'a> {
                     .map(|c| (u32::from(c), vec![self.read(st, inst, value, c as usize)]))
                     .collect(),
             };
-            let od = flags.od
-                || cells
-                    .iter()
-                    .flat_map(|(_, v)| v)
-                    .any(|v| v.od || v.alloc.is_some());
-            self.record(st, m, i, addr, cells, false, Some(Effect::Store), od);
+            // What each cell receives is judged by its own operands (races::cell_od).
+            self.record(st, m, i, addr, cells, false, Some(Effect::Store), flags.od);
         }
     }
 
@@ -864,8 +861,8 @@ impl<'a> Run<'a> {
             let operands: Vec<Val> = (nd + 1..inst.operands.len())
                 .map(|k| self.read(st, inst, k, 0))
                 .collect();
-            let od = flags.od || operands.iter().any(|v| v.od || v.alloc.is_some());
-            self.record(st, m, i, addr, vec![(0, operands)], false, Some(effect), od);
+            let cells = vec![(0, operands)];
+            self.record(st, m, i, addr, cells, false, Some(effect), flags.od);
         }
         if imm {
             // The old value: which thread's update came first.

@@ -22,7 +22,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
-use super::outputs::Source;
+use super::outputs::{Output, Source, Unit};
 use super::shader::{Program, Shader};
 use std::collections::{HashMap, HashSet};
 use translator::ShaderStage;
@@ -61,6 +61,15 @@ impl Why {
     }
 }
 
+/// A UAV whose final contents depend on the order: why, and where.
+#[derive(Debug)]
+struct Uav {
+    why: Why,
+    /// The words (buffers) or texels (typed UAVs) that do, or None for all.
+    words: Option<HashSet<races::Key>>,
+    layout: setup::Layout,
+}
+
 /// The order-dependent outputs of one shader.
 #[derive(Debug, Default)]
 pub struct Order {
@@ -69,8 +78,8 @@ pub struct Order {
     depth: bool,
     /// Every register output, and why (a pixel discarded by an order-dependent condition).
     all_regs: Option<Why>,
-    /// UAVs by (space, register), and why.
-    uavs: HashMap<(u32, u32), Why>,
+    /// UAVs by (space, register) whose final contents depend on the order.
+    uavs: HashMap<(u32, u32), Uav>,
     /// Why the analysis could not follow the program: then no output is compared.
     pub gave_up: Option<String>,
 }
@@ -114,8 +123,15 @@ impl Order {
                 let uavs = s
                     .mems
                     .iter()
-                    .zip(&v.mems)
-                    .filter_map(|(m, why)| Some(((m.space, m.register), (*why)?)).filter(|_| m.uav))
+                    .zip(v.mems)
+                    .filter(|(m, _)| m.uav)
+                    .filter_map(|(m, od)| {
+                        let (why, words) = od?;
+                        // Appended elements are compared as a multiset: all or nothing.
+                        let words = words.filter(|_| !m.appended);
+                        let layout = m.layout;
+                        Some(((m.space, m.register), Uav { why, words, layout }))
+                    })
                     .collect();
                 return Order {
                     regs: run.out_od,
@@ -130,8 +146,8 @@ impl Order {
         gave_up("the racing loads do not settle".into())
     }
 
-    /// Why component `comp` of the output written from `source` depends on the order, or
-    /// None where it does not (and is compared).
+    /// Why component `comp` of the output written from `source` (some elements of it, for
+    /// a UAV) depends on the order, or None where it does not.
     pub fn why(&self, source: &Source, comp: u32) -> Option<String> {
         match &self.gave_up {
             Some(g) => Some(format!("the order analysis gave up: {g}")),
@@ -139,9 +155,19 @@ impl Order {
         }
     }
 
-    /// Whether component `comp` of the output written from `source` depends on the order.
-    pub fn skips(&self, source: &Source, comp: u32) -> bool {
-        self.gave_up.is_some() || self.reason(source, comp).is_some()
+    /// Whether component `comp` of element `e` of output `o` depends on the order.
+    pub fn skips(&self, o: &Output, e: usize, comp: u32) -> bool {
+        if self.gave_up.is_some() {
+            return true;
+        }
+        if let Source::Uav { register, space } = o.source {
+            return self.uavs.get(&(space, register)).is_some_and(|u| {
+                u.words
+                    .as_ref()
+                    .is_none_or(|w| w.contains(&key(o, e, u.layout)))
+            });
+        }
+        self.reason(&o.source, comp).is_some()
     }
 
     fn reason(&self, source: &Source, comp: u32) -> Option<Why> {
@@ -149,10 +175,28 @@ impl Order {
             Source::Register(r) => self.regs.contains(&(*r, comp)),
             Source::Depth => self.depth,
             Source::Uav { register, space } => {
-                return self.uavs.get(&(*space, *register)).copied();
+                return self.uavs.get(&(*space, *register)).map(|u| u.why);
             }
             Source::Any => false,
         };
         self.all_regs.or(own.then_some(Why::OrderDependentValue))
+    }
+}
+
+/// The word or texel the analysis names element `e` of a UAV read back as `o`: buffers by
+/// element (a word of raw and structured ones, a texel of typed ones), images by texel
+/// coordinates, layers (or depth slices) after one another.
+fn key(o: &Output, e: usize, layout: setup::Layout) -> races::Key {
+    let e = e as u32;
+    let Unit::Texel { width, height } = o.unit else {
+        return [e, 0, 0];
+    };
+    let (w, h) = (width.max(1), height.max(1));
+    let (x, y, z) = (e % w, e / w % h, e / (w * h));
+    match layout {
+        // A 1D array: (x, layer).
+        setup::Layout::Typed(2) if h == 1 => [x, z, 0],
+        setup::Layout::Typed(1) => [x, 0, 0],
+        _ => [x, y, z],
     }
 }

@@ -24,8 +24,9 @@ const MAX_WORK: u64 = 200_000_000;
 pub struct Verdict {
     /// Loads (instruction index) whose value depends on the order threads run in.
     pub reads: HashSet<usize>,
-    /// Per memory: its final contents depend on it, and why.
-    pub mems: Vec<Option<Why>>,
+    /// Per memory whose final contents depend on it: why, and the words (texels) that do, or
+    /// None for any.
+    pub mems: Vec<Option<(Why, Option<HashSet<Key>>)>>,
 }
 
 /// What one operand of a write is in one thread, for telling whether two threads write the
@@ -51,7 +52,8 @@ fn ident(a: &Access, k: usize, v: &Val, t: usize, group: &[u32]) -> Ident {
     }
 }
 
-type Key = [u32; 3];
+/// A word of a buffer (its index) or a texel of a typed UAV (its coordinates).
+pub type Key = [u32; 3];
 
 /// Words an access may touch, per thread: known keys, or any.
 fn keys(a: &Access, t: usize) -> Option<Vec<Key>> {
@@ -77,12 +79,18 @@ struct Taint {
 }
 
 impl Taint {
+    /// The words of a write whose contents depend on the order.
     fn add(&mut self, a: &Access) {
         match (&a.addr, self.all) {
             (_, true) => {}
             (Addr::Known(_), _) => {
                 for t in a.mask.iter() {
-                    self.keys.extend(keys(a, t).unwrap_or_default());
+                    let ks = keys(a, t).unwrap_or_default();
+                    for (k, (_, vals)) in ks.into_iter().zip(&a.cells) {
+                        if a.od || cell_od(vals) {
+                            self.keys.insert(k);
+                        }
+                    }
                 }
             }
             _ => self.all = true,
@@ -102,6 +110,11 @@ impl Taint {
     }
 }
 
+/// Whether a write's operands for one word depend on the order (or are a counter's slot).
+fn cell_od(vals: &[Val]) -> bool {
+    vals.iter().any(|v| v.od || v.alloc.is_some())
+}
+
 pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
     let mut j = Judge { s, work: 0 };
     let mut v = Verdict {
@@ -112,9 +125,10 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
         let of: Vec<&Access> = accesses.iter().filter(|a| a.mem == m).collect();
         let writes: Vec<&Access> = of.iter().copied().filter(|a| a.write.is_some()).collect();
         let mut taint = Taint::default();
+        let mut why = None;
         for w in &writes {
-            if w.od {
-                v.mems[m] = Some(Why::OrderDependentWrite);
+            if w.od || w.cells.iter().any(|(_, v)| cell_od(v)) {
+                why = Some(Why::OrderDependentWrite);
                 taint.add(w);
             }
         }
@@ -129,13 +143,13 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
                 match j.conflict(a, b, ea == eb) {
                     Conflict::None => {}
                     Conflict::At(ks) => {
-                        v.mems[m] = Some(Why::RacingWrites);
+                        why = Some(Why::RacingWrites);
                         if !taint.all {
                             taint.keys.extend(ks);
                         }
                     }
                     Conflict::Anywhere => {
-                        v.mems[m] = Some(Why::RacingWrites);
+                        why = Some(Why::RacingWrites);
                         taint.all = true;
                     }
                 }
@@ -153,6 +167,7 @@ pub fn judge(s: &Setup<'_>, accesses: &[Access]) -> Verdict {
                 v.reads.insert(r.site);
             }
         }
+        v.mems[m] = why.map(|w| (w, (!taint.all).then_some(taint.keys)));
     }
     v
 }

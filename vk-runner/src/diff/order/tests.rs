@@ -15,13 +15,14 @@ fn order(asm: &str) -> Order {
 }
 
 fn uav(o: &Order, r: u32) -> bool {
-    o.skips(
+    o.why(
         &Source::Uav {
             register: r,
             space: 0,
         },
         0,
     )
+    .is_some()
 }
 
 fn cs(group: &str, decls: &str, body: &str) -> String {
@@ -328,7 +329,7 @@ fn pixel_shader_outputs() {
          endif\n\
          ret\n",
     );
-    let reg = |r, c| o.skips(&Source::Register(r), c);
+    let reg = |r, c| o.why(&Source::Register(r), c).is_some();
     assert!(reg(0, 0) && !reg(0, 1) && !reg(0, 3));
     assert!(!reg(1, 0) && reg(1, 1));
     assert!(!uav(&o, 1), "an add and a max on different words");
@@ -341,7 +342,7 @@ fn no_shared_memory_nothing_depends_on_order() {
     let o = order(
         "ps_4_0\n.output SV_Target 0 o0.xyzw float\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0, 1.0, 1.0, 1.0)\nret\n",
     );
-    assert!(!o.skips(&Source::Register(0), 0));
+    assert!(o.why(&Source::Register(0), 0).is_none());
 }
 
 /// The comparison end to end: a UAV of atomics' return values is left out, with why, even
@@ -406,4 +407,60 @@ fn the_comparison_skips_only_what_depends_on_the_order() {
         .difference
         .expect("the swapped elements are a difference");
     assert_eq!((d.output.as_str(), d.element), ("u0", 4));
+}
+
+/// Within one UAV only the words that depend on the order are left out: a count of atomic
+/// adds and each thread's own word are compared next to a word every thread exchanges into.
+#[test]
+fn only_the_racing_words_of_a_uav_are_left_out() {
+    use crate::diff::compare::compare;
+    use crate::diff::outputs::{Output, Unit};
+    use crate::diff::shader::ScalarKind;
+    use crate::diff::tolerance::Analysis;
+    let asm = cs(
+        "8, 1, 1",
+        "dcl_uav_raw u0",
+        "atomic_iadd u0, l(0), l(1)\n\
+         imm_atomic_exch r0.x, u0, l(4), vThreadID.x\n\
+         iadd r1.x, vThreadID.x, l(2)\n\
+         ishl r1.x, r1.x, l(2)\n\
+         store_raw u0.x, r1.x, vThreadID.x",
+    );
+    let bytes = translator::asm::assemble(&asm).expect("assembles");
+    let s = shader::load(bytes).expect("loads");
+    let o = Order::of(&s, &constant_buffers(&s, 1));
+    let analysis = Analysis::of(&s);
+    let out = |data: Vec<u32>| Output {
+        name: "u0".into(),
+        source: Source::Uav {
+            register: 0,
+            space: 0,
+        },
+        unit: Unit::Element,
+        comps: 1,
+        kinds: vec![ScalarKind::U32],
+        mask: 1,
+        data,
+        unordered: None,
+    };
+    let ours: Vec<u32> = [16, 15].into_iter().chain(0..16).collect();
+    let mut theirs = ours.clone();
+    theirs[1] = 3; // another thread's exchange came last
+    let c = compare(&[out(ours.clone())], &[out(theirs.clone())], &analysis, &o);
+    assert_eq!(c.difference, None, "{c:?}");
+    assert_eq!(c.values, 17, "the count and the 16 threads' own words");
+    assert_eq!(c.not_compared.len(), 1);
+    assert_eq!(
+        (
+            c.not_compared[0].output.as_str(),
+            c.not_compared[0].elements
+        ),
+        ("u0", Some(1))
+    );
+    let mut wrong = theirs.clone();
+    wrong[0] = 15; // a lost add
+    let d = compare(&[out(ours)], &[out(wrong)], &analysis, &o)
+        .difference
+        .expect("the count is compared");
+    assert_eq!(d.element, 0);
 }
