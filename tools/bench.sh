@@ -105,7 +105,7 @@ else
   both=()
   for f in "${d3d9[@]}"; do
     "$dxbc" translate -o "$out/d.spv" "$f" 2>/dev/null &&
-      "$shared"/tools/vkd3d-compiler -x d3dbc -b spirv-binary -o "$out/d.spv" "$f" 2>/dev/null &&
+      tools/vkd3d-compiler.sh -x d3dbc -b spirv-binary -o "$out/d.spv" "$f" 2>/dev/null &&
       both+=("$f")
   done
   echo "D3D9: ${#both[@]} of ${#d3d9[@]} corpus files translate with both"

@@ -1,6 +1,8 @@
-//! Shared helpers for the workspace-level tests: where the shared corpus and tools are.
+//! Shared helpers for the workspace-level tests: where the shared corpus and the tools are,
+//! and how a test that cannot run says so ([`skip`]).
 
 pub mod mutate;
+pub mod skip;
 
 use std::path::{Path, PathBuf};
 
@@ -18,12 +20,71 @@ pub fn shared_dir() -> Option<PathBuf> {
     p.is_dir().then(|| p.canonicalize().unwrap_or(p))
 }
 
+/// `../shared`, or `None` after recording that the calling test skips whole (the corpus
+/// sweeps group).
+pub fn shared_dir_or_skip() -> Option<PathBuf> {
+    let s = shared_dir();
+    if s.is_none() {
+        skip::skip(skip::CORPUS, skip::NO_CORPUS);
+    }
+    s
+}
+
+/// `../shared`, or `None` after recording that the calling test ran over `instead` only.
+pub fn shared_dir_or_narrow(instead: &str) -> Option<PathBuf> {
+    let s = shared_dir();
+    if s.is_none() {
+        skip::skip_part(
+            skip::CORPUS,
+            skip::NO_CORPUS,
+            &format!("ran over {instead} only"),
+        );
+    }
+    s
+}
+
 /// Whether `spirv-val` can be run (tests that validate skip, saying so, when it cannot).
 pub fn have_spirv_val() -> bool {
     std::process::Command::new("spirv-val")
         .arg("--version")
         .output()
         .is_ok()
+}
+
+/// Why spirv-val checks skip.
+pub const NO_SPIRV_VAL: &str = "not installed (apt package spirv-tools)";
+
+/// Whether `spirv-val` can be run; when it cannot, records that the calling test skips whole.
+pub fn spirv_val_or_skip() -> bool {
+    let ok = have_spirv_val();
+    if !ok {
+        skip::skip("spirv-val", NO_SPIRV_VAL);
+    }
+    ok
+}
+
+/// Whether `spirv-val` can be run; when it cannot, records that the calling test's modules
+/// are not validated.
+pub fn spirv_val_or_narrow() -> bool {
+    let ok = have_spirv_val();
+    if !ok {
+        skip::skip_part("spirv-val", NO_SPIRV_VAL, "modules not validated");
+    }
+    ok
+}
+
+/// A command that runs `program` on the Vulkan driver the test runs on: under
+/// `tools/lavapipe.sh` (which exports `DXBC_SPIRV_LAVAPIPE`, its own path) a child process would
+/// not see that driver, so the program is started through the script too.
+pub fn vulkan_command(program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+    match std::env::var_os("DXBC_SPIRV_LAVAPIPE").filter(|w| !w.is_empty()) {
+        Some(w) => {
+            let mut c = std::process::Command::new(w);
+            c.arg(program);
+            c
+        }
+        None => std::process::Command::new(program),
+    }
 }
 
 /// Runs `spirv-val --target-env ENV FILE`; the error is spirv-val's message (or says that the
@@ -45,31 +106,31 @@ pub fn spirv_val(file: &Path, env: &str) -> Result<(), String> {
     }
 }
 
-/// `../shared/tools/vkd3d-compiler` and its `--version` text, when it is there and runs; else
-/// `None`, having said on stderr why the caller's test skips.
-pub fn vkd3d_compiler() -> Option<(PathBuf, String)> {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no vkd3d-compiler)");
-        return None;
-    };
-    let tool = shared.join("tools/vkd3d-compiler");
+/// The group of checks against vkd3d-compiler (and of HLSL compiled with it).
+pub const VKD3D: &str = "vkd3d-compiler checks";
+
+/// `tools/vkd3d-compiler.sh` (which fetches vkd3d-compiler once) and its `--version` text, or
+/// why it cannot run (the fetch failed: no network or no Debian host).
+pub fn vkd3d_compiler() -> Result<(PathBuf, String), String> {
+    let tool = repo_root().join("tools/vkd3d-compiler.sh");
     match std::process::Command::new(&tool).arg("--version").output() {
         Ok(out) if out.status.success() => {
-            Some((tool, String::from_utf8_lossy(&out.stdout).into_owned()))
+            Ok((tool, String::from_utf8_lossy(&out.stdout).into_owned()))
         }
-        Ok(out) => {
-            eprintln!(
-                "skipping: {} --version failed: {}",
-                tool.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            None
-        }
-        Err(e) => {
-            eprintln!("skipping: cannot run {}: {e}", tool.display());
-            None
-        }
+        Ok(out) => Err(format!(
+            "tools/vkd3d-compiler.sh --version failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        )),
+        Err(e) => Err(format!("cannot run {}: {e}", tool.display())),
     }
+}
+
+/// [`vkd3d_compiler`], or `None` after recording that the calling test skips whole.
+pub fn vkd3d_compiler_or_skip() -> Option<(PathBuf, String)> {
+    vkd3d_compiler().map_err(|why| skip::skip(VKD3D, &why)).ok()
 }
 
 /// Every `.dxbc` file under `dir` (recursively), sorted.

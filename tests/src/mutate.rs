@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::shared_dir;
+use crate::shared_dir_or_narrow;
 
 /// A small deterministic PRNG (xorshift64*).
 pub struct Rng(pub u64);
@@ -24,11 +24,9 @@ impl Rng {
 
 pub fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut dirs: Vec<PathBuf> = vec![crate::repo_root().join("shaders/examples")];
-    if let Some(shared) = shared_dir() {
+    if let Some(shared) = shared_dir_or_narrow("the bundled examples") {
         dirs.push(shared.join("corpus/dxbc"));
         dirs.push(shared.join("bench/dxbc"));
-    } else {
-        println!("../shared is absent: mutating the bundled examples only");
     }
     let mut out = Vec::new();
     while let Some(d) = dirs.pop() {

@@ -5,25 +5,25 @@
 //! chunks in every field the tables show, and the signatures printed as directives rebuild
 //! the original signature chunks exactly.
 //!
-//! Skips (printing why) when `../shared` is absent.
+//! Skips (recording why: `integration_tests::skip`) when `../shared` is absent.
 
 use std::path::PathBuf;
 
-use integration_tests::{dxbc_files, shared_dir};
+use integration_tests::{dxbc_files, shared_dir_or_skip, skip};
 use translator::asm;
 use translator::container::header::{CommentFooter, CommentHeader};
 use translator::container::{Container, ParsedContainer, SignatureKind};
 use translator::sm4;
 
 fn corpus() -> Option<Vec<PathBuf>> {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
-        return None;
-    };
+    let shared = shared_dir_or_skip()?;
     let mut files = dxbc_files(&shared.join("corpus/dxbc"));
     files.extend(dxbc_files(&shared.join("bench/dxbc")));
     if files.is_empty() {
-        eprintln!("skipping: no .dxbc files under ../shared/corpus/dxbc or ../shared/bench/dxbc");
+        skip::skip(
+            skip::CORPUS,
+            "no .dxbc files under ../shared/corpus/dxbc or ../shared/bench/dxbc",
+        );
         return None;
     }
     Some(files)

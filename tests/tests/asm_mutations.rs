@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use integration_tests::{repo_root, shared_dir};
+use integration_tests::{repo_root, shared_dir_or_narrow};
 use translator::asm;
 use translator::container::ParsedContainer;
 use translator::container::header::{CommentFooter, CommentHeader};
@@ -64,8 +64,8 @@ fn seeds() -> Vec<String> {
     for f in files {
         out.push(std::fs::read_to_string(f).unwrap());
     }
-    match shared_dir() {
-        None => eprintln!("note: ../shared is absent; mutating the shaders/asm files only"),
+    match shared_dir_or_narrow("the shaders/asm files") {
+        None => {}
         Some(shared) => {
             let mut blobs = Vec::new();
             for sub in ["corpus/dxbc", "bench/dxbc"] {

@@ -3,12 +3,12 @@
 //! the module validates), every SM5.1 shader of the corpus and of `shaders/asm` under every
 //! built-in policy and target environment (spirv-val), push constants, non-uniform indexing
 //! capabilities, and clear errors (never panics) for unmapped registers and malformed
-//! layouts. spirv-val checks are skipped with a message where the tool is absent; corpus
-//! checks where `../shared` is.
+//! layouts. spirv-val checks and the corpus's shaders are skipped, recording why
+//! (`integration_tests::skip`), where the tool or `../shared` is absent.
 
 use std::path::PathBuf;
 
-use integration_tests::{repo_root, shared_dir, spirv_val};
+use integration_tests::{repo_root, shared_dir_or_narrow, spirv_val};
 use translator::binding::{Binding, BindingLayout, BindingPolicy};
 use translator::reflect::{DescriptorType, Reflection, RegisterClass};
 use translator::{LowerError, Options, TargetEnv};
@@ -20,11 +20,7 @@ const ENVS: [TargetEnv; 3] = [
 ];
 
 fn have_spirv_val() -> bool {
-    let ok = integration_tests::have_spirv_val();
-    if !ok {
-        println!("spirv-val is not installed: modules are not validated");
-    }
-    ok
+    integration_tests::spirv_val_or_narrow()
 }
 
 fn tmp_dir() -> PathBuf {
@@ -145,8 +141,7 @@ fn sm51_programs() -> Vec<(String, Vec<u8>)> {
     for f in ["shaders/asm/docs_ps51.asm", "shaders/asm/sm51_ranges.asm"] {
         out.push((f.to_string(), assemble(f)));
     }
-    let Some(shared) = shared_dir() else {
-        println!("../shared is absent: the corpus's SM5.1 shaders are not checked");
+    let Some(shared) = shared_dir_or_narrow("the shaders/asm programs") else {
         return out;
     };
     let manifest = std::fs::read_to_string(shared.join("corpus/manifest.jsonl")).unwrap();

@@ -3,12 +3,12 @@
 //! manifest (stage, model, chunk list), vkd3d-compiler's signature listing, and the HLSL the
 //! reflection test blobs were compiled from.
 //!
-//! Skips (printing why) when `../shared/corpus` is absent.
+//! Skips (recording why: `integration_tests::skip`) when `../shared/corpus` is absent.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{dxbc_files, shared_dir};
+use integration_tests::{dxbc_files, shared_dir_or_skip, skip, vkd3d_compiler_or_skip};
 use translator::container::rdef::{
     CBufferType, Dimension, ReturnType, ShaderInputType, VariableClass, VariableType,
 };
@@ -21,13 +21,9 @@ struct Corpus {
 }
 
 fn corpus() -> Option<Corpus> {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
-        return None;
-    };
-    let root = shared.join("corpus");
+    let root = shared_dir_or_skip()?.join("corpus");
     let Ok(text) = std::fs::read_to_string(root.join("manifest.jsonl")) else {
-        eprintln!("skipping: ../shared/corpus/manifest.jsonl is absent");
+        skip::skip(skip::CORPUS, "../shared/corpus/manifest.jsonl absent");
         return None;
     };
     let manifest = text
@@ -150,11 +146,9 @@ fn manifest_agrees() {
 #[test]
 fn signatures_agree_with_vkd3d() {
     let Some(corpus) = corpus() else { return };
-    let compiler = corpus.root.join("../tools/vkd3d-compiler");
-    if !compiler.exists() {
-        eprintln!("skipping: ../shared/tools/vkd3d-compiler is absent");
+    let Some((compiler, _)) = vkd3d_compiler_or_skip() else {
         return;
-    }
+    };
     let mut compared = 0;
     for path in dxbc_files(&corpus.root.join("dxbc")) {
         let data = read(&path);

@@ -4,12 +4,15 @@
 //! Failures are grouped by reason and printed; the test requires every corpus and bench
 //! shader to pass for both targets (issue 13's acceptance: no valid shader refused), the
 //! class-linkage program (`dcl_interface`, `fcall`) by name. The GS/HS/DS files are swept by
-//! `stages_translate.rs`. Skips (with a message) when `../shared` or `spirv-val` is absent.
+//! `stages_translate.rs`. Skips (recording why: `integration_tests::skip`) when `../shared` or
+//! `spirv-val` is absent; the denormal-flush check then runs over the bundled examples only.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use integration_tests::{dxbc_files, have_spirv_val, shared_dir, spirv_val, stage_of};
+use integration_tests::{
+    dxbc_files, shared_dir_or_narrow, shared_dir_or_skip, spirv_val, spirv_val_or_skip, stage_of,
+};
 use translator::{Options, TargetEnv};
 
 struct Outcome {
@@ -109,12 +112,10 @@ const CLASS_LINKAGE: &str =
 
 #[test]
 fn corpus_vs_ps_cs_translate_and_validate() {
-    let Some(shared) = shared_dir() else {
-        println!("SKIPPED: ../shared is absent");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
-    if !have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed");
+    if !spirv_val_or_skip() {
         return;
     }
     let files = dxbc_files(&shared.join("corpus/dxbc"));
@@ -161,12 +162,10 @@ fn corpus_vs_ps_cs_translate_and_validate() {
 
 #[test]
 fn bench_vs_ps_cs_translate_and_validate() {
-    let Some(shared) = shared_dir() else {
-        println!("SKIPPED: ../shared is absent");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
-    if !have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed");
+    if !spirv_val_or_skip() {
         return;
     }
     let files = dxbc_files(&shared.join("bench/dxbc"));
@@ -191,13 +190,20 @@ fn bench_vs_ps_cs_translate_and_validate() {
 
 #[test]
 fn denorm_flush_option_validates_for_every_target() {
-    let Some(shared) = shared_dir() else {
-        println!("SKIPPED: ../shared is absent");
+    if !spirv_val_or_skip() {
         return;
-    };
-    if !have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed");
-        return;
+    }
+    // The bundled examples always; the bench's shaders where `../shared` is.
+    let mut inputs: Vec<(String, Vec<u8>)> =
+        dxbc_files(&integration_tests::repo_root().join("shaders/examples"))
+            .iter()
+            .map(|f| (f.display().to_string(), std::fs::read(f).unwrap()))
+            .collect();
+    if let Some(shared) = shared_dir_or_narrow("the bundled examples") {
+        for name in ["ps40_mathfuncs", "cs50_reduction", "vs40_transform"] {
+            let f = shared.join(format!("bench/dxbc/{name}.dxbc"));
+            inputs.push((name.to_string(), std::fs::read(f).unwrap()));
+        }
     }
     let out = integration_tests::repo_root().join("target/denorm-spv");
     std::fs::create_dir_all(&out).unwrap();
@@ -206,21 +212,21 @@ fn denorm_flush_option_validates_for_every_target() {
         TargetEnv::Vulkan1_2,
         TargetEnv::Vulkan1_3,
     ] {
-        for name in ["ps40_mathfuncs", "cs50_reduction", "vs40_transform"] {
-            let bytes = std::fs::read(shared.join(format!("bench/dxbc/{name}.dxbc"))).unwrap();
+        for (n, (name, bytes)) in inputs.iter().enumerate() {
             let opts = Options {
                 target_env: env,
                 denorm_flush_f32: true,
                 ..Default::default()
             };
-            let t = translator::translate(&bytes, &opts).unwrap();
+            let t = translator::translate(bytes, &opts).unwrap();
             assert!(
                 t.reflection
                     .vulkan_features
                     .iter()
-                    .any(|f| f == "shaderDenormFlushToZeroFloat32")
+                    .any(|f| f == "shaderDenormFlushToZeroFloat32"),
+                "{name}"
             );
-            let spv = out.join(format!("{name}-{}.spv", env.spirv_val_name()));
+            let spv = out.join(format!("{n}-{}.spv", env.spirv_val_name()));
             std::fs::write(
                 &spv,
                 t.spirv

@@ -1,8 +1,8 @@
 //! ps_1_x texture addressing (`lower_d3d9::ps1_tex`): a program per instruction form, and the
 //! ps_1_x listings under `shaders/d3d9`, translate to SPIR-V that `spirv-val` accepts for
 //! Vulkan 1.1 and 1.3, with split and with combined samplers. (The arithmetic is checked in
-//! the translator's unit tests; this checks the modules are valid.) Skips, saying so, when
-//! `spirv-val` is absent.
+//! the translator's unit tests; this checks the modules are valid.) Skips (recording why:
+//! `integration_tests::skip`) when `spirv-val` is absent.
 
 use integration_tests::{repo_root, spirv_val};
 use translator::{D3d9Options, Options, TargetEnv};
@@ -30,10 +30,7 @@ const PROGRAMS: &[&str] = &[
 
 #[test]
 fn ps1_texture_addressing_validates() {
-    if spirv_val(std::path::Path::new("/nonexistent"), "vulkan1.3")
-        .is_err_and(|e| e.starts_with("spirv-val not found"))
-    {
-        eprintln!("skipping: spirv-val is not installed");
+    if !integration_tests::spirv_val_or_skip() {
         return;
     }
     let mut sources: Vec<(String, String)> = PROGRAMS

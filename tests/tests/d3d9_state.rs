@@ -10,7 +10,7 @@
 //!
 //! spirv-val runs only when it is installed (the structural checks always run).
 
-use integration_tests::{have_spirv_val, spirv_val};
+use integration_tests::{spirv_val, spirv_val_or_narrow};
 use rspirv::binary::Disassemble;
 use translator::d3d9_state::{StateDelivery, StateItem, StateOptions};
 use translator::{Options, TargetEnv};
@@ -99,10 +99,7 @@ fn deliveries(item: StateItem) -> Vec<StateDelivery> {
 
 #[test]
 fn every_item_in_every_delivery_translates_reflects_and_validates() {
-    let val = have_spirv_val();
-    if !val {
-        eprintln!("spirv-val is not installed: structural checks only");
-    }
+    let val = spirv_val_or_narrow();
     let dir = std::env::temp_dir().join(format!("d3d9_state_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;

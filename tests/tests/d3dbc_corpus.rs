@@ -5,8 +5,8 @@
 //! to its exact bytes (comments and bytes after END included). The instruction sequence we
 //! decode (opcode, co-issue flag and operand count per instruction) must match what
 //! `vkd3d-compiler -x d3dbc -b d3d-asm` prints for every file it reads, once the two
-//! listings' naming differences (`docs/d3d9.md`) are normalized. Skips (printing why) when
-//! `../shared` or the tool is absent.
+//! listings' naming differences (`docs/d3d9.md`) are normalized. Skips (recording why:
+//! `integration_tests::skip`) when `../shared` or the tool is absent.
 //!
 //! The hand-written listings under `shaders/d3d9` (ps_1_x texture addressing, co-issue,
 //! predication, loops and subroutines: what no HLSL compiler emits) must assemble and
@@ -16,17 +16,16 @@
 use std::path::Path;
 use std::process::Command;
 
-use integration_tests::{d3dbc_files, repo_root, shared_dir, vkd3d_compiler};
+use integration_tests::{
+    VKD3D, d3dbc_files, repo_root, shared_dir_or_skip, skip, vkd3d_compiler, vkd3d_compiler_or_skip,
+};
 use translator::d3dbc::{self, Extra, Instruction, Program};
 
 fn corpus() -> Option<Vec<std::path::PathBuf>> {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
-        return None;
-    };
+    let shared = shared_dir_or_skip()?;
     let files = d3dbc_files(&shared.join("corpus/d3dbc"));
     if files.is_empty() {
-        eprintln!("skipping: no .d3dbc files under ../shared/corpus/d3dbc");
+        skip::skip(skip::CORPUS, "no .d3dbc files under ../shared/corpus/d3dbc");
         return None;
     }
     Some(files)
@@ -201,12 +200,10 @@ fn hand_written_listings_round_trip() {
         "expected the listings under {}",
         dir.display()
     );
-    let tool = shared_dir()
-        .map(|s| s.join("tools/vkd3d-compiler"))
-        .filter(|t| t.exists());
-    if tool.is_none() {
-        eprintln!("vkd3d-compiler absent: checking the round trip only");
-    }
+    let tool = vkd3d_compiler()
+        .map_err(|why| skip::skip_part(VKD3D, &why, "round trip checked only"))
+        .ok()
+        .map(|(t, _)| t);
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-listings");
     std::fs::create_dir_all(&tmp).unwrap();
     let mut failures = Vec::new();
@@ -239,9 +236,14 @@ fn hand_written_listings_round_trip() {
             .output()
             .unwrap();
         if !out.status.success() {
-            eprintln!(
-                "{name}: vkd3d refuses it: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
+            skip::skip_part(
+                VKD3D,
+                "vkd3d-compiler cannot read a listing",
+                &format!(
+                    "{} not compared ({})",
+                    path.file_name().unwrap().to_string_lossy(),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ),
             );
             continue;
         }
@@ -266,7 +268,7 @@ fn hand_written_listings_round_trip() {
 #[test]
 fn instruction_sequence_matches_vkd3d() {
     let Some(files) = corpus() else { return };
-    let Some((tool, _)) = vkd3d_compiler() else {
+    let Some((tool, _)) = vkd3d_compiler_or_skip() else {
         return;
     };
     let listing = |file: &Path| -> Result<String, String> {

@@ -17,7 +17,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use integration_tests::{d3dbc_files, repo_root, shared_dir};
+use integration_tests::{d3dbc_files, repo_root, shared_dir_or_narrow};
 use translator::d3dbc;
 
 /// Mutated cases in total.
@@ -67,13 +67,10 @@ impl Rng {
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    match shared_dir() {
-        Some(shared) => {
-            for f in d3dbc_files(&shared.join("corpus/d3dbc")) {
-                out.push(std::fs::read(f).unwrap());
-            }
+    if let Some(shared) = shared_dir_or_narrow("seeds from shaders/d3d9") {
+        for f in d3dbc_files(&shared.join("corpus/d3dbc")) {
+            out.push(std::fs::read(f).unwrap());
         }
-        None => eprintln!("../shared is absent: seeding from shaders/d3d9 only"),
     }
     let dir = repo_root().join("shaders/d3d9");
     for e in std::fs::read_dir(dir).unwrap().flatten() {
@@ -289,7 +286,11 @@ fn mutated_streams_decode_or_fail_cleanly_and_round_trip() {
         match integration_tests::spirv_val(&path, "vulkan1.3") {
             Ok(()) => validated += 1,
             Err(e) if e.starts_with("spirv-val not found") => {
-                eprintln!("skipping validation: {e}");
+                integration_tests::skip::skip_part(
+                    "spirv-val",
+                    integration_tests::NO_SPIRV_VAL,
+                    "modules not validated",
+                );
                 break;
             }
             Err(e) => failures.push(format!(

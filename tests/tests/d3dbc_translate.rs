@@ -9,13 +9,13 @@
 //!   constants a hardware device refuses); pixel shaders as by default;
 //! - `relaxed_limits`: nothing is rejected, and at least 209 of the blobs pass (all 210 today).
 //!
-//! Failures are grouped by reason and printed. Skips (saying so) when `../shared` or
-//! `spirv-val` is absent.
+//! Failures are grouped by reason and printed. Skips (recording why:
+//! `integration_tests::skip`) when `../shared` or `spirv-val` is absent.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use integration_tests::{d3dbc_files, have_spirv_val, shared_dir, spirv_val};
+use integration_tests::{d3dbc_files, shared_dir_or_skip, spirv_val, spirv_val_or_skip};
 use translator::{D3d9Options, ErrorKind, Options, TargetEnv};
 
 /// What one mode did to the corpus.
@@ -106,12 +106,10 @@ fn sweep(files: &[std::path::PathBuf], root: &Path, dir: &Path, d3d9: &D3d9Optio
 
 #[test]
 fn d3dbc_corpus_translates_and_validates() {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
-    if !have_spirv_val() {
-        eprintln!("skipping: spirv-val is not installed");
+    if !spirv_val_or_skip() {
         return;
     }
     let root = shared.join("corpus/d3dbc");

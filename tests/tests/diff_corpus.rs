@@ -10,7 +10,8 @@
 //!   shaders run on both sides.
 //!
 //! Without `../shared`, a Vulkan device or a working vkd3d-compiler (`tools/vkd3d-compiler.sh`)
-//! it prints a loud SKIPPED banner and returns — unless it runs in CI (`CI` set) or with
+//! it prints a loud SKIPPED banner, records the skip (`integration_tests::skip`) and returns —
+//! unless it runs in CI (`CI` set) or with
 //! `DIFF_CORPUS_STRICT=1`, where it fails: a CI machine that lost its driver must not pass by
 //! running nothing.
 
@@ -29,7 +30,7 @@ fn strict() -> bool {
         || std::env::var_os("DIFF_CORPUS_STRICT").is_some_and(|v| v == "1")
 }
 
-fn cannot_run(why: &str) {
+fn cannot_run(group: &str, why: &str) {
     let banner = "*".repeat(78);
     eprintln!(
         "{banner}\ndiff_corpus: SKIPPED — {why}\ndiff_corpus: nothing was compared; this is NOT a pass.\n{banner}"
@@ -38,6 +39,7 @@ fn cannot_run(why: &str) {
         !strict(),
         "diff_corpus: {why} (CI or DIFF_CORPUS_STRICT=1: the test must run here)"
     );
+    integration_tests::skip::skip(group, why);
 }
 
 /// vk-runner, built by the cargo running this test in its profile.
@@ -102,7 +104,10 @@ fn documented_table_is_readable() {
 #[test]
 fn corpus_differences_are_documented() {
     let Some(shared) = shared_dir() else {
-        cannot_run("../shared (the shader corpus) is absent");
+        cannot_run(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+        );
         return;
     };
     let compiler = repo_root().join("tools/vkd3d-compiler.sh");
@@ -111,23 +116,16 @@ fn corpus_differences_are_documented() {
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        cannot_run(&format!("{} does not run", compiler.display()));
+        cannot_run(
+            integration_tests::VKD3D,
+            &format!("{} does not run", compiler.display()),
+        );
         return;
     }
     let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-corpus.json");
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-corpus-cache");
     let bin = vk_runner();
-    let wrapper = ["DXBC_SPIRV_LAVAPIPE", "WITH_NEW_LAVAPIPE"]
-        .iter()
-        .find_map(|v| std::env::var_os(v).filter(|w| !w.is_empty()));
-    let mut cmd = match wrapper {
-        Some(w) => {
-            let mut c = Command::new(w);
-            c.arg(&bin);
-            c
-        }
-        None => Command::new(&bin),
-    };
+    let mut cmd = integration_tests::vulkan_command(&bin);
     let out = cmd
         .current_dir(repo_root())
         .arg("diff")
@@ -145,7 +143,7 @@ fn corpus_differences_are_documented() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if stderr.contains("NO VULKAN DEVICE") {
-        cannot_run("no Vulkan device");
+        cannot_run("Vulkan", "no Vulkan device");
         return;
     }
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_else(|e| {

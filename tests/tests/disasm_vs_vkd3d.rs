@@ -8,12 +8,13 @@
 //! cargo target directory, keyed by file contents and tool identity, and produced by
 //! parallel threads on a cold cache.
 //!
-//! Skips (printing why) when `../shared` or the tool is absent or cannot run.
+//! Skips (recording why: `integration_tests::skip`) when `../shared` or the tool is absent or
+//! cannot run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{dxbc_files, shared_dir, vkd3d_compiler};
+use integration_tests::{dxbc_files, shared_dir_or_skip, skip, vkd3d_compiler_or_skip};
 use translator::container::Container;
 use translator::sm4::{self, CustomDataClass, InstData, Program};
 
@@ -28,14 +29,16 @@ fn decode_file(data: &[u8]) -> Result<(Program, Vec<u8>), String> {
 /// Every corpus and bench shader decodes, disassembles, and re-encodes to the same bytes.
 #[test]
 fn every_shader_decodes_disassembles_and_round_trips() {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
     let mut files = dxbc_files(&shared.join("corpus/dxbc"));
     files.extend(dxbc_files(&shared.join("bench/dxbc")));
     if files.is_empty() {
-        eprintln!("skipping: no .dxbc files under ../shared/corpus/dxbc or ../shared/bench/dxbc");
+        skip::skip(
+            skip::CORPUS,
+            "no .dxbc files under ../shared/corpus/dxbc or ../shared/bench/dxbc",
+        );
         return;
     }
     let mut failures = Vec::new();
@@ -75,8 +78,7 @@ fn every_shader_decodes_disassembles_and_round_trips() {
 /// corrupted bytes.
 #[test]
 fn corrupted_shaders_never_panic() {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
     let mut files = dxbc_files(&shared.join("corpus/dxbc"));
@@ -314,16 +316,15 @@ fn vkd3d_listing(tool: &Path, tool_id: &str, cache: &Path, file: &Path) -> Resul
 
 #[test]
 fn instruction_sequence_matches_vkd3d() {
-    let Some(shared) = shared_dir() else {
-        eprintln!("skipping: ../shared is absent (no corpus)");
+    let Some(shared) = shared_dir_or_skip() else {
         return;
     };
-    let Some((tool, version)) = vkd3d_compiler() else {
+    let Some((tool, version)) = vkd3d_compiler_or_skip() else {
         return;
     };
     let files = dxbc_files(&shared.join("corpus/dxbc"));
     if files.is_empty() {
-        eprintln!("skipping: no .dxbc files under ../shared/corpus/dxbc");
+        skip::skip(skip::CORPUS, "no .dxbc files under ../shared/corpus/dxbc");
         return;
     }
     let meta = std::fs::metadata(&tool).ok();

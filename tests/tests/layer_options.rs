@@ -92,7 +92,11 @@ fn inputs() -> Vec<(String, Vec<u8>, bool)> {
                 out.push((f.display().to_string(), std::fs::read(&f).unwrap(), true));
             }
         }
-        None => println!("../shared is absent: only shaders/asm is translated"),
+        None => integration_tests::skip::skip_part(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+            "ran over shaders/asm only",
+        ),
     }
     out
 }
@@ -118,8 +122,7 @@ fn layer_options(env: TargetEnv, d3d9: bool, dual_source: bool) -> Options {
 
 #[test]
 fn layer_options_pass_spirv_val() {
-    if !integration_tests::have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed, nothing is validated");
+    if !integration_tests::spirv_val_or_skip() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("layer-options-{}", std::process::id()));

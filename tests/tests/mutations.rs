@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use integration_tests::{repo_root, shared_dir};
+use integration_tests::{repo_root, shared_dir_or_narrow};
 use translator::container::header::{CommentFooter, CommentHeader};
 use translator::container::{
     Container, ContainerError, FeatureFlags, Interfaces, ParsedContainer, ResourceDefinitions,
@@ -404,12 +404,9 @@ fn exercise(data: &[u8], stats: &mut Stats) -> Result<(), String> {
 fn seed_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = Vec::new();
-    match shared_dir() {
-        Some(shared) => {
-            stack.push(shared.join("corpus/dxbc"));
-            stack.push(shared.join("bench/dxbc"));
-        }
-        None => eprintln!("../shared is absent: mutating the bundled examples only"),
+    if let Some(shared) = shared_dir_or_narrow("the bundled examples") {
+        stack.push(shared.join("corpus/dxbc"));
+        stack.push(shared.join("bench/dxbc"));
     }
     stack.push(repo_root().join("shaders/examples"));
     while let Some(dir) = stack.pop() {

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use integration_tests::{have_spirv_val, spirv_val};
+use integration_tests::{spirv_val, spirv_val_or_skip};
 
 struct Rng(u64);
 
@@ -205,8 +205,7 @@ fn program(seed: u64) -> String {
 
 #[test]
 fn random_structured_flow_translates_to_valid_spirv() {
-    if !have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed");
+    if !spirv_val_or_skip() {
         return;
     }
     let dir = integration_tests::repo_root().join("target/random-flow");

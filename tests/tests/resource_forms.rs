@@ -1,16 +1,17 @@
 //! Resource-instruction forms no HLSL compiler at hand emits: the sparse-feedback `*_s`
 //! opcodes with `check_access_fully_mapped`, the `_cl` LOD clamps and `resinfo_rcpFloat`.
 //!
-//! Each case compiles a small HLSL shader with `../shared/tools/vkd3d-compiler`, rewrites its
+//! Each case compiles a small HLSL shader with `tools/vkd3d-compiler.sh`, rewrites its
 //! program through the public `sm4` API (opcode, control bits, an inserted status operand,
 //! an added instruction), rebuilds the container and checks that the translation passes
 //! `spirv-val` for Vulkan 1.3 and 1.1 and uses the SPIR-V forms the D3D rule needs (sparse
 //! image instructions and `OpImageSparseTexelsResident`, `MinLod`, the reciprocal and its
-//! infinity). Skips with a message when the compiler or `spirv-val` is missing.
+//! infinity). Skips (recording why: `integration_tests::skip`) when the compiler or `spirv-val`
+//! is missing.
 
 use std::path::PathBuf;
 
-use integration_tests::{shared_dir, spirv_val};
+use integration_tests::{spirv_val, spirv_val_or_skip, vkd3d_compiler, vkd3d_compiler_or_skip};
 use translator::container::Container;
 use translator::sm4::{
     self, Components, Index, Instruction, OpControl, Opcode, Operand, OperandType, Program,
@@ -18,16 +19,8 @@ use translator::sm4::{
 };
 use translator::{Options, TargetEnv};
 
-fn compiler() -> Option<PathBuf> {
-    let c = shared_dir()?.join("tools/vkd3d-compiler");
-    c.is_file().then_some(c)
-}
-
-fn spirv_val_present() -> bool {
-    std::process::Command::new("spirv-val")
-        .arg("--version")
-        .output()
-        .is_ok()
+fn compiler() -> PathBuf {
+    vkd3d_compiler().expect("ready() checked it").0
 }
 
 /// Compiles HLSL to DXBC with vkd3d-compiler.
@@ -37,7 +30,7 @@ fn compile(hlsl: &str, profile: &str) -> Vec<u8> {
     let src = dir.join(format!("{profile}-{:x}.hlsl", hash(hlsl)));
     let out = src.with_extension("dxbc");
     std::fs::write(&src, hlsl).unwrap();
-    let st = std::process::Command::new(compiler().unwrap())
+    let st = std::process::Command::new(compiler())
         .args(["-x", "hlsl", "-p", profile, "-b", "dxbc-tpf", "-o"])
         .arg(&out)
         .arg(&src)
@@ -204,15 +197,7 @@ fn translate_and_validate(dxbc: &[u8], name: &str) -> Option<String> {
 }
 
 fn ready() -> bool {
-    if compiler().is_none() {
-        eprintln!("skipping: ../shared/tools/vkd3d-compiler not found");
-        return false;
-    }
-    if !spirv_val_present() {
-        eprintln!("skipping: spirv-val not found");
-        return false;
-    }
-    true
+    vkd3d_compiler_or_skip().is_some() && spirv_val_or_skip()
 }
 
 #[test]

@@ -2,25 +2,19 @@
 //! translates to SPIR-V that `spirv-val` accepts (Vulkan 1.3 and 1.1), and the translations
 //! carry what the stages need to work together: tessellator modes with D3D's winding, tess
 //! factors in `TessLevelOuter`/`TessLevelInner`, hull and domain shader locations that agree,
-//! geometry streams. Skips (with a message) when `../shared` or `spirv-val` is absent.
+//! geometry streams. Skips (recording why: `integration_tests::skip`) when `../shared` or
+//! `spirv-val` is absent.
 
 use std::path::{Path, PathBuf};
 
-use integration_tests::{dxbc_files, have_spirv_val, shared_dir, spirv_val, stage_of};
+use integration_tests::{dxbc_files, shared_dir_or_skip, spirv_val, spirv_val_or_skip, stage_of};
 use translator::reflect::{InterfacePlacement, Reflection};
 use translator::{Options, TargetEnv};
 
 /// `../shared`, when it and spirv-val are there.
 fn setup() -> Option<PathBuf> {
-    let Some(shared) = shared_dir() else {
-        println!("SKIPPED: ../shared is absent");
-        return None;
-    };
-    if !have_spirv_val() {
-        println!("SKIPPED: spirv-val is not installed");
-        return None;
-    }
-    Some(shared)
+    let shared = shared_dir_or_skip()?;
+    spirv_val_or_skip().then_some(shared)
 }
 
 /// Translates and validates every GS/HS/DS file; returns the failures and the count per stage.

@@ -3,11 +3,11 @@
 //! and carry `Xfb`, `TransformFeedback` and `XfbBuffer`/`XfbStride`/`Offset` on exactly the
 //! variables the reflection names, at the offsets D3D's packing gives; declarations that do not
 //! fit the shader fail with `ErrorKind::StreamOutput` naming the entry. The values captured are
-//! checked on a device by `shaders/runtime/stages/stream-output.shader_test`. Skips validation
-//! (saying so) when spirv-val is absent.
+//! checked on a device by `shaders/runtime/stages/stream-output.shader_test`. Skips validation,
+//! and the corpus sweep, recording why (`integration_tests::skip`), when spirv-val or
+//! `../shared` is absent.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use integration_tests::{repo_root, spirv_val};
 use rspirv::dr::Operand;
@@ -206,7 +206,11 @@ fn check(t: &Translation, env: TargetEnv, name: &str) -> XfbLayout {
     std::fs::write(&file, bytes).unwrap();
     match spirv_val(&file, env.spirv_val_name()) {
         Ok(()) => {}
-        Err(e) if e.contains("not found") => println!("SKIPPED spirv-val: {e}"),
+        Err(e) if e.starts_with("spirv-val not found") => integration_tests::skip::skip_part(
+            "spirv-val",
+            integration_tests::NO_SPIRV_VAL,
+            "modules not validated",
+        ),
         Err(e) => panic!("{name} ({}): spirv-val: {e}", env.spirv_val_name()),
     }
     x
@@ -437,12 +441,10 @@ fn capture_all(
 
 #[test]
 fn corpus_vs_ds_gs_capturing_every_output_validate() {
-    let Some(shared) = integration_tests::shared_dir() else {
-        println!("SKIPPED: ../shared is absent");
+    let Some(shared) = integration_tests::shared_dir_or_skip() else {
         return;
     };
-    if spirv_val(Path::new("/nonexistent"), "vulkan1.3").is_err_and(|e| e.contains("not found")) {
-        println!("SKIPPED: spirv-val is not installed");
+    if !integration_tests::spirv_val_or_skip() {
         return;
     }
     let mut files = integration_tests::dxbc_files(&shared.join("corpus/dxbc"));

@@ -12,7 +12,7 @@
 //! exists only per vertex, named among patch constants, once gave a module spirv-val refused.
 //!
 //! Needs `../shared` (the bundled examples alone are too few to mean anything) and `spirv-val`;
-//! skips, saying so, without either. spirv-val is a process per module, so modules are
+//! skips, recording why (`integration_tests::skip`), without either. spirv-val is a process per module, so modules are
 //! deduplicated by hash and validated on every core.
 
 use std::collections::HashSet;
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use integration_tests::mutate::{
     Rng, inputs, mutate, mutate_signature, set_system_value, signature_system_value_fields,
 };
-use integration_tests::{shared_dir, spirv_val};
+use integration_tests::{shared_dir_or_skip, spirv_val, spirv_val_or_skip};
 use translator::{Options, TargetEnv};
 
 /// Mutated programs in total (spread over the inputs).
@@ -40,16 +40,7 @@ struct Module {
 
 #[test]
 fn mutated_programs_translate_to_valid_spirv() {
-    if shared_dir().is_none() {
-        println!("skipped: ../shared is absent (no corpus to mutate)");
-        return;
-    }
-    if std::process::Command::new("spirv-val")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        println!("skipped: spirv-val is not installed");
+    if shared_dir_or_skip().is_none() || !spirv_val_or_skip() {
         return;
     }
     let inputs = inputs();
@@ -179,12 +170,7 @@ fn mutated_programs_translate_to_valid_spirv() {
 /// clip/cull distances or the layer/viewport indices must become plain patch locations.
 #[test]
 fn every_system_value_on_every_per_vertex_stage_element_gives_valid_spirv() {
-    if shared_dir().is_none() {
-        println!("skipped: ../shared is absent (no corpus)");
-        return;
-    }
-    if !integration_tests::have_spirv_val() {
-        println!("skipped: spirv-val is not installed");
+    if shared_dir_or_skip().is_none() || !spirv_val_or_skip() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("translate-valid-sv-{}", std::process::id()));

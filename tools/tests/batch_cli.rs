@@ -381,7 +381,11 @@ fn outputs_do_not_depend_on_thread_count() {
     let inputs: Vec<PathBuf> = if shared.join("corpus/dxbc").is_dir() {
         vec![shared.join("corpus/dxbc"), shared.join("bench/dxbc")]
     } else {
-        eprintln!("../shared/corpus is absent: comparing over the bundled examples only");
+        integration_tests::skip::skip_part(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+            "ran over the bundled examples only",
+        );
         vec![tree(&dir)]
     };
     let mut results = Vec::new();

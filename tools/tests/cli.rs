@@ -297,7 +297,11 @@ fn seeds() -> Vec<Vec<u8>> {
         }
         files.sort();
     } else {
-        eprintln!("../shared/corpus is absent: mutating the bundled examples only");
+        integration_tests::skip::skip_part(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+            "ran over the bundled examples only",
+        );
     }
     files.iter().map(|p| std::fs::read(p).unwrap()).collect()
 }
@@ -351,7 +355,10 @@ fn mutated_blobs_exit_0_or_1_with_one_line_errors() {
 fn corpus_disassembles_strictly() {
     let shared = repo().join("../shared");
     if !shared.join("corpus/dxbc").is_dir() {
-        eprintln!("skipping: ../shared/corpus is absent");
+        integration_tests::skip::skip(
+            integration_tests::skip::CORPUS,
+            integration_tests::skip::NO_CORPUS,
+        );
         return;
     }
     let mut files = Vec::new();

@@ -35,7 +35,10 @@ fn on_terminal(args: &[String]) -> Option<(String, Option<i32>)> {
     {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("skipped: no util-linux `script` to make a terminal ({e})");
+            integration_tests::skip::skip(
+                "terminal",
+                &format!("no util-linux `script` to make a terminal ({e})"),
+            );
             return None;
         }
     };
@@ -43,9 +46,9 @@ fn on_terminal(args: &[String]) -> Option<(String, Option<i32>)> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     if shown.is_empty() && stderr.starts_with("script:") {
         // No pseudo-terminal here (a container without /dev/pts).
-        eprintln!(
-            "skipped: `script` cannot make a terminal: {}",
-            stderr.trim()
+        integration_tests::skip::skip(
+            "terminal",
+            &format!("`script` cannot make a terminal: {}", stderr.trim()),
         );
         return None;
     }

@@ -84,6 +84,28 @@ pub fn tool_identity(path: &Path) -> String {
     format!("{}|{len}|{mtime}", path.display())
 }
 
+/// Runs `exe --version`: the first line it prints, or why the tool does not run (a wrapper
+/// that fetches the tool may fail on a machine without network). Part of the cache keys, since
+/// a wrapper's own file stays the same when the tool it runs is replaced by another version.
+pub fn tool_version(exe: &Path) -> Result<String, String> {
+    let out = run_tool(exe, &["--version"], b"")?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().map(str::trim).find(|l| !l.is_empty());
+    match (out.success, first) {
+        (true, Some(v)) => Ok(v.to_string()),
+        (true, None) => Err(format!("{} --version printed nothing", exe.display())),
+        (false, _) => Err(format!(
+            "{} --version failed: {}",
+            exe.display(),
+            out.stderr
+                .lines()
+                .map(str::trim)
+                .rfind(|l| !l.is_empty())
+                .unwrap_or("no message")
+        )),
+    }
+}
+
 /// Finds an executable: a path with a `/` is taken as is, a bare name is looked up in `PATH`.
 pub fn resolve_executable(cmd: &str) -> Option<PathBuf> {
     let p = Path::new(cmd);

@@ -5,13 +5,14 @@
 //! Failures are cached too (as the compiler's message), because `[... shader fail]` sections
 //! are expected to fail and would otherwise be recompiled on every run.
 
-use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity};
+use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity, tool_version};
 use std::path::PathBuf;
 
 /// An HLSL → DXBC compiler.
 #[derive(Debug, Clone)]
 pub struct HlslCompiler {
     exe: PathBuf,
+    version: String,
     identity: String,
     cache: Cache,
 }
@@ -61,13 +62,16 @@ pub fn options_args(options: &[String]) -> Result<Vec<&'static str>, String> {
 }
 
 impl HlslCompiler {
-    /// Finds the compiler (a path, or a name looked up in `PATH`).
+    /// Finds the compiler (a path, or a name looked up in `PATH`) and checks that it runs
+    /// (`--version`).
     pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
         let exe =
             resolve_executable(cmd).ok_or_else(|| format!("HLSL compiler '{cmd}' not found"))?;
-        let identity = tool_identity(&exe);
+        let version = tool_version(&exe)?;
+        let identity = format!("{}|{version}", tool_identity(&exe));
         Ok(HlslCompiler {
             exe,
+            version,
             identity,
             cache,
         })
@@ -75,6 +79,11 @@ impl HlslCompiler {
 
     pub fn path(&self) -> &std::path::Path {
         &self.exe
+    }
+
+    /// The first line of the compiler's `--version`.
+    pub fn version(&self) -> &str {
+        &self.version
     }
 
     /// Compiles `source` for `profile` (e.g. `ps_5_0`). `options` are `[require] options:` words.

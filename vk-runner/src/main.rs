@@ -90,6 +90,12 @@ struct Cli {
     /// Internal: run as the child of an isolated run.
     #[arg(long, hide = true)]
     child: bool,
+    /// Our backend: translate with float precision in SPV_KHR_float_controls2 form
+    /// (fast-math defaults instead of NoContraction); its modules need the device feature
+    /// shaderFloatControls2 (VK_KHR_shader_float_controls2), and every block is skipped,
+    /// naming it, on a device without.
+    #[arg(long)]
+    float_controls2: bool,
 }
 
 /// The options a child of an isolated run gets (the files are appended).
@@ -117,6 +123,9 @@ fn child_command(cli: &Cli) -> Result<Vec<String>, String> {
     if cli.validate {
         c.push("--validate".into());
     }
+    if cli.float_controls2 {
+        c.push("--float-controls2".into());
+    }
     if let Some(m) = &cli.shader_model {
         c.extend(["--shader-model".into(), m.clone()]);
     }
@@ -138,6 +147,11 @@ fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
         BackendKind::Ours => "ours",
         BackendKind::Vkd3d => "vkd3d",
     };
+    // Said once here, before the children start (they report those checks skipped).
+    let hlsl = HlslCompiler::new(&cli.hlsl_compiler, Cache::disabled());
+    if let Err(e) = &hlsl {
+        cannot_compile_hlsl(e);
+    }
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();
     let info = vk_runner::isolate::run(&command, files, backend, &mut report, cli.json);
@@ -150,6 +164,11 @@ fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
         let extra = serde_json::json!({
             "device": info.device,
             "backend": backend,
+            "hlsl_compiler": hlsl.as_ref().ok().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": hlsl.as_ref().err(),
             "files": files.len(),
             "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
             "seconds": start.elapsed().as_secs_f64(),
@@ -199,6 +218,27 @@ fn default_cache_dir() -> PathBuf {
         return Path::new(&t).join("hlsl-cache");
     }
     PathBuf::from("target/hlsl-cache")
+}
+
+/// Says once, before any check, that HLSL cannot be compiled and how to fix it; the checks
+/// that need HLSL are then reported skipped with this reason.
+fn cannot_compile_hlsl(why: &str) {
+    let stars = "*".repeat(76);
+    eprintln!(
+        "vk-runner: {stars}\n\
+         vk-runner: CANNOT COMPILE HLSL: {why}.\n\
+         vk-runner: Checks whose shaders are HLSL are reported SKIPPED: they do not run.\n\
+         vk-runner: Fix: pass --hlsl-compiler CMD, a vkd3d-compiler 2.x (or a compiler invoked\n\
+         vk-runner: like it); in this project's repository, tools/vkd3d-compiler.sh fetches one.\n\
+         vk-runner: {stars}"
+    );
+}
+
+/// The compiler as the run's header names it: its path and `--version` line.
+fn describe_hlsl(hlsl: Option<&HlslCompiler>) -> String {
+    hlsl.map_or("(none)".to_string(), |h| {
+        format!("{} ({})", h.path().display(), h.version())
+    })
 }
 
 fn main() {
@@ -280,9 +320,10 @@ fn run(cli: Cli) -> i32 {
     let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
         Ok(h) => (Some(h), None),
         Err(e) => {
-            eprintln!(
-                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
-            );
+            // A child's parent has said it already (run_isolated).
+            if !cli.child {
+                cannot_compile_hlsl(&e);
+            }
             (None, Some(e))
         }
     };
@@ -298,7 +339,7 @@ fn run(cli: Cli) -> i32 {
         };
         return run_d3d12(&cli, &files, &opts);
     }
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
         Ok(g) => Some(g),
         Err(e) => {
             if cli.validate && e.contains("validation") {
@@ -322,6 +363,7 @@ fn run(cli: Cli) -> i32 {
             gpu.as_ref().is_some_and(|g| {
                 g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
             }),
+            cli.float_controls2,
         ),
         BackendKind::Vkd3d => {
             let cmd = cli
@@ -345,8 +387,7 @@ fn run(cli: Cli) -> i32 {
         format!(
             "vk-runner: backend {}, HLSL compiler {}",
             backend.name(),
-            hlsl.as_ref()
-                .map_or("(none)".to_string(), |h| h.path().display().to_string())
+            describe_hlsl(hlsl.as_ref())
         ),
     ];
     if cli.child {
@@ -393,6 +434,11 @@ fn run(cli: Cli) -> i32 {
         let extra = serde_json::json!({
             "device": gpu.as_ref().map(|g| g.describe()),
             "backend": backend.name(),
+            "hlsl_compiler": hlsl.as_ref().map(|h| serde_json::json!({
+                "path": h.path().display().to_string(),
+                "version": h.version(),
+            })),
+            "hlsl_compiler_error": &runner.hlsl_error,
             "files": files.len(),
             "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
             "seconds": start.elapsed().as_secs_f64(),
@@ -427,9 +473,7 @@ fn run_d3d12(cli: &Cli, files: &[PathBuf], opts: &vk_runner::d3d12::Options<'_>)
         return 2;
     }
     let json = cli.json;
-    let hlsl_path = opts
-        .hlsl
-        .map_or("(none)".to_string(), |h| h.path().display().to_string());
+    let hlsl_path = describe_hlsl(opts.hlsl);
     let announce = |d: &Result<String, String>| match d {
         Ok(desc) => {
             if !json {

@@ -3,44 +3,22 @@
 //! both translators, and the validation layer must report nothing about how the stand-in
 //! resources, generated vertex shader and render targets are used.
 //!
-//! Needs a Vulkan device, `../shared/bench` and `../shared/tools/vkd3d-compiler`; without
-//! them it prints why and returns early.
+//! Needs a Vulkan device, `../shared/bench` and `tools/vkd3d-compiler.sh`; without them it
+//! records why (`integration_tests::skip`) and returns early.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
+use std::path::PathBuf;
 
 #[test]
 fn times_compute_and_pixel_shaders_with_both_translators() {
-    let shared = root().join("../shared");
-    let compiler = shared.join("tools/vkd3d-compiler");
-    let bench = shared.join("bench/dxbc");
-    if !compiler.is_file() || !bench.is_dir() {
-        eprintln!(
-            "skipping: {} or {} not found",
-            compiler.display(),
-            bench.display()
-        );
+    let Some(shared) = integration_tests::shared_dir_or_skip() else {
         return;
-    }
-    let names = ["cs40_simple", "ps50_mrt_depth", "ps40_pcf"];
-    let bin = env!("CARGO_BIN_EXE_vk-bench");
-    // Under with-new-lavapipe a child process would not see the new driver: start it through
-    // the wrapper too.
-    let mut cmd = match std::env::var_os("WITH_NEW_LAVAPIPE") {
-        Some(w) => {
-            let mut c = Command::new(w);
-            c.arg(bin);
-            c
-        }
-        None => Command::new(bin),
     };
+    let Some((compiler, _)) = integration_tests::vkd3d_compiler_or_skip() else {
+        return;
+    };
+    let bench = shared.join("bench/dxbc");
+    let names = ["cs40_simple", "ps50_mrt_depth", "ps40_pcf"];
+    let mut cmd = integration_tests::vulkan_command(env!("CARGO_BIN_EXE_vk-bench"));
     let cache = std::env::var_os("CARGO_TARGET_TMPDIR")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir)
@@ -63,7 +41,7 @@ fn times_compute_and_pixel_shaders_with_both_translators() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if stderr.contains("no Vulkan device") {
-        eprintln!("skipping: {}", stderr.trim());
+        integration_tests::skip::skip("Vulkan", stderr.trim());
         return;
     }
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");

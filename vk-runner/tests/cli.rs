@@ -1,7 +1,8 @@
 //! Runs the vk-runner binary on the harness's own `.shader_test` files.
 //!
-//! These tests need a Vulkan device (lavapipe is enough) and `../shared/tools/vkd3d-compiler`;
-//! without either they print why and return early.
+//! These tests need a Vulkan device (lavapipe is enough) and `tools/vkd3d-compiler.sh` (which
+//! fetches vkd3d-compiler once); without either they record why (`integration_tests::skip`)
+//! and return early.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -14,13 +15,7 @@ fn root() -> PathBuf {
 }
 
 fn compiler() -> Option<PathBuf> {
-    let c = root().join("../shared/tools/vkd3d-compiler");
-    if c.is_file() {
-        Some(c)
-    } else {
-        eprintln!("skipping: {} not found", c.display());
-        None
-    }
+    integration_tests::vkd3d_compiler_or_skip().map(|(c, _)| c)
 }
 
 fn cache_dir() -> PathBuf {
@@ -30,18 +25,14 @@ fn cache_dir() -> PathBuf {
     d.join("vk-runner-test-cache")
 }
 
-/// Runs the binary. Under `with-new-lavapipe` (which exports `WITH_NEW_LAVAPIPE`), a child
-/// process would not see the new driver, so the binary is started through the wrapper too;
+/// Runs the binary, on the driver the test runs on (`integration_tests::vulkan_command`);
 /// `direct` runs it as is (for tests that hide the driver).
 fn run_with(args: &[&str], env: &[(&str, &str)], direct: bool) -> Output {
     let bin = env!("CARGO_BIN_EXE_vk-runner");
-    let mut cmd = match std::env::var_os("WITH_NEW_LAVAPIPE") {
-        Some(w) if !direct => {
-            let mut c = Command::new(w);
-            c.arg(bin);
-            c
-        }
-        _ => Command::new(bin),
+    let mut cmd = if direct {
+        Command::new(bin)
+    } else {
+        integration_tests::vulkan_command(bin)
     };
     cmd.current_dir(root())
         .args(args)
@@ -60,9 +51,15 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
 fn has_device(out: &Output) -> bool {
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("NO VULKAN DEVICE") {
-        eprintln!(
-            "skipping: no Vulkan device ({})",
-            err.lines().find(|l| l.contains("NO VULKAN")).unwrap_or("")
+        integration_tests::skip::skip(
+            "Vulkan",
+            &format!(
+                "no Vulkan device ({})",
+                err.lines()
+                    .find(|l| l.contains("NO VULKAN"))
+                    .unwrap_or("")
+                    .trim()
+            ),
         );
         return false;
     }
@@ -141,6 +138,11 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
     let mut out = run(&args, &[]);
     if String::from_utf8_lossy(&out.stderr).contains("VK_LAYER_KHRONOS_validation is not installed")
     {
+        integration_tests::skip::skip_part(
+            "Vulkan validation layer",
+            "VK_LAYER_KHRONOS_validation not installed",
+            "ran without it",
+        );
         args.retain(|a| *a != "--validate");
         out = run(&args, &[]);
     }
@@ -156,10 +158,38 @@ fn harness_tests_pass_with_the_vkd3d_backend() {
         .collect();
     assert!(failed.is_empty(), "checks that did not pass: {failed:#?}");
     assert!(v["passed"].as_u64().expect("passed") >= 25, "{v}");
-    assert_eq!(out.status.code(), Some(0));
-    if let Some(errors) = v["run"]["validation"]["errors"].as_u64() {
-        assert_eq!(errors, 0, "validation errors");
+    // The runner's own use of Vulkan must be valid. A module vkd3d-shader wrote that spirv-val
+    // rejects (vkd3d-shader 2.1 declares a geometry shader's Position input twice) is
+    // vkd3d-shader's error, not the runner's: recorded, not failed.
+    let errors = v["run"]["validation"]["errors"].as_u64().unwrap_or(0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reported: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("validation error: "))
+        .collect();
+    assert_eq!(reported.len() as u64, errors, "{stderr}");
+    let runner_errors: Vec<&&str> = reported
+        .iter()
+        .filter(|l| {
+            !l.contains("vkCreateShaderModule(): pCreateInfo->pCode (spirv-val produced an error)")
+        })
+        .collect();
+    assert!(runner_errors.is_empty(), "validation errors: {stderr}");
+    if errors > 0 {
+        let vuids: std::collections::BTreeSet<&str> = stderr
+            .split(['[', ']'])
+            .filter(|w| w.starts_with("VUID-"))
+            .collect();
+        integration_tests::skip::skip_part(
+            "Vulkan validation layer",
+            "vkd3d-shader's SPIR-V fails spirv-val in the layer",
+            &format!(
+                "{errors} module(s) ({}); the runner's own Vulkan use validated",
+                vuids.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        );
     }
+    assert_eq!(out.status.code(), Some(if errors > 0 { 1 } else { 0 }));
 }
 
 #[test]
@@ -262,4 +292,41 @@ fn shader_model_range() {
         let out = run(args, &[]);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn a_missing_hlsl_compiler_is_said_once_and_its_checks_skip() {
+    let out = run(
+        &[
+            "--hlsl-compiler",
+            "/nonexistent/vkd3d-compiler",
+            "shaders/runtime/harness/pixel-uniforms.shader_test",
+            "shaders/runtime/harness/compute-uav.shader_test",
+        ],
+        &[],
+    );
+    if !has_device(&out) {
+        return;
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stderr.matches("CANNOT COMPILE HLSL").count(),
+        1,
+        "said once, at the top: {stderr}"
+    );
+    assert!(
+        stderr.contains("--hlsl-compiler") && stderr.contains("tools/vkd3d-compiler.sh"),
+        "says how to fix it: {stderr}"
+    );
+    let (passed, failed, skipped) = summary(&stdout);
+    assert_eq!((passed, failed), (0, 0), "{stdout}");
+    assert!(skipped >= 5, "{stdout}");
+    let reason = "cannot compile HLSL: HLSL compiler '/nonexistent/vkd3d-compiler' not found";
+    assert!(
+        stdout.contains(&format!("skip [draw]: {reason}"))
+            && stdout.contains(&format!("skip [dispatch]: {reason}")),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0), "skips do not fail the run");
 }

@@ -140,24 +140,33 @@ fn with_vkd3d(files: &[&str], env: &[(&str, &str)]) -> Option<Output> {
     let out = c.output().expect("run tools/lavapipe.sh");
     let stderr = String::from_utf8_lossy(&out.stderr);
     if stderr.contains("debian-root:") && !out.status.success() && out.stdout.is_empty() {
-        eprintln!(
-            "SKIPPED (loudly): the Debian unstable root with vkd3d could not be made: {}",
-            stderr.lines().last().unwrap_or("")
+        integration_tests::skip::skip(
+            "vkd3d",
+            &format!(
+                "the Debian unstable root with vkd3d could not be made: {}",
+                stderr.lines().last().unwrap_or("")
+            ),
         );
         return None;
     }
     if stderr.contains("D3D12 EXECUTOR UNAVAILABLE") {
-        eprintln!(
-            "SKIPPED (loudly): vkd3d did not give a D3D12 device: {}",
-            stderr
-                .lines()
-                .find(|l| l.contains("UNAVAILABLE"))
-                .unwrap_or("")
+        integration_tests::skip::skip(
+            "vkd3d",
+            &format!(
+                "vkd3d did not give a D3D12 device: {}",
+                stderr
+                    .lines()
+                    .find(|l| l.contains("UNAVAILABLE"))
+                    .unwrap_or("")
+            ),
         );
         return None;
     }
-    if stderr.contains("HLSL compiler") && stderr.contains("not found") {
-        eprintln!("SKIPPED (loudly): no HLSL compiler: {stderr}");
+    if let Some(line) = stderr.lines().find(|l| l.contains("CANNOT COMPILE HLSL")) {
+        integration_tests::skip::skip(
+            integration_tests::VKD3D,
+            line.trim_start_matches("vk-runner: "),
+        );
         return None;
     }
     Some(out)

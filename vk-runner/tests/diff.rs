@@ -7,7 +7,7 @@
 //! other output still compared: the miscompile is reported there.
 //!
 //! They need a Vulkan device and vkd3d-compiler (`tools/vkd3d-compiler.sh`); without either
-//! they print why they are SKIPPED and return.
+//! they record why they are skipped (`integration_tests::skip`) and return.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,10 +17,6 @@ fn root() -> PathBuf {
         .parent()
         .expect("workspace root")
         .to_path_buf()
-}
-
-fn skip(why: &str) {
-    eprintln!("**** diff test SKIPPED: {why}; nothing was checked ****");
 }
 
 /// The repository's vkd3d-compiler, if it runs.
@@ -33,7 +29,10 @@ fn compiler() -> Option<PathBuf> {
     if ok {
         Some(c)
     } else {
-        skip(&format!("{} does not run", c.display()));
+        integration_tests::skip::skip(
+            integration_tests::VKD3D,
+            &format!("{} does not run", c.display()),
+        );
         None
     }
 }
@@ -41,17 +40,7 @@ fn compiler() -> Option<PathBuf> {
 /// Runs `vk-runner diff ARGS` (under the lavapipe wrapper the tests run under, if any).
 fn diff(args: &[&str], compiler: &Path) -> Output {
     let bin = env!("CARGO_BIN_EXE_vk-runner");
-    let wrapper = ["DXBC_SPIRV_LAVAPIPE", "WITH_NEW_LAVAPIPE"]
-        .iter()
-        .find_map(|v| std::env::var_os(v).filter(|w| !w.is_empty()));
-    let mut cmd = match wrapper {
-        Some(w) => {
-            let mut c = Command::new(w);
-            c.arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    };
+    let mut cmd = integration_tests::vulkan_command(bin);
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-test-cache");
     cmd.current_dir(root())
         .arg("diff")
@@ -112,7 +101,7 @@ fn shaders() -> PathBuf {
 fn has_device(out: &Output) -> bool {
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("NO VULKAN DEVICE") {
-        skip("no Vulkan device");
+        integration_tests::skip::skip("Vulkan", "no Vulkan device");
         return false;
     }
     true

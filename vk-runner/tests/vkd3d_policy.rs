@@ -4,42 +4,17 @@
 //! and counter-ness) must sit at the set and binding of vkd3d's variable for the same register
 //! (vkd3d's reflection comes from its SPIR-V through the runner's `vkd3d` backend).
 //!
-//! Needs `../shared/tools/vkd3d-compiler` and the corpus; says why and returns otherwise.
+//! Needs `tools/vkd3d-compiler.sh` and the corpus; records why (`integration_tests::skip`) and
+//! returns otherwise.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use integration_tests::dxbc_files;
 use translator::binding::BindingPolicy;
 use translator::reflect::{Descriptor, RegisterClass};
 use vk_runner::backend::vkd3d::Vkd3dBackend;
 use vk_runner::cache::Cache;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn dxbc_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// (class, space, register) → bindings, in binding order (a UAV's counter comes after the UAV).
 type Key = (RegisterClass, u32, u32);
@@ -59,12 +34,13 @@ fn by_register(ds: &[Descriptor]) -> BTreeMap<Key, Vec<(u32, u32)>> {
 
 #[test]
 fn vkd3d_policy_matches_vkd3d_shader() {
-    let compiler = root().join("../shared/tools/vkd3d-compiler");
-    let corpus = root().join("../shared/corpus/dxbc");
-    if !compiler.is_file() || !corpus.is_dir() {
-        eprintln!("skipping: vkd3d-compiler or the corpus is absent");
+    let Some(shared) = integration_tests::shared_dir_or_skip() else {
         return;
-    }
+    };
+    let Some((compiler, _)) = integration_tests::vkd3d_compiler_or_skip() else {
+        return;
+    };
+    let corpus = shared.join("corpus/dxbc");
     let cache_dir = std::env::var_os("CARGO_TARGET_TMPDIR")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir)

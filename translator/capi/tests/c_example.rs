@@ -2,17 +2,21 @@
 //! library: its `Build:` line (also in docs/capi.md) works as written from `translator/capi`;
 //! over the repository's own shaders (`shaders/examples`, and `shaders/asm` and `shaders/d3d9`
 //! assembled) it writes what the Rust API writes and valgrind reports no error and no leak;
-//! over `../shared/corpus/dxbc` it translates every shader that the Rust API translates (and
-//! fails on exactly the others), and spirv-val accepts each output. Each test skips, saying
-//! so, without `cc`, the built library, valgrind, `../shared` or spirv-val.
+//! over `shaders/examples` and `../shared/corpus/dxbc` it translates every shader that the Rust
+//! API translates (and fails on exactly the others), and spirv-val accepts each output. Each
+//! test skips, recording why (`integration_tests::skip`), without `cc`, the built library,
+//! valgrind or spirv-val; without `../shared` the corpus test runs over the bundled examples
+//! only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The static library cargo built with this test: `cargo test` leaves it in `deps/` beside
-/// the test binary (`cargo build` copies it up to `target/<profile>/`).
+/// the test binary (`cargo build` copies it up to `target/<profile>/`). The binary is argv[0]:
+/// under `tools/lavapipe.sh` the executable (`current_exe`) is the dynamic loader.
 fn static_library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
+    let exe = PathBuf::from(std::env::args_os().next().unwrap());
+    let exe = exe.canonicalize().unwrap_or(exe);
     let deps = exe.parent().unwrap();
     let fresh = deps.join("libdxbc_spirv.a");
     if fresh.is_file() {
@@ -26,7 +30,7 @@ fn static_library() -> PathBuf {
 fn build_example(out: &Path) -> Option<PathBuf> {
     let lib = static_library();
     if !lib.is_file() {
-        eprintln!("skipped: {} is not built", lib.display());
+        integration_tests::skip::skip("C toolchain", &format!("{} is not built", lib.display()));
         return None;
     }
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -49,7 +53,7 @@ fn build_example(out: &Path) -> Option<PathBuf> {
         .output();
     match result {
         Err(e) => {
-            eprintln!("skipped: cannot run cc: {e}");
+            integration_tests::skip::skip("C toolchain", &format!("cannot run cc: {e} (apt: gcc)"));
             None
         }
         Ok(o) if !o.status.success() => panic!(
@@ -62,12 +66,7 @@ fn build_example(out: &Path) -> Option<PathBuf> {
 
 #[test]
 fn c_example_translates_the_corpus() {
-    let Some(shared) = integration_tests::shared_dir() else {
-        eprintln!("skipped: ../shared is absent");
-        return;
-    };
-    if Command::new("spirv-val").arg("--version").output().is_err() {
-        eprintln!("skipped: spirv-val is not installed");
+    if !integration_tests::spirv_val_or_skip() {
         return;
     }
     let work = std::env::temp_dir().join(format!("dxbc-spirv-c-example-{}", std::process::id()));
@@ -76,8 +75,12 @@ fn c_example_translates_the_corpus() {
     let Some(exe) = build_example(&work) else {
         return;
     };
-    let files = integration_tests::dxbc_files(&shared.join("corpus/dxbc"));
+    let mut files =
+        integration_tests::dxbc_files(&integration_tests::repo_root().join("shaders/examples"));
     assert!(!files.is_empty());
+    if let Some(shared) = integration_tests::shared_dir_or_narrow("the bundled examples") {
+        files.extend(integration_tests::dxbc_files(&shared.join("corpus/dxbc")));
+    }
     // One run per directory: file names repeat across directories.
     let mut dirs: Vec<&Path> = files.iter().map(|f| f.parent().unwrap()).collect();
     dirs.dedup();
@@ -215,10 +218,7 @@ fn build_comment_works_as_written() {
     );
     let lib = static_library();
     if !lib.is_file() {
-        eprintln!(
-            "skipped: build_comment_works_as_written: {} is not built",
-            lib.display()
-        );
+        integration_tests::skip::skip("C toolchain", &format!("{} is not built", lib.display()));
         return;
     }
     // The layout the line assumes, in a scratch tree: translator/capi/{include,examples} and
@@ -239,7 +239,7 @@ fn build_comment_works_as_written() {
         .output()
     {
         Err(e) => {
-            eprintln!("skipped: build_comment_works_as_written: cannot run sh: {e}");
+            integration_tests::skip::skip("C toolchain", &format!("cannot run sh: {e}"));
             return;
         }
         Ok(o) => o,
@@ -270,9 +270,7 @@ fn build_comment_works_as_written() {
 fn c_example_is_valgrind_clean_on_the_bundled_shaders() {
     let valgrind = Command::new("valgrind").arg("--version").output();
     if valgrind.is_err() {
-        eprintln!(
-            "skipped: c_example_is_valgrind_clean_on_the_bundled_shaders: valgrind is not installed (apt-get install valgrind)"
-        );
+        integration_tests::skip::skip("valgrind", "not installed (apt package valgrind)");
         return;
     }
     let work = std::env::temp_dir().join(format!("dxbc-spirv-valgrind-{}", std::process::id()));
@@ -281,8 +279,7 @@ fn c_example_is_valgrind_clean_on_the_bundled_shaders() {
     std::fs::create_dir_all(&input).unwrap();
     std::fs::create_dir_all(&out).unwrap();
     let Some(exe) = build_example(&work) else {
-        eprintln!("skipped: c_example_is_valgrind_clean_on_the_bundled_shaders (see above)");
-        return;
+        return; // build_example recorded why
     };
     let files = bundled_shaders(&input);
     assert!(files.len() >= 20, "{} bundled shaders", files.len());

@@ -149,13 +149,21 @@ fn header_compiles_as_strict_c99_and_cxx() {
         &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"],
         &c,
     ) {
-        None => eprintln!("skipped: no `cc` on PATH"),
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `cc` on PATH (apt: gcc)",
+            "the header not compiled as C99",
+        ),
         Some(r) => r.expect("the header must compile as C99 with -Wall -Werror"),
     }
     let cxx = dir.join("use.cpp");
     std::fs::copy(&c, &cxx).unwrap();
     match compiles("c++", &["-std=c++11", "-Wall", "-Werror"], &cxx) {
-        None => eprintln!("skipped: no `c++` on PATH"),
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `c++` on PATH (apt: g++)",
+            "the header not compiled as C++11",
+        ),
         Some(r) => r.expect("the header must compile as C++11"),
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -187,7 +195,7 @@ fn pkg_config_template_is_valid() {
             .output()
     };
     let Ok(version) = run(&["--modversion", "dxbc_spirv"]) else {
-        eprintln!("skipped: no pkg-config on PATH");
+        integration_tests::skip::skip("C toolchain", "no pkg-config on PATH (apt: pkg-config)");
         return;
     };
     assert_eq!(
@@ -353,7 +361,11 @@ fn header_declares_every_public_item() {
     let file = dir.join("every.c");
     std::fs::write(&file, c).unwrap();
     match compiles("cc", &["-std=c99", "-Wall", "-Werror"], &file) {
-        None => eprintln!("skipped (the C compile part): no `cc` on PATH"),
+        None => integration_tests::skip::skip_part(
+            "C toolchain",
+            "no `cc` on PATH (apt: gcc)",
+            "the C file naming every item not compiled",
+        ),
         Some(r) => r.expect("a C file naming every public item must compile"),
     }
     let _ = std::fs::remove_dir_all(&dir);

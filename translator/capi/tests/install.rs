@@ -45,7 +45,7 @@ fn documented_install_builds_links_and_runs() {
         .filter(|t| !which(t))
         .collect();
     if !missing.is_empty() {
-        eprintln!("skipped: documented_install_builds_links_and_runs needs {missing:?} on PATH");
+        integration_tests::skip::skip("C toolchain", &format!("needs {missing:?} on PATH"));
         return;
     }
     let block = doc_block("tests/install.rs runs the next block");

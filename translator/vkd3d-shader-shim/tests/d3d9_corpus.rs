@@ -14,7 +14,7 @@
 use std::ffi::c_void;
 use std::path::PathBuf;
 
-use integration_tests::{d3dbc_files, have_spirv_val, shared_dir, spirv_val};
+use integration_tests::{d3dbc_files, shared_dir, spirv_val};
 use vkd3d_shader_shim::abi::*;
 use vkd3d_shader_shim::exports::*;
 
@@ -34,7 +34,11 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
                 .collect();
         }
     }
-    eprintln!("../shared is absent: using the bundled listings of shaders/d3d9/");
+    integration_tests::skip::skip_part(
+        integration_tests::skip::CORPUS,
+        integration_tests::skip::NO_CORPUS,
+        "ran over the bundled listings of shaders/d3d9 only",
+    );
     let dir = integration_tests::repo_root().join("shaders/d3d9");
     let mut out = Vec::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -247,10 +251,7 @@ fn compile(bytes: &[u8], combined: bool) -> Result<(Vec<u32>, Option<usize>), St
 
 fn sweep(combined: bool) {
     let blobs = corpus();
-    let validate = have_spirv_val();
-    if !validate {
-        eprintln!("SKIPPED validation: spirv-val is not installed (compiles still checked)");
-    }
+    let validate = integration_tests::spirv_val_or_narrow();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(if combined {
         "d3d9-combined"
     } else {

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
-use integration_tests::{dxbc_files, have_spirv_val, shared_dir, spirv_val};
+use integration_tests::{dxbc_files, shared_dir, spirv_val};
 use translator::reflect::RegisterClass;
 use vkd3d_shader_shim::abi::*;
 use vkd3d_shader_shim::exports::*;
@@ -31,7 +31,11 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
                 .collect();
         }
     }
-    eprintln!("../shared is absent: using shaders/examples and shaders/asm");
+    integration_tests::skip::skip_part(
+        integration_tests::skip::CORPUS,
+        integration_tests::skip::NO_CORPUS,
+        "ran over shaders/examples and shaders/asm only",
+    );
     let root = integration_tests::repo_root();
     let mut out: Vec<(String, Vec<u8>)> = dxbc_files(&root.join("shaders/examples"))
         .iter()
@@ -265,10 +269,7 @@ fn reason(msg: &str) -> String {
 
 fn sweep(storage_buffer_uavs: bool) {
     let blobs = corpus();
-    let validate = have_spirv_val();
-    if !validate {
-        eprintln!("SKIPPED validation: spirv-val is not installed");
-    }
+    let validate = integration_tests::spirv_val_or_narrow();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(if storage_buffer_uavs {
         "dxbc-corpus-storage"
     } else {

@@ -80,7 +80,7 @@ fn d3d12_compute_pipelines_compile_through_the_stand_in() {
     let exe = dir.join("d3d12_compute");
     let src = common::repo_root().join("translator/vkd3d-shader-shim/tests/c/d3d12_compute.c");
     if let Err(e) = common::build_c(&root, &src, &exe, &["vkd3d-utils"]) {
-        eprintln!("SKIPPED: cannot build the D3D12 program: {e}");
+        integration_tests::skip::skip("vkd3d", &format!("cannot build the D3D12 program: {e}"));
         return;
     }
 

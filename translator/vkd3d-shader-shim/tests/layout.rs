@@ -36,7 +36,10 @@ fn layouts_match_the_real_header() {
     std::fs::write(&src, c).unwrap();
     let exe = dir.join("layout");
     if let Err(e) = common::build_c(&root, &src, &exe, &[]) {
-        eprintln!("SKIPPED: cannot compile against vkd3d_shader.h: {e}");
+        integration_tests::skip::skip(
+            "vkd3d",
+            &format!("cannot compile against vkd3d_shader.h: {e}"),
+        );
         return;
     }
     let out = std::process::Command::new(&exe).output().unwrap();

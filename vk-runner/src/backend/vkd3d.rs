@@ -9,7 +9,7 @@
 use super::spirv_info::{self, IoVar, SpirvInfo};
 use super::vkd3d_asm::{self, DeclKind};
 use super::vkd3d_reflect::{self, Located};
-use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity};
+use crate::cache::{Cache, hash_parts, resolve_executable, run_tool, tool_identity, tool_version};
 use crate::hlsl::first_lines;
 use std::path::PathBuf;
 use translator::Translation;
@@ -28,7 +28,7 @@ impl Vkd3dBackend {
     pub fn new(cmd: &str, cache: Cache) -> Result<Self, String> {
         let exe =
             resolve_executable(cmd).ok_or_else(|| format!("vkd3d-compiler '{cmd}' not found"))?;
-        let identity = tool_identity(&exe);
+        let identity = format!("{}|{}", tool_identity(&exe), tool_version(&exe)?);
         Ok(Vkd3dBackend {
             exe,
             identity,

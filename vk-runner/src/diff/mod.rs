@@ -171,7 +171,7 @@ fn vkd3d_compiler(cli: &DiffCli) -> String {
 }
 
 fn run_worker(cli: &DiffCli, side: Side) -> i32 {
-    let gpu = crate::vk::context::Gpu::new(cli.device, false);
+    let gpu = crate::vk::context::Gpu::new(cli.device, false, false);
     let (gpu, why) = match gpu {
         Ok(g) => (Some(g), String::new()),
         Err(e) => (None, e),
@@ -183,12 +183,13 @@ fn run_worker(cli: &DiffCli, side: Side) -> i32 {
             gpu.as_ref().is_some_and(|g| {
                 g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
             }),
+            false,
         ),
         Side::Vkd3d => match Vkd3dBackend::new(&vkd3d_compiler(cli), cache(cli)) {
             Ok(b) => Backend::Vkd3d(b),
             Err(e) => {
                 return worker::serve(
-                    &Backend::ours(Default::default(), false, false),
+                    &Backend::ours(Default::default(), false, false, false),
                     None,
                     format!("vkd3d side: {e}"),
                 );

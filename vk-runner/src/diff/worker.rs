@@ -333,11 +333,9 @@ pub fn self_command() -> Result<Vec<String>, String> {
     let mut cmd = Vec::new();
     // Started through a wrapper's loader: start the child through the same wrapper. Started
     // directly: directly (the caller may have hidden the driver on purpose).
-    for var in ["DXBC_SPIRV_LAVAPIPE", "WITH_NEW_LAVAPIPE"] {
-        if let Some(w) = std::env::var_os(var).filter(|w| is_loader && !w.is_empty()) {
-            cmd.push(w.to_string_lossy().into_owned());
-            break;
-        }
+    if let Some(w) = std::env::var_os("DXBC_SPIRV_LAVAPIPE").filter(|w| is_loader && !w.is_empty())
+    {
+        cmd.push(w.to_string_lossy().into_owned());
     }
     cmd.push(exe.to_string_lossy().into_owned());
     Ok(cmd)

@@ -129,9 +129,10 @@ fn translate(
             )));
         }
         ShaderSource::Hlsl(src) => {
+            // Said once at the start of the run; the check did not run, which is no verdict.
             let Some(hlsl) = t.hlsl else {
-                return Err(RunError::Fail(format!(
-                    "cannot compile the HLSL at line {line}: {}",
+                return Err(RunError::Skip(format!(
+                    "cannot compile HLSL: {}",
                     t.hlsl_error.unwrap_or("no HLSL compiler")
                 )));
             };

@@ -36,14 +36,20 @@ pub fn vkd3d_root() -> Option<PathBuf> {
             dir.join("root").is_dir().then_some(dir)
         }
         Ok(o) => {
-            eprintln!(
-                "SKIPPED: no Debian unstable root with vkd3d: {}",
-                String::from_utf8_lossy(&o.stderr).trim()
+            integration_tests::skip::skip(
+                "vkd3d",
+                &format!(
+                    "no Debian unstable root with vkd3d: {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                ),
             );
             None
         }
         Err(e) => {
-            eprintln!("SKIPPED: cannot run tools/debian-root.sh: {e}");
+            integration_tests::skip::skip(
+                "vkd3d",
+                &format!("cannot run tools/debian-root.sh: {e}"),
+            );
             None
         }
     }
