@@ -294,6 +294,18 @@ pub fn draw(
                 .into(),
         ));
     }
+    if st
+        .layer
+        .output_swizzles
+        .iter()
+        .any(|s| *s != translator::SwizzleComponent::IDENTITY)
+    {
+        return Err(RunError::Skip(
+            "[translator options] output-swizzles: Direct3D 12 has no way to ask for them \
+             (vkd3d chooses swizzles itself, for render-target formats it emulates)"
+                .into(),
+        ));
+    }
     let rts: Vec<&TestResource> = rt_slots
         .iter()
         .map(|s| &st.resources[&(ResourceKind::Rtv, 0, *s)])
@@ -416,6 +428,7 @@ pub fn draw(
             sample_count,
             sample_mask: st.sample_mask,
             depth_bounds: depth_bounds.is_some(),
+            dual_source_blending: st.layer.dual_source_blending,
         })
         .map_err(fail)?;
     // Render target and depth views.

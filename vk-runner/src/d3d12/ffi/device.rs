@@ -684,6 +684,12 @@ impl D3d12 {
                 ..Default::default()
             };
         }
+        if p.dual_source_blending {
+            let rt = &mut blend.render_target[0];
+            rt.blend_enable = 1;
+            rt.src_blend = BLEND_SRC1_COLOR;
+            rt.src_blend_alpha = BLEND_SRC1_ALPHA;
+        }
         let keep = DepthStencilOpDesc {
             stencil_fail_op: STENCIL_OP_KEEP,
             stencil_depth_fail_op: STENCIL_OP_KEEP,
@@ -1048,4 +1054,6 @@ pub struct GraphicsPso<'a> {
     pub sample_mask: u32,
     /// The depth-bounds test on (through a pipeline state stream).
     pub depth_bounds: bool,
+    /// Render target 0 blends as `src0 × src1` (colour and alpha): dual-source blending.
+    pub dual_source_blending: bool,
 }
