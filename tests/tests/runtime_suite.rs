@@ -270,3 +270,49 @@ fn runtime_suite_has_no_validation_errors() {
         "the validated run passed too few checks"
     );
 }
+
+/// The suite again with our translator's `SPV_KHR_float_controls2` form of the precision rules
+/// (`Options::float_controls2`: fast-math defaults instead of `NoContraction`): every check
+/// must give the same result, so none may fail. On a device without
+/// `shaderFloatControls2` (VK_KHR_shader_float_controls2; Mesa 25's lavapipe has it, Debian
+/// 12's does not) every module is skipped naming the feature, and the test reports a loud
+/// skip — it fails there only in strict mode if the device has the feature but nothing ran.
+#[test]
+fn runtime_suite_passes_with_float_controls2() {
+    let Some(compiler) = compiler() else { return };
+    let out = run_suite(&["--float-controls2"], &compiler);
+    let Some(v) = report(&out) else { return };
+    let (passed, failed, skipped) = (
+        count(&v, "passed"),
+        count(&v, "failed"),
+        count(&v, "skipped"),
+    );
+    let lacking = checks_with(&v, "skip")
+        .iter()
+        .filter(|c| c.contains("lacks shaderFloatControls2"))
+        .count();
+    eprintln!(
+        "runtime_suite --float-controls2: {} — {passed} passed, {failed} failed, {skipped} skipped ({lacking} for want of shaderFloatControls2)",
+        v["run"]["device"].as_str().unwrap_or("?")
+    );
+    let failures = checks_with(&v, "fail");
+    assert!(
+        failures.is_empty(),
+        "{failed} runtime check(s) failed with --float-controls2:\n{}",
+        failures.join("\n")
+    );
+    if lacking > 0 {
+        let banner = "*".repeat(78);
+        eprintln!(
+            "{banner}\nruntime_suite: float_controls2 SKIPPED — the device lacks shaderFloatControls2 \
+             ({lacking} checks skipped for it); run under tools/lavapipe.sh (Mesa 25) to test it.\n\
+             runtime_suite: this is NOT a pass of the float_controls2 mode.\n{banner}"
+        );
+        return;
+    }
+    assert!(
+        passed >= MIN_PASSED,
+        "only {passed} checks passed with --float-controls2 (at least {MIN_PASSED} expected); {skipped} skipped"
+    );
+    assert_eq!(out.status.code(), Some(0), "vk-runner exit status");
+}

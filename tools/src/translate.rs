@@ -176,6 +176,11 @@ pub struct TranslateOptions {
     /// devices that report shaderDenormFlushToZeroFloat32.
     #[arg(long)]
     pub denorm_flush: bool,
+    /// Carry float precision as SPV_KHR_float_controls2 fast-math defaults and decorations
+    /// instead of NoContraction on every precise operation (smaller modules, same results);
+    /// only for devices that report shaderFloatControls2.
+    #[arg(long)]
+    pub float_controls2: bool,
     /// Rasterizer-ordered UAVs (`_rov`): `interlock` (fragment shader interlock) or, for
     /// devices without it, `unordered`.
     #[arg(long, value_enum, value_name = "MODE", default_value = "interlock")]
@@ -290,6 +295,7 @@ impl TranslateOptions {
             debug_names: self.debug_names,
             binding,
             denorm_flush_f32: self.denorm_flush,
+            float_controls2: self.float_controls2,
             rasterizer_sample_count_spec_id: self.sample_count_spec_id,
             rov: self.rov.into(),
             raw_feedback: self.raw_feedback.into(),

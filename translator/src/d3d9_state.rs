@@ -110,23 +110,54 @@ impl StateItem {
     }
 
     /// Its value in D3D9's initial state (raw words).
-    pub fn default_words(self) -> Vec<u32> {
+    pub fn default_words(self) -> &'static [u32] {
         use StateItem::*;
+        const ONE: u32 = 1f32.to_bits();
+        const SIXTY_FOUR: u32 = 64f32.to_bits();
         match self {
-            AlphaFunc => vec![8],
-            FogColour => vec![0; 4],
-            FogParams => vec![0, 1f32.to_bits(), 1f32.to_bits()],
-            PointSize => vec![1f32.to_bits(), 1f32.to_bits(), 64f32.to_bits()],
-            ClipPlanes => vec![0; 24],
-            AlphaRef => vec![0],
-            BumpEnv(_) => vec![0; 6],
-            _ => vec![0],
+            AlphaFunc => &[8],
+            FogColour => &[0; 4],
+            FogParams => &[0, ONE, ONE],
+            PointSize => &[ONE, ONE, SIXTY_FOUR],
+            ClipPlanes => &[0; 24],
+            BumpEnv(_) => &[0; 6],
+            _ => &[0],
         }
     }
 
     /// How many 32-bit words its value has.
     pub fn words(self) -> u32 {
         self.default_words().len() as u32
+    }
+
+    /// How many distinct items there are ([`StateItem::all`]'s length).
+    pub const COUNT: usize = 11 + 4 * STATE_SAMPLERS as usize + BUMP_ENV_STAGES as usize;
+
+    /// The item's place in [`StateItem::all`] (below [`StateItem::COUNT`]); `None` for a
+    /// per-sampler or per-stage item past the last sampler or stage.
+    pub fn index(self) -> Option<usize> {
+        use StateItem::*;
+        let per = |n: u8, k: usize| (n < STATE_SAMPLERS).then(|| 11 + 4 * usize::from(n) + k);
+        match self {
+            AlphaFunc => Some(0),
+            AlphaRef => Some(1),
+            FogMode => Some(2),
+            FogSource => Some(3),
+            FogColour => Some(4),
+            FogParams => Some(5),
+            PointSize => Some(6),
+            PointSprite => Some(7),
+            ClipPlaneMask => Some(8),
+            ClipPlanes => Some(9),
+            FlatShading => Some(10),
+            SamplerType(n) => per(n, 0),
+            DepthCompare(n) => per(n, 1),
+            Projected(n) => per(n, 2),
+            Unbound(n) => per(n, 3),
+            BumpEnv(n) => {
+                (n < BUMP_ENV_STAGES).then(|| 11 + 4 * usize::from(STATE_SAMPLERS) + usize::from(n))
+            }
+        }
     }
 
     /// Its position in the fixed table of specialization constant IDs: word k of the item is
@@ -240,7 +271,7 @@ pub fn default_delivery(item: StateItem) -> StateDelivery {
         StateDelivery::Buffer
     } else if item.bake_only() || matches!(item, StateItem::DepthCompare(_)) {
         StateDelivery::Baked {
-            words: item.default_words(),
+            words: item.default_words().to_vec(),
         }
     } else {
         StateDelivery::Spec { first_id: None }
@@ -260,7 +291,7 @@ impl StateOptions {
                     (
                         i,
                         StateDelivery::Baked {
-                            words: i.default_words(),
+                            words: i.default_words().to_vec(),
                         },
                     )
                 })
@@ -340,6 +371,92 @@ impl StateOptions {
     }
 }
 
+/// How an item's value reaches the module, borrowed from the caller's options (what
+/// [`StateOptions::delivery`] says, without copying baked words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DeliveryRef<'o> {
+    Spec { first_id: Option<u32> },
+    Push { offset: u32 },
+    Baked { words: &'o [u32] },
+    Buffer,
+}
+
+impl DeliveryRef<'_> {
+    /// The owned delivery (as the reflection lists it).
+    pub fn to_owned(self) -> StateDelivery {
+        match self {
+            DeliveryRef::Spec { first_id } => StateDelivery::Spec { first_id },
+            DeliveryRef::Push { offset } => StateDelivery::Push { offset },
+            DeliveryRef::Baked { words } => StateDelivery::Baked {
+                words: words.to_vec(),
+            },
+            DeliveryRef::Buffer => StateDelivery::Buffer,
+        }
+    }
+}
+
+/// The caller's choices resolved once per translation: one look-up per item instead of a
+/// search of [`StateOptions::items`] (which lists every item when the state is off).
+pub(crate) struct StateTable<'o> {
+    opts: &'o StateOptions,
+    chosen: [Option<&'o StateDelivery>; StateItem::COUNT],
+}
+
+impl<'o> StateTable<'o> {
+    pub fn new(opts: &'o StateOptions) -> Self {
+        let mut chosen = [None; StateItem::COUNT];
+        // A later choice of the same item replaces an earlier one.
+        for (item, d) in &opts.items {
+            if let Some(i) = item.index() {
+                chosen[i] = Some(d);
+            }
+        }
+        StateTable { opts, chosen }
+    }
+
+    /// [`StateOptions::spec_id_base`].
+    pub fn spec_id_base(&self) -> u32 {
+        self.opts.spec_id_base
+    }
+
+    /// The delivery of `item` ([`StateOptions::delivery`]).
+    pub fn delivery(&self, item: StateItem) -> DeliveryRef<'o> {
+        let chosen = match item.index() {
+            Some(i) => self.chosen[i],
+            // Past the table (no such sampler or stage): only a search finds a choice.
+            None => self
+                .opts
+                .items
+                .iter()
+                .rev()
+                .find(|(i, _)| *i == item)
+                .map(|(_, d)| d),
+        };
+        match chosen {
+            Some(StateDelivery::Spec { first_id }) => DeliveryRef::Spec {
+                first_id: *first_id,
+            },
+            Some(StateDelivery::Push { offset }) => DeliveryRef::Push { offset: *offset },
+            Some(StateDelivery::Baked { words }) => DeliveryRef::Baked { words },
+            Some(StateDelivery::Buffer) => DeliveryRef::Buffer,
+            None => default_delivery_ref(item),
+        }
+    }
+}
+
+/// [`default_delivery`], borrowed.
+fn default_delivery_ref(item: StateItem) -> DeliveryRef<'static> {
+    if matches!(item, StateItem::BumpEnv(_)) {
+        DeliveryRef::Buffer
+    } else if item.bake_only() || matches!(item, StateItem::DepthCompare(_)) {
+        DeliveryRef::Baked {
+            words: item.default_words(),
+        }
+    } else {
+        DeliveryRef::Spec { first_id: None }
+    }
+}
+
 /// Parses `ITEM=spec[:ID]`, `ITEM=push:OFFSET`, `ITEM=buffer` (bump-environment items) or
 /// `ITEM=baked:V[,V…]` (values as floats for
 /// float items, integers otherwise), as `dxbc translate --d3d9-state` takes them.
@@ -399,6 +516,33 @@ mod tests {
                 assert!(s + i.words() <= *a || *b <= s, "{i} overlaps");
             }
             ids.push((s, s + i.words()));
+        }
+        for (k, i) in all.iter().enumerate() {
+            assert_eq!(i.index(), Some(k), "{i}");
+        }
+        assert_eq!(all.len(), StateItem::COUNT);
+        assert_eq!(StateItem::Unbound(STATE_SAMPLERS).index(), None);
+        assert_eq!(StateItem::BumpEnv(BUMP_ENV_STAGES).index(), None);
+    }
+
+    #[test]
+    fn the_table_says_what_delivery_says() {
+        let mut o = StateOptions::none();
+        o.set(StateItem::AlphaRef, StateDelivery::Push { offset: 0 });
+        o.items.push((
+            StateItem::FogMode,
+            StateDelivery::Spec { first_id: Some(7) },
+        ));
+        o.items
+            .push((StateItem::FogMode, StateDelivery::Push { offset: 8 }));
+        for opts in [StateOptions::default(), StateOptions::none(), o] {
+            let t = StateTable::new(&opts);
+            for i in StateItem::all() {
+                assert_eq!(t.delivery(i).to_owned(), opts.delivery(i), "{i}");
+            }
+            // Past the table: the choice is still found.
+            let past = StateItem::Unbound(STATE_SAMPLERS);
+            assert_eq!(t.delivery(past).to_owned(), opts.delivery(past));
         }
     }
 

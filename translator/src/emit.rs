@@ -499,6 +499,9 @@ impl Emitter<'_, '_> {
             }
             for &v in &block.insts {
                 let i = f.inst(v);
+                if i.op == Op::Nop {
+                    return Err(internal("a placeholder left unexpanded".into()));
+                }
                 // Written in place: the header once the length is known.
                 let start = buf.len();
                 // Non-zero exactly for the instructions with a result (ids start at 1).
@@ -622,8 +625,19 @@ impl Emitter<'_, '_> {
     fn decorate_value(&mut self, fl: u8, id: Word) {
         let a = &mut self.s.annotations;
         if fl & flags::PRECISE != 0 {
-            let d = spirv::Decoration::NoContraction as u32;
-            inst(a, Op::Decorate, &[id, d]);
+            match self.m.float_controls2 {
+                None => {
+                    let d = spirv::Decoration::NoContraction as u32;
+                    inst(a, Op::Decorate, &[id, d]);
+                }
+                // The default allows more than a precise operation may use: no fast math.
+                Some(fm) if fm.mask != 0 => {
+                    let d = spirv::Decoration::FPFastMathMode as u32;
+                    inst(a, Op::Decorate, &[id, d, 0]);
+                }
+                // Precise by default: nothing to say.
+                Some(_) => {}
+            }
         }
         if fl & flags::RELAXED != 0 {
             let d = spirv::Decoration::RelaxedPrecision as u32;
@@ -734,6 +748,18 @@ fn write_module(e: &mut Emitter<'_, '_>, opts: EmitOptions) -> Result<Vec<Word>,
             .copied()
             .ok_or_else(|| internal("no entry function".into()))?,
     };
+    // SPV_KHR_float_controls2: the default fast-math flags of every float type the module
+    // declares (any type without one would get no flags at all).
+    let mut fast_math: smallvec::SmallVec<[(Word, Word); 3]> = smallvec::SmallVec::new();
+    if let Some(fm) = m.float_controls2 {
+        for s in [Scalar::F32, Scalar::F16, Scalar::F64] {
+            let t = crate::ir::TypeTable::vec(s, 1);
+            if e.s.type_ids.get(t.0 as usize).is_some_and(|&id| id != 0) {
+                let ty = e.s.type_ids[t.0 as usize];
+                fast_math.push((ty, e.const_id(fm.constant)));
+            }
+        }
+    }
     // Decorations of everything emitted.
     for d in &m.decorations {
         let Some(target) = e.target_id(d.target) else {
@@ -846,6 +872,10 @@ fn write_module(e: &mut Emitter<'_, '_>, opts: EmitOptions) -> Result<Vec<Word>,
     }
     if let Some((_, mode, _)) = interlock {
         inst(&mut out, Op::ExecutionMode, &[entry_id, mode as u32]);
+    }
+    for &(ty, mask) in &fast_math {
+        let mode = spirv::ExecutionMode::FPFastMathDefault as u32;
+        inst(&mut out, Op::ExecutionModeId, &[entry_id, mode, ty, mask]);
     }
     out.extend_from_slice(&s.debug);
     out.extend_from_slice(&s.annotations);

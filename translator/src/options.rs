@@ -56,6 +56,16 @@ pub struct Options {
     /// `shaderDenormFlushToZeroFloat32` (VkPhysicalDeviceFloatControlsProperties); without it
     /// the driver's default applies.
     pub denorm_flush_f32: bool,
+    /// Carry the float precision rules in `SPV_KHR_float_controls2` form: an
+    /// `FPFastMathDefault` execution mode per float type on the entry point (no fast-math
+    /// flags where every operation is precise, D3D's default; contraction and reassociation
+    /// where the program allows refactoring, and for Direct3D 9), and an `FPFastMathMode`
+    /// decoration only on an operation that differs from it, instead of `NoContraction` on
+    /// every precise operation: smaller modules, the same results (`docs/semantics.md`,
+    /// "Float precision"). Set it only when the device reports `shaderFloatControls2`
+    /// (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4); the reflection lists the
+    /// extension, capability and feature.
+    pub float_controls2: bool,
     /// The SpecId of the specialization constant that holds the rasterizer's sample count,
     /// which `sampleinfo`/`samplepos` on `rasterizer` (HLSL `GetRenderTargetSampleCount`,
     /// `GetRenderTargetSamplePosition`) read. Default 0. The reflection lists it

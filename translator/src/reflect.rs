@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 mod classes;
+pub(crate) mod names;
 
 pub use crate::stage::ShaderStage;
 pub use classes::{

@@ -118,9 +118,13 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 #[derive(Default)]
 pub struct Translator {
     /// The module of the last translation, reset for the next.
-    module: Option<crate::ir::Module>,
+    module: Option<Box<crate::ir::Module>>,
     /// The decoded program of the last DXBC translation, its vectors reused by the next.
     program: Option<crate::sm4::Program>,
+    /// The SM4 lowering's maps and lists, emptied by the next lowering.
+    lower: crate::lower::LowerScratch,
+    /// What the D3D9 lowering leaves for after the passes (its state code's placeholders).
+    d3d9: crate::lower_d3d9::Kept,
     passes: crate::passes::Scratch,
     emit: crate::emit::EmitScratch,
 }
@@ -154,11 +158,18 @@ impl Translator {
         dxbc: &[u8],
         options: &Options,
     ) -> Result<Translation, crate::Error> {
-        let (mut module, mut reflection, globals) =
-            lower_reusing(dxbc, options, self.module.take(), &mut self.program)?;
+        self.d3d9.clear();
+        let (mut module, mut reflection, globals) = lower_reusing(
+            dxbc,
+            options,
+            self.module.take(),
+            &mut self.program,
+            &mut self.lower,
+            &mut self.d3d9,
+        )?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
         // The lists of the reflection globals serve the next lowering.
-        module.spare.lower.keep_globals(globals);
+        self.lower.keep_globals(globals);
         self.module = Some(module);
         let spirv = r?;
         if let Some(f) = options.device_features {
@@ -188,6 +199,9 @@ impl Translator {
         options: &Options,
     ) -> Result<Vec<u32>, crate::Error> {
         crate::passes::run_with(module, &mut self.passes)?;
+        // D3D9 state code the passes need not see (`lower_d3d9::tail`).
+        crate::lower_d3d9::expand_tails(module, &self.d3d9, options);
+        crate::passes::validate(module, "d3d9 state code")?;
         if options.min_precision == crate::MinPrecisionMode::Native16 {
             let used = crate::passes::run_min16(module, &mut self.passes)?;
             for (on, cap, feature) in [
@@ -196,7 +210,9 @@ impl Translator {
             ] {
                 if on {
                     module.capability(cap);
-                    reflection.capabilities.push(format!("{cap:?}"));
+                    reflection
+                        .capabilities
+                        .push(crate::reflect::names::capability(cap));
                     reflection.vulkan_features.push(feature.to_string());
                     reflection.vulkan_features.sort();
                 }
@@ -214,7 +230,9 @@ impl Translator {
         if module.interlock {
             // The emitter chose the interlock's kind from the globals the module uses.
             let (cap, _, feature) = module.interlock_kind(used);
-            reflection.capabilities.push(format!("{cap:?}"));
+            reflection
+                .capabilities
+                .push(crate::reflect::names::capability(cap));
             reflection.vulkan_features.push(feature.to_string());
             reflection.vulkan_features.sort();
         }
@@ -227,7 +245,9 @@ pub(crate) fn lower_container(
     dxbc: &[u8],
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
-    Ok(lower_reusing(dxbc, options, None, &mut None)?.0)
+    let mut kept = crate::lower::LowerScratch::default();
+    let mut d3d9 = crate::lower_d3d9::Kept::default();
+    Ok(*lower_reusing(dxbc, options, None, &mut None, &mut kept, &mut d3d9)?.0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -266,16 +286,19 @@ fn sync_reflection(
 }
 
 /// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
-/// `reuse` (a module of an earlier translation) when given, and the decoded program's vectors
-/// of `kept` (left there for the next translation).
+/// `reuse` (a module of an earlier translation) when given, the decoded program's vectors
+/// of `kept` (left there for the next translation), the SM4 lowering's buffers of
+/// `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for after the passes.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
-    reuse: Option<crate::ir::Module>,
+    reuse: Option<Box<crate::ir::Module>>,
     kept: &mut Option<crate::sm4::Program>,
+    scratch: &mut crate::lower::LowerScratch,
+    d3d9: &mut crate::lower_d3d9::Kept,
 ) -> Result<
     (
-        crate::ir::Module,
+        Box<crate::ir::Module>,
         Reflection,
         crate::lower::ReflectionGlobals,
     ),
@@ -292,7 +315,7 @@ fn lower_reusing(
             }
             .into());
         }
-        return Ok(crate::lower_d3d9::lower(&program, options, reuse)?);
+        return Ok(crate::lower_d3d9::lower(&program, options, reuse, d3d9)?);
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {
@@ -315,7 +338,7 @@ fn lower_reusing(
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
     crate::rules::relax::relax(&mut program);
-    let mut lowered = crate::lower::lower(&program, sigs, options, reuse)?;
+    let mut lowered = crate::lower::lower(&program, sigs, options, reuse, scratch)?;
     *kept = Some(program);
     if let (Some(linkage), Some(chunk)) = (
         lowered.1.class_linkage.as_mut(),

@@ -7,12 +7,16 @@
 //! every descriptor set layout, pipeline layout and vertex input from the reflection. [`mod@bench`]
 //! times translated shaders on the device (the `vk-bench` binary). [`d3d12`] is the other
 //! executor: the same files through vkd3d's Direct3D 12 API, with vkd3d translating the DXBC.
+//! [`diff`] runs shaders through two translators on the device and compares their outputs
+//! (`vk-runner diff`).
 
 pub mod backend;
 pub mod bench;
 pub mod cache;
 pub mod d3d12;
+pub mod diff;
 pub mod hlsl;
+pub mod isolate;
 pub mod parse;
 pub mod report;
 pub mod run;

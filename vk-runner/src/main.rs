@@ -83,6 +83,97 @@ struct Cli {
     /// --shader-model..--max-shader-model are skipped, naming the range.
     #[arg(long, value_name = "X.Y", default_value = "5.1")]
     max_shader_model: String,
+    /// Run the files in this process instead of a child process (by default a crash of the
+    /// driver fails only the file it happened in; src/isolate.rs).
+    #[arg(long)]
+    in_process: bool,
+    /// Internal: run as the child of an isolated run.
+    #[arg(long, hide = true)]
+    child: bool,
+    /// Our backend: translate with float precision in SPV_KHR_float_controls2 form
+    /// (fast-math defaults instead of NoContraction); its modules need the device feature
+    /// shaderFloatControls2 (VK_KHR_shader_float_controls2), and every block is skipped,
+    /// naming it, on a device without.
+    #[arg(long)]
+    float_controls2: bool,
+}
+
+/// The options a child of an isolated run gets (the files are appended).
+fn child_command(cli: &Cli) -> Result<Vec<String>, String> {
+    let mut c = vk_runner::diff::worker::self_command()?;
+    c.push("--child".into());
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    c.extend(["--backend".into(), backend.into()]);
+    c.extend(["--hlsl-compiler".into(), cli.hlsl_compiler.clone()]);
+    if let Some(v) = &cli.vkd3d_compiler {
+        c.extend(["--vkd3d-compiler".into(), v.clone()]);
+    }
+    if let Some(d) = &cli.cache_dir {
+        c.extend(["--cache-dir".into(), d.display().to_string()]);
+    }
+    if cli.no_cache {
+        c.push("--no-cache".into());
+    }
+    if let Some(d) = cli.device {
+        c.extend(["--device".into(), d.to_string()]);
+    }
+    if cli.validate {
+        c.push("--validate".into());
+    }
+    if cli.float_controls2 {
+        c.push("--float-controls2".into());
+    }
+    if let Some(m) = &cli.shader_model {
+        c.extend(["--shader-model".into(), m.clone()]);
+    }
+    c.extend(["--max-shader-model".into(), cli.max_shader_model.clone()]);
+    c.push("--".into());
+    Ok(c)
+}
+
+/// Runs `files` in child processes (src/isolate.rs) and reports as a run in this process would.
+fn run_isolated(cli: &Cli, files: &[PathBuf]) -> i32 {
+    let command = match child_command(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("vk-runner: {e}");
+            return 2;
+        }
+    };
+    let backend = match cli.backend.unwrap_or(BackendKind::Ours) {
+        BackendKind::Ours => "ours",
+        BackendKind::Vkd3d => "vkd3d",
+    };
+    let mut report = Report::new(cli.json, !cli.quiet);
+    let start = std::time::Instant::now();
+    let info = vk_runner::isolate::run(&command, files, backend, &mut report, cli.json);
+    if let Some(code) = info.exit {
+        return code;
+    }
+    let (verr, vwarn) = (info.validation_errors, info.validation_warnings);
+    let failed = report.count(Status::Fail) > 0 || verr > 0;
+    if cli.json {
+        let extra = serde_json::json!({
+            "device": info.device,
+            "backend": backend,
+            "files": files.len(),
+            "validation": if cli.validate { serde_json::json!({"errors": verr, "warnings": vwarn}) } else { serde_json::Value::Null },
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json(extra)).unwrap_or_default()
+        );
+    } else {
+        if cli.validate {
+            println!("vk-runner: validation: {verr} errors, {vwarn} warnings");
+        }
+        println!("{}", report.summary());
+    }
+    if failed { 1 } else { 0 }
 }
 
 fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -120,6 +211,11 @@ fn default_cache_dir() -> PathBuf {
 }
 
 fn main() {
+    // `vk-runner diff ...`: differential execution (src/diff/).
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == "diff") {
+        std::process::exit(vk_runner::diff::main(args.collect()));
+    }
     let cli = Cli::parse();
     std::process::exit(run(cli));
 }
@@ -150,24 +246,6 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: {e}");
         return 2;
     }
-    let cache = if cli.no_cache {
-        Cache::disabled()
-    } else {
-        Cache::new(Some(
-            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
-        ))
-    };
-
-    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
-        Ok(h) => (Some(h), None),
-        Err(e) => {
-            eprintln!(
-                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
-            );
-            (None, Some(e))
-        }
-    };
-
     let model = |flag: &str, text: &str| {
         let mut c = vk_runner::parse::cursor::Cursor::new(text);
         match vk_runner::parse::qualifier::ShaderModel::parse(&mut c) {
@@ -195,6 +273,29 @@ fn run(cli: Cli) -> i32 {
         eprintln!("vk-runner: --shader-model {min_model} is above --max-shader-model {max_model}");
         return 2;
     }
+    // The direct executor runs the files in child processes (the D3D12 executor has its
+    // own workers).
+    if cli.executor == ExecutorKind::Direct && !cli.child && !cli.in_process {
+        return run_isolated(&cli, &files);
+    }
+    let cache = if cli.no_cache {
+        Cache::disabled()
+    } else {
+        Cache::new(Some(
+            cli.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        ))
+    };
+
+    let (hlsl, hlsl_error) = match HlslCompiler::new(&cli.hlsl_compiler, cache.clone()) {
+        Ok(h) => (Some(h), None),
+        Err(e) => {
+            eprintln!(
+                "vk-runner: WARNING: {e}; HLSL sections cannot be compiled and their checks will fail"
+            );
+            (None, Some(e))
+        }
+    };
+
     if cli.executor == ExecutorKind::D3d12 {
         let opts = vk_runner::d3d12::Options {
             hlsl: hlsl.as_ref(),
@@ -206,7 +307,7 @@ fn run(cli: Cli) -> i32 {
         };
         return run_d3d12(&cli, &files, &opts);
     }
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, cli.float_controls2) {
         Ok(g) => Some(g),
         Err(e) => {
             if cli.validate && e.contains("validation") {
@@ -230,6 +331,7 @@ fn run(cli: Cli) -> i32 {
             gpu.as_ref().is_some_and(|g| {
                 g.enabled.get("shaderTessellationAndGeometryPointSize") == Some(true)
             }),
+            cli.float_controls2,
         ),
         BackendKind::Vkd3d => {
             let cmd = cli
@@ -245,17 +347,25 @@ fn run(cli: Cli) -> i32 {
             }
         }
     };
-    if !cli.json {
+    let banner = [
         match &gpu {
-            Some(g) => println!("vk-runner: device {}", g.describe()),
-            None => println!("vk-runner: no device"),
-        }
-        println!(
+            Some(g) => format!("vk-runner: device {}", g.describe()),
+            None => "vk-runner: no device".to_string(),
+        },
+        format!(
             "vk-runner: backend {}, HLSL compiler {}",
             backend.name(),
             hlsl.as_ref()
                 .map_or("(none)".to_string(), |h| h.path().display().to_string())
-        );
+        ),
+    ];
+    if cli.child {
+        let device = gpu.as_ref().map(|g| g.describe());
+        banner
+            .iter()
+            .for_each(|b| vk_runner::isolate::banner(b, device.as_deref()));
+    } else if !cli.json {
+        banner.iter().for_each(|b| println!("{b}"));
     }
     let runner = Runner {
         gpu: gpu.as_ref(),
@@ -268,6 +378,18 @@ fn run(cli: Cli) -> i32 {
         max_model,
         header_selects_d3d9: cli.shader_model.is_none(),
     };
+    if cli.child {
+        for (i, f) in files.iter().enumerate() {
+            vk_runner::isolate::begin_file(i);
+            let mut r = Report::new(true, false);
+            runner.run_file(f, &mut r);
+            let (e, w) = gpu
+                .as_ref()
+                .map_or((0, 0), |g| (g.validation_errors(), g.validation_warnings()));
+            vk_runner::isolate::end_file(&r, e, w);
+        }
+        return 0;
+    }
     let mut report = Report::new(cli.json, !cli.quiet);
     let start = std::time::Instant::now();
     for f in &files {

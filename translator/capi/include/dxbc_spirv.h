@@ -184,6 +184,12 @@
 // `shaderTessellationAndGeometryPointSize`; vkd3d's `WRITE_TESS_GEOM_POINT_SIZE`).
 #define DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE (1 << 11)
 
+// Carry float precision as `SPV_KHR_float_controls2` fast-math defaults (`FPFastMathDefault`)
+// and per-operation `FPFastMathMode` decorations instead of `NoContraction` on every precise
+// operation: smaller modules, the same results. Set it only when the device has
+// `shaderFloatControls2` (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4).
+#define DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2 (1 << 12)
+
 // A checked copy of one shader's bytecode. Opaque to C.
 typedef struct dxbc_spirv_shader dxbc_spirv_shader;
 

@@ -71,6 +71,11 @@ pub const DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE: u32 = 1 << 10;
 /// Vertex, domain and geometry shaders write `PointSize` = 1.0 (needs
 /// `shaderTessellationAndGeometryPointSize`; vkd3d's `WRITE_TESS_GEOM_POINT_SIZE`).
 pub const DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE: u32 = 1 << 11;
+/// Carry float precision as `SPV_KHR_float_controls2` fast-math defaults (`FPFastMathDefault`)
+/// and per-operation `FPFastMathMode` decorations instead of `NoContraction` on every precise
+/// operation: smaller modules, the same results. Set it only when the device has
+/// `shaderFloatControls2` (`VK_KHR_shader_float_controls2`, core in Vulkan 1.4).
+pub const DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2: u32 = 1 << 12;
 
 /// How to translate. Chain a binding struct (policy, table or callback; at most one, default
 /// the class-offsets policy), a `dxbc_spirv_parameter_info` and a
@@ -534,7 +539,8 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         | DXBC_SPIRV_TRANSLATE_TYPED_UAV_READ_R32
         | DXBC_SPIRV_TRANSLATE_DUAL_SOURCE_BLENDING
         | DXBC_SPIRV_TRANSLATE_VERTEX_POINT_SIZE
-        | DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE;
+        | DXBC_SPIRV_TRANSLATE_TESS_GEOM_POINT_SIZE
+        | DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2;
     if info.flags & !known != 0 {
         return Err(ApiError::invalid_argument(format!(
             "flags {:#x} has bits no DXBC_SPIRV_TRANSLATE_* defines",
@@ -545,6 +551,7 @@ fn options(shader: &dxbc_spirv_shader, info: &dxbc_spirv_translate_info) -> ApiR
         target_env,
         debug_names: info.flags & DXBC_SPIRV_TRANSLATE_DEBUG_NAMES != 0,
         denorm_flush_f32: info.flags & DXBC_SPIRV_TRANSLATE_DENORM_FLUSH_F32 != 0,
+        float_controls2: info.flags & DXBC_SPIRV_TRANSLATE_FLOAT_CONTROLS2 != 0,
         d3d9: translator::D3d9Options {
             software_vertex_processing: info.flags
                 & DXBC_SPIRV_TRANSLATE_D3D9_SOFTWARE_VERTEX_PROCESSING

@@ -482,7 +482,7 @@ impl Parser {
             coissue,
             predicate,
             dst: None,
-            src: Vec::new(),
+            src: Sources::new(),
             extra: Extra::None,
         };
         let layout = opcode.info().layout;

@@ -53,7 +53,9 @@ pub fn decode(data: &[u8]) -> Result<Program, DecodeError> {
             },
         ));
     }
-    let mut items = Vec::new();
+    // Room for the instructions of a typical program (three to four dwords each), capped
+    // so that the reservation stays small next to the input.
+    let mut items = Vec::with_capacity((data.len() / 12).min(256));
     let mut pos = 4;
     loop {
         let token = read_word(data, pos)
@@ -390,7 +392,7 @@ fn instruction(
         coissue: token & 0x4000_0000 != 0,
         predicate: None,
         dst: None,
-        src: Vec::new(),
+        src: Sources::new(),
         extra: Extra::None,
     };
     let count_error = |expected, found| {

@@ -372,3 +372,19 @@ fn constant_table() {
     let c = Comment { offset: 4, data };
     assert!(c.ctab().unwrap().is_err());
 }
+
+#[test]
+fn version_names_are_what_display_writes() {
+    for stage in [Stage::Vertex, Stage::Pixel] {
+        for major in 0..=255u8 {
+            for minor in 0..=255u8 {
+                let v = Version {
+                    stage,
+                    major,
+                    minor,
+                };
+                assert_eq!(v.name(), v.to_string());
+            }
+        }
+    }
+}

@@ -60,6 +60,40 @@ impl Version {
     }
 }
 
+impl Version {
+    /// Its name (`vs_3_0`, `ps_2_x`, `vs_2_sw`), as [`std::fmt::Display`] writes it, made
+    /// without the formatting machinery (the reflection names every translated program's).
+    pub fn name(&self) -> String {
+        let mut s = String::with_capacity(8);
+        s.push_str(match self.stage {
+            Stage::Vertex => "vs_",
+            Stage::Pixel => "ps_",
+        });
+        let digit = |s: &mut String, d: u8| {
+            if d >= 100 {
+                s.push(char::from(b'0' + d / 100));
+            }
+            if d >= 10 {
+                s.push(char::from(b'0' + d / 10 % 10));
+            }
+            s.push(char::from(b'0' + d % 10));
+        };
+        match (self.major, self.minor) {
+            (2, 1) => s.push_str("2_x"),
+            (m, 0xFF) => {
+                digit(&mut s, m);
+                s.push_str("_sw");
+            }
+            (m, n) => {
+                digit(&mut s, m);
+                s.push('_');
+                digit(&mut s, n);
+            }
+        }
+        s
+    }
+}
+
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let stage = match self.stage {
@@ -418,9 +452,13 @@ pub struct Instruction {
     /// The predicate (`(p0)`, `(!p0.x)`) of a predicated instruction (bit 28).
     pub predicate: Option<Source>,
     pub dst: Option<Destination>,
-    pub src: Vec<Source>,
+    /// The sources in order (inline up to four, the most any opcode takes).
+    pub src: Sources,
     pub extra: Extra,
 }
+
+/// An instruction's source operands.
+pub type Sources = smallvec::SmallVec<[Source; 4]>;
 
 /// A comment block (`0xFFFE` token), kept whole; [`Comment::ctab`] parses a constant table.
 #[derive(Debug, Clone, PartialEq, Eq)]

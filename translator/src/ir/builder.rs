@@ -143,6 +143,29 @@ impl<'m> FnBuilder<'m> {
         }
     }
 
+    /// A builder adding to `f`, a finished function of `m` (after the passes: it reads and
+    /// writes no register variables), positioned nowhere until [`FnBuilder::resume_at`].
+    pub fn resume(m: &'m mut Module, f: Function) -> Self {
+        let mut s = std::mem::take(&mut m.spare.builder);
+        s.dirty.clear();
+        s.rows.clear();
+        s.next_block();
+        let cur = f.layout.first().copied().unwrap_or(BlockId(0));
+        FnBuilder { m, f, cur, s }
+    }
+
+    /// Makes `b` (already in the layout, open) the block instructions go to.
+    pub fn resume_at(&mut self, b: BlockId) {
+        self.s.rows.clear();
+        self.s.next_block();
+        self.cur = b;
+    }
+
+    /// The function built, the builder's buffers back to the module.
+    pub fn into_function(mut self) -> Function {
+        std::mem::take(&mut self.f)
+    }
+
     /// The finished function.
     #[cfg(test)]
     pub fn finish(mut self) -> Function {
@@ -317,7 +340,24 @@ impl<'m> FnBuilder<'m> {
     }
 
     /// Component `i` of a vector `x` (a scalar is returned as is for `i == 0`).
+    #[inline]
     pub fn extract(&mut self, x: Operand, i: u8) -> Operand {
+        // Made earlier in this block: the cache holds only extracts that no fold answered,
+        // so looking there first gives the same answer, cheaper.
+        if let Operand::Value(xv) = x
+            && i < 4
+            && let Some(e) = self.s.extracts.get(xv.0 as usize)
+            && e.stamp == self.s.stamp
+            && e.comps[i as usize] != 0
+        {
+            return Operand::Value(ValueId(e.comps[i as usize] - 1));
+        }
+        self.extract_other(x, i)
+    }
+
+    /// [`FnBuilder::extract`] of a component not made earlier in this block.
+    #[inline(never)]
+    fn extract_other(&mut self, x: Operand, i: u8) -> Operand {
         let ty = self.type_of(x);
         let (s, n) = self
             .m

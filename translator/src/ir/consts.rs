@@ -70,7 +70,17 @@ pub struct ConstTable {
     small: Vec<u32>,
     /// Vectors by (scalar type, per-component bits), without building a `Const` to look up.
     vectors: HashMap<(u32, [u64; 4], u8), ConstId>,
+    /// Specialization constants by SpecId below [`SPECS`], found without hashing (the D3D9
+    /// render state makes dozens per module): the constant's id plus one, 0 where none is
+    /// made yet. A second constant with the same SpecId (another type or default) goes to
+    /// `map`, where every other specialization constant is.
+    specs: Vec<u32>,
+    /// The SpecIds set in `specs` (so that clearing touches only those).
+    specs_set: Vec<u32>,
 }
+
+/// How many SpecIds [`ConstTable`] finds in a table.
+const SPECS: u32 = 256;
 
 impl ConstTable {
     /// An empty table with room for what a typical shader interns (a few dozen scalars, a
@@ -83,6 +93,8 @@ impl ConstTable {
             scalars: HashMap::with_capacity_and_hasher(48, Default::default()),
             small: vec![0; 4 * SMALL],
             vectors: HashMap::with_capacity_and_hasher(8, Default::default()),
+            specs: vec![0; SPECS as usize],
+            specs_set: Vec::new(),
         }
     }
 
@@ -94,24 +106,37 @@ impl ConstTable {
         self.scalars.clear();
         self.small.fill(0);
         self.vectors.clear();
+        for &id in &self.specs_set {
+            self.specs[id as usize] = 0;
+        }
+        self.specs_set.clear();
     }
 
     pub fn intern(&mut self, c: Const) -> ConstId {
-        let leaf = match c {
+        match c {
             Const::Scalar { ty, bits } => return self.scalar(ty, bits),
-            Const::Composite { .. } => None,
-            Const::Null(ty) => Some((0, ty.0, 0, 0)),
-            Const::Undef(ty) => Some((1, ty.0, 0, 0)),
-            Const::Spec { ty, id, default } => Some((2, ty.0, id, default)),
-        };
-        if let Some(key) = leaf {
-            let next = ConstId(self.consts.len() as u32);
-            let id = *self.leaves.entry(key).or_insert(next);
-            if id == next {
-                self.consts.push(c);
-            }
-            return id;
+            Const::Spec { ty, id, default } => return self.spec(ty, id, default),
+            Const::Null(ty) => return self.leaf((0, ty.0, 0, 0), c),
+            Const::Undef(ty) => return self.leaf((1, ty.0, 0, 0), c),
+            Const::Composite { .. } => {}
         }
+        self.intern_in_map(c)
+    }
+
+    /// Null, undef and specialization constants by a plain key (`(kind, type, id, default)`),
+    /// not through `map`: probing the `Const`-keyed map with them made the compiled equality
+    /// test read a composite's part count from the key's unset bytes first (valgrind).
+    fn leaf(&mut self, key: (u8, u32, u32, u64), c: Const) -> ConstId {
+        let next = ConstId(self.consts.len() as u32);
+        let id = *self.leaves.entry(key).or_insert(next);
+        if id == next {
+            self.consts.push(c);
+        }
+        id
+    }
+
+    /// [`ConstTable::intern`] through `map`.
+    fn intern_in_map(&mut self, c: Const) -> ConstId {
         // One hash and probe, found or not; the constant is cloned only when new.
         match self.map.entry(c) {
             Entry::Occupied(o) => *o.get(),
@@ -211,7 +236,24 @@ impl ConstTable {
 
     /// A scalar specialization constant with SpecId `id` and the value `default` (raw bits).
     pub fn spec(&mut self, ty: TypeId, id: u32, default: u64) -> ConstId {
-        self.intern(Const::Spec { ty, id, default })
+        let c = Const::Spec { ty, id, default };
+        let Some(&slot) = self.specs.get(id as usize) else {
+            return self.leaf((2, ty.0, id, default), c);
+        };
+        if slot == 0 {
+            // A table built by `default()` has no slots; `new()`'s are all free here.
+            self.consts.push(c);
+            let n = self.consts.len() as u32;
+            self.specs[id as usize] = n;
+            self.specs_set.push(id);
+            return ConstId(n - 1);
+        }
+        let found = ConstId(slot - 1);
+        if *self.get(found) == c {
+            found
+        } else {
+            self.leaf((2, ty.0, id, default), c)
+        }
     }
 
     /// Whether `id` is, or is made of, a specialization constant (its value is unknown here).

@@ -11,6 +11,7 @@
 pub mod builder;
 pub mod consts;
 pub mod display;
+mod narrow;
 pub mod structured;
 pub mod types;
 pub mod validate;
@@ -116,6 +117,11 @@ pub mod flags {
 }
 
 /// One instruction.
+///
+/// `Op::Nop` is a placeholder: code its front end writes after the passes, in its place
+/// (`lower_d3d9::tail`), whose operands are the values that code reads (the first one a
+/// literal the front end gives it). The passes keep it where it is, never fold or merge it,
+/// and resolve its operands like any other's; the emitter never sees one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inst {
     pub op: spirv::Op,
@@ -289,16 +295,22 @@ pub struct Var {
     pub ty: TypeId,
 }
 
+/// The `FPFastMathDefault` of a module in `SPV_KHR_float_controls2` form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastMathDefault {
+    /// The FP Fast Math Mode bits.
+    pub mask: u32,
+    /// The 32-bit integer constant holding `mask` (the execution mode's operand).
+    pub constant: ConstId,
+}
+
 /// The buffers a module keeps from its last built function for the next (see
-/// [`Module::reset`]): the function's lists, the builder's per-variable state and the SM4
-/// lowering's state. Their contents are stale: [`FnBuilder::new`](builder::FnBuilder::new)
-/// clears the function's and builder's, and lowering empties `lower` when it starts.
+/// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
+/// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spare {
     pub function: Function,
     pub builder: builder::Scratch,
-    /// The SM4 lowering's maps and lists ([`crate::lower::LowerScratch`]).
-    pub lower: Box<crate::lower::LowerScratch>,
 }
 
 /// A function: an instruction arena and basic blocks.
@@ -421,10 +433,14 @@ pub struct Module {
     /// `OpEndInvocationInterlockEXT`, so each runs exactly once, in uniform control flow,
     /// whatever returns the body takes (rasterizer-ordered views).
     pub interlock: bool,
+    /// `SPV_KHR_float_controls2` form of the precision rules (`Options::float_controls2`):
+    /// the fast-math flags of every float type's `FPFastMathDefault`; operations flagged
+    /// [`flags::PRECISE`] that the default does not cover get an `FPFastMathMode` of none,
+    /// never `NoContraction`.
+    pub float_controls2: Option<FastMathDefault>,
     /// Buffers of this module's last function and its builder, which [`Module::reset`]
     /// keeps for the next [`FnBuilder`](builder::FnBuilder) (fewer allocations when a module
-    /// is reused). Holds no state any later translation reads (`lower` keeps the last
-    /// program's lowering state until the next lowering empties it).
+    /// is reused). Holds no state any later translation reads.
     pub(crate) spare: Spare,
 }
 
@@ -452,18 +468,21 @@ impl Module {
             names: Vec::new(),
             keep_names: true,
             interlock: false,
+            float_controls2: None,
             spare: Spare::default(),
         }
     }
 
     /// `reuse` reset for `stage` ([`Module::reset`]), or a new module when there is none.
-    pub fn reuse_or_new(reuse: Option<Module>, stage: ShaderStage) -> Module {
+    /// Boxed: a module is a few kilobytes, which moving between the translation's steps
+    /// would copy each time.
+    pub fn reuse_or_new(reuse: Option<Box<Module>>, stage: ShaderStage) -> Box<Module> {
         match reuse {
             Some(mut m) => {
                 m.reset(stage);
                 m
             }
-            None => Module::new(stage),
+            None => Box::new(Module::new(stage)),
         }
     }
 
@@ -486,6 +505,7 @@ impl Module {
             keep_names,
             void_fn_type,
             interlock,
+            float_controls2,
             spare,
         } = self;
         *s = stage;
@@ -511,6 +531,7 @@ impl Module {
         names.clear();
         *keep_names = true;
         *interlock = false;
+        *float_controls2 = None;
     }
 
     pub fn add_global(

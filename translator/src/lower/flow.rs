@@ -154,6 +154,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             crate::reflect::ShaderStage::Geometry | crate::reflect::ShaderStage::Hull
         ) {
             self.store_outputs()?;
+        } else if self.stage == crate::reflect::ShaderStage::Geometry
+            && self.stage_info.gs_output.is_none()
+        {
+            // A geometry shader without an output topology never emits (rules: stage
+            // declaration); it becomes a point-list shader, and Vulkan wants a point-list
+            // shader's PointSize written when the device draws sized points
+            // (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725), emitted or not.
+            let stream = self.rasterized_stream();
+            self.store_point_size(stream);
         }
         // A geometry shader that has emitted nothing before this exit (one that never emits
         // may leave its output topology out: points) still writes PointSize when the options
@@ -356,11 +365,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 for v in before..self.b.f.insts.len() {
                     let i = &self.b.f.insts[v];
                     if is_relaxable(i.op, self.b.m.types.scalar(i.ty), float_dst) {
-                        let h = if crate::passes::min16::can_narrow(i) {
-                            half
-                        } else {
-                            0
-                        };
+                        let h = if i.narrowable_to_16() { half } else { 0 };
                         self.b.f.insts[v].flags |= flags::RELAXED | h;
                     }
                 }
@@ -720,12 +725,21 @@ pub(crate) fn demote(
     refl: &mut crate::reflect::Reflection,
     env: crate::options::TargetEnv,
 ) {
-    b.m.capability(spirv::Capability::DemoteToHelperInvocation);
+    declare_demote(b.m, refl, env);
+    b.op_void(Op::DemoteToHelperInvocation, &[]);
+}
+
+/// The capability, extension and Vulkan feature [`demote`] needs.
+pub(crate) fn declare_demote(
+    m: &mut crate::ir::Module,
+    refl: &mut crate::reflect::Reflection,
+    env: crate::options::TargetEnv,
+) {
+    m.capability(spirv::Capability::DemoteToHelperInvocation);
     if env.spirv_version() < (1, 6) {
-        b.m.extension("SPV_EXT_demote_to_helper_invocation");
+        m.extension("SPV_EXT_demote_to_helper_invocation");
     }
     refl.need_feature("shaderDemoteToHelperInvocation");
-    b.op_void(Op::DemoteToHelperInvocation, &[]);
 }
 
 /// Whether `RelaxedPrecision` may decorate the result of `op` (of scalar kind `s`) lowered

@@ -45,7 +45,7 @@ use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
 use crate::reflect::{Reflection, ShaderStage};
 use crate::sm4::{InstRef, Program};
-pub(crate) use flow::demote;
+pub(crate) use flow::{declare_demote, demote};
 use route::Topic;
 
 pub use error::LowerError;
@@ -73,8 +73,8 @@ pub struct ReflectionGlobals {
     pub descriptors: Vec<GlobalId>,
 }
 
-/// The lowering's per-program state kept from one translation to the next (in the module's
-/// [`Spare`](crate::ir::Spare)), so that its lists and maps keep their allocations. Each part
+/// The lowering's per-program state kept from one translation to the next (by the
+/// [`Translator`](crate::Translator)), so that its lists and maps keep their allocations. Each part
 /// is emptied ([`IoState::recycled`] and the like) before the next program uses it: no
 /// program state crosses translations.
 #[derive(Debug, Default)]
@@ -84,13 +84,6 @@ pub(crate) struct LowerScratch {
     res: ResourceState,
     flow: flow::FlowState,
     refl_globals: ReflectionGlobals,
-}
-
-impl Clone for LowerScratch {
-    /// A scratch holds no program state: a copy is an empty one.
-    fn clone(&self) -> Self {
-        Self::default()
-    }
 }
 
 impl LowerScratch {
@@ -328,8 +321,9 @@ pub fn lower<'p>(
     prog: &'p Program,
     sigs: Signatures<'p>,
     opts: &'p Options,
-    reuse: Option<Module>,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+    reuse: Option<Box<Module>>,
+    kept: &mut LowerScratch,
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
         crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,
@@ -378,8 +372,7 @@ pub fn lower<'p>(
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
     // The state kept from the last translation, emptied (field by field: the scratch stays
-    // where it is, boxed, so that moving the module does not copy it).
-    let kept = &mut module.spare.lower;
+    // where it is).
     let temps = std::mem::take(&mut kept.temps);
     let io = std::mem::take(&mut kept.io);
     let res = std::mem::take(&mut kept.res);
@@ -412,7 +405,7 @@ pub fn lower<'p>(
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
-    let (func, refl, globals) = l.finish();
+    let (func, refl, globals) = l.finish(kept);
     module.functions.push(func);
     Ok((module, refl, globals))
 }
@@ -450,16 +443,39 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The entry function, reflection and reflection globals of the finished lowering; the
-    /// state's buffers go back to the module for the next (the globals' through the caller).
-    fn finish(mut self) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
+    /// state's buffers go back to `kept` for the next (the globals' through the caller).
+    fn finish(
+        mut self,
+        kept: &mut LowerScratch,
+    ) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
         self.refl.class_linkage = self.classes.reflection();
-        let kept = &mut self.b.m.spare.lower;
         kept.temps = std::mem::take(&mut self.temps);
         kept.io = std::mem::take(&mut self.io);
         kept.res = std::mem::take(&mut self.res);
         kept.flow = std::mem::take(&mut self.flow);
         finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
     }
+}
+
+/// Fast-math flags of the operations D3D lets a driver refactor (`dcl_globalFlags
+/// refactoringAllowed`, and Direct3D 9): contraction (fused multiply-add) and reassociation.
+/// NaNs, infinities and signed zeros keep their meaning either way.
+pub(crate) const REFACTORABLE: u32 =
+    spirv::FPFastMathMode::ALLOW_CONTRACT.bits() | spirv::FPFastMathMode::ALLOW_REASSOC.bits();
+
+/// Declares `SPV_KHR_float_controls2` form of the precision rules
+/// ([`Options::float_controls2`]): the capability, extension and Vulkan feature, and the
+/// module's default fast-math flags — none when every float operation is precise, else
+/// [`REFACTORABLE`].
+pub(crate) fn declare_float_controls2(m: &mut Module, refl: &mut Reflection, all_precise: bool) {
+    m.capability(spirv::Capability::FloatControls2);
+    m.extension("SPV_KHR_float_controls2");
+    refl.need_feature("shaderFloatControls2");
+    let mask = if all_precise { 0 } else { REFACTORABLE };
+    m.float_controls2 = Some(crate::ir::FastMathDefault {
+        mask,
+        constant: m.consts.u32(mask),
+    });
 }
 
 /// The entry function, reflection and reflection globals of a finished lowering, of either
@@ -470,7 +486,11 @@ pub(crate) fn finish_lowering(
     refl: &mut Reflection,
     globals: &mut ReflectionGlobals,
 ) -> (crate::ir::Function, Reflection, ReflectionGlobals) {
-    refl.capabilities = b.m.capabilities.iter().map(|c| format!("{c:?}")).collect();
+    refl.capabilities =
+        b.m.capabilities
+            .iter()
+            .map(|&c| crate::reflect::names::capability(c))
+            .collect();
     refl.extensions = b.m.extensions.iter().map(|e| e.to_string()).collect();
     refl.vulkan_features.sort();
     refl.vulkan_features.dedup();
@@ -537,6 +557,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .m
                 .execution_mode(spirv::ExecutionMode::DenormFlushToZero, &[32]);
             self.need_feature("shaderDenormFlushToZeroFloat32");
+        }
+        if self.opts.float_controls2 {
+            declare_float_controls2(self.b.m, &mut self.refl, self.all_precise);
         }
     }
 

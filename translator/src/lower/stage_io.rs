@@ -332,7 +332,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             mask: e.mask,
             component_type: ComponentType::Float,
             placement: InterfacePlacement::BuiltIn {
-                builtin: format!("{builtin:?}"),
+                builtin: crate::reflect::names::builtin(builtin),
             },
         };
         self.reflect_file(file, var, g);

@@ -119,7 +119,7 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         // Reflection of the sets.
         let mut info = D3d9Info {
-            version: self.ver.to_string(),
+            version: self.ver.name(),
             ..Default::default()
         };
         for kind in kinds {

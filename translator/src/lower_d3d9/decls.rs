@@ -8,7 +8,6 @@
 //! this one walk over the instructions.
 
 use crate::rules::d3d9::D3d9Rule;
-use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -47,22 +46,103 @@ impl SetUse {
     }
 }
 
+/// A map of a few entries kept sorted by key in a vector: iterated in key order like a
+/// `BTreeMap`, and its allocation kept from one program to the next (a `BTreeMap` frees its
+/// nodes when cleared).
+#[derive(Debug)]
+pub(crate) struct SortedMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap(Vec::new())
+    }
+}
+
+impl<K: Ord + Copy, V> SortedMap<K, V> {
+    /// Sets `k` to `v`; returns the value it replaces.
+    pub fn insert(&mut self, k: K, v: V) -> Option<V> {
+        match self.0.binary_search_by(|(x, _)| x.cmp(&k)) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, v)),
+            Err(i) => {
+                self.0.insert(i, (k, v));
+                None
+            }
+        }
+    }
+
+    pub fn get(&self, k: &K) -> Option<&V> {
+        self.0
+            .binary_search_by(|(x, _)| x.cmp(k))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    pub fn contains_key(&self, k: &K) -> bool {
+        self.get(k).is_some()
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// A set of a few keys kept sorted in a vector (see [`SortedMap`]).
+#[derive(Debug)]
+pub(crate) struct SortedSet<K>(Vec<K>);
+
+impl<K> Default for SortedSet<K> {
+    fn default() -> Self {
+        SortedSet(Vec::new())
+    }
+}
+
+impl<K: Ord + Copy> SortedSet<K> {
+    /// Adds `k`; whether it was new.
+    pub fn insert(&mut self, k: K) -> bool {
+        match self.0.binary_search(&k) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, k);
+                true
+            }
+        }
+    }
+
+    pub fn contains(&self, k: &K) -> bool {
+        self.0.binary_search(k).is_ok()
+    }
+
+    /// The keys in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, K> {
+        self.0.iter()
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Decls {
     pub semantics: Vec<Semantic>,
     /// Declared sampler types, by `s#`.
-    pub sampler_types: BTreeMap<u16, TextureType>,
+    pub sampler_types: SortedMap<u16, TextureType>,
     /// The types ps_1_x instructions imply for their (undeclared) stages (`ps1_tex`).
-    pub implied_types: BTreeMap<u16, TextureType>,
+    pub implied_types: SortedMap<u16, TextureType>,
     /// Samplers (texture stages in ps_1_x) the code samples.
-    pub samplers: BTreeSet<u16>,
-    pub defs: BTreeMap<u16, [u32; 4]>,
-    pub defis: BTreeMap<u16, [i32; 4]>,
-    pub defbs: BTreeMap<u16, bool>,
+    pub samplers: SortedSet<u16>,
+    pub defs: SortedMap<u16, [u32; 4]>,
+    pub defis: SortedMap<u16, [i32; 4]>,
+    pub defbs: SortedMap<u16, bool>,
     /// Registers some instruction writes.
-    pub written: BTreeSet<(RT, u16)>,
+    pub written: SortedSet<(RT, u16)>,
     /// Registers some instruction reads (inputs and texture coordinates among them).
-    pub read: BTreeSet<(RT, u16)>,
+    pub read: SortedSet<(RT, u16)>,
     pub floats: SetUse,
     pub ints: SetUse,
     pub bools: SetUse,
@@ -70,6 +150,42 @@ pub(crate) struct Decls {
     pub labels: HashMap<u16, usize>,
     /// Index of the first `label` (the main program ends there).
     pub main_end: usize,
+}
+
+impl Decls {
+    /// Empty, with the allocations kept (for the next program).
+    pub fn clear(&mut self) {
+        let Decls {
+            semantics,
+            sampler_types,
+            implied_types,
+            samplers,
+            defs,
+            defis,
+            defbs,
+            written,
+            read,
+            floats,
+            ints,
+            bools,
+            labels,
+            main_end,
+        } = self;
+        semantics.clear();
+        sampler_types.clear();
+        implied_types.clear();
+        samplers.clear();
+        defs.clear();
+        defis.clear();
+        defbs.clear();
+        written.clear();
+        read.clear();
+        *floats = SetUse::default();
+        *ints = SetUse::default();
+        *bools = SetUse::default();
+        labels.clear();
+        *main_end = 0;
+    }
 }
 
 /// The float constant registers a version has (the D3D9 runtime rejects higher ones).

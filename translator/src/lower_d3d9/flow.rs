@@ -60,6 +60,13 @@ pub(crate) struct FlowState {
 
 /// Deepest nesting of `if`/`loop`/`rep` (subroutines' included) accepted; D3D9 allows 24.
 const MAX_FLOW_DEPTH: usize = 64;
+
+impl FlowState {
+    /// Whether lowering is in the main program, outside every `if`, loop and subroutine.
+    pub fn at_top_level(&self) -> bool {
+        self.frames.is_empty() && self.calls.is_empty()
+    }
+}
 /// Deepest subroutine nesting accepted; D3D9 allows 4 (2.0) to 4 (3.0) levels of `call`.
 const MAX_CALL_DEPTH: usize = 16;
 /// Most instructions lowered from inlined subroutine bodies, all calls together (a chain of

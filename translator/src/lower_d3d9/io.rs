@@ -12,6 +12,7 @@
 
 use crate::rules::d3d9::D3d9Rule;
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
 
 use super::{D9, R};
@@ -74,6 +75,15 @@ pub(crate) struct IoState {
     pub declared_outputs: Vec<(RT, u16)>,
 }
 
+impl IoState {
+    /// Empty, with the allocations kept (for the next program).
+    pub fn clear(&mut self) {
+        self.inputs.clear();
+        self.outputs.clear();
+        self.declared_outputs.clear();
+    }
+}
+
 impl<'p, 'm> D9<'p, 'm> {
     /// The location of varying (`usage`, `index`): the caller's map, else the default.
     pub fn varying_location(&self, usage: Usage, index: u8) -> u32 {
@@ -116,7 +126,7 @@ impl<'p, 'm> D9<'p, 'm> {
             Err(bi) => {
                 self.b.m.decorate(t, Decoration::BuiltIn, &[bi as u32]);
                 InterfacePlacement::BuiltIn {
-                    builtin: format!("{bi:?}"),
+                    builtin: crate::reflect::names::builtin(bi),
                 }
             }
         };
@@ -204,7 +214,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// The semantic a `dcl` gives register `reg`, if any (all of them, for a register that
     /// holds several).
-    fn semantics_of(&self, reg: Register) -> Vec<super::decls::Semantic> {
+    fn semantics_of(&self, reg: Register) -> SmallVec<[super::decls::Semantic; 2]> {
         self.decl
             .semantics
             .iter()
@@ -284,7 +294,7 @@ impl<'p, 'm> D9<'p, 'm> {
                     }
                 }
                 let zero = self.b.f32c(0.0);
-                let parts: Vec<Operand> = parts.iter().map(|p| p.unwrap_or(zero)).collect();
+                let parts = parts.map(|p| p.unwrap_or(zero));
                 Ok(self.b.construct(&parts))
             }
         }
@@ -352,7 +362,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Declares the outputs: from register use before 3.0, from `dcl` in vs_3_0.
     pub(super) fn declare_outputs(&mut self) -> R<()> {
-        let written: Vec<(RT, u16)> = self.decl.written.iter().copied().collect();
+        let written: SmallVec<[(RT, u16); 16]> = self.decl.written.iter().copied().collect();
         let vs = self.stage == ShaderStage::Vertex;
         if vs && self.ver.major >= 3 {
             let sems: Vec<_> = self
@@ -624,7 +634,7 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// Stores every output register to its global (at a return).
     pub fn store_outputs(&mut self) -> R<()> {
-        let outs = self.io.outputs.clone();
+        let outs: SmallVec<[OutSlot; 8]> = self.io.outputs.iter().copied().collect();
         let colour0 = if self.ps1() {
             (RT::Temp, 0)
         } else {

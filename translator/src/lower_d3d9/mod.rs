@@ -22,6 +22,8 @@ mod route;
 #[cfg(test)]
 mod rules_tests;
 mod state;
+mod state_code;
+mod tail;
 #[cfg(test)]
 mod tests;
 mod texture;
@@ -73,9 +75,39 @@ pub(crate) struct D9<'p, 'm> {
     pub ps1_state: ps1_tex::Ps1State,
     /// The render state compiled in (`crate::d3d9_state`).
     pub state: state::StateLowering,
+    /// The caller's state choices, one look-up per item.
+    pub state_table: crate::d3d9_state::StateTable<'p>,
     /// Stores held back while a co-issued pair is lowered (both read the registers as they
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
+    /// Placeholders of the state code made after the passes (`tail`).
+    pub tails: Vec<tail::Tail>,
+}
+
+/// What the D3D9 lowering keeps from one translation to the next (in the `Translator`):
+/// the placeholders of the last module's state code, which [`expand_tails`] writes after
+/// the passes.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    tails: tail::Tails,
+    /// The lowering's maps and lists, emptied before the next program uses them (no program
+    /// state crosses translations).
+    decl: decls::Decls,
+    regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    io: io::IoState,
+    tex: texture::TexState,
+}
+
+impl Kept {
+    /// Forgets the last module's placeholders (before any translation).
+    pub fn clear(&mut self) {
+        self.tails.clear();
+    }
+}
+
+/// Writes the state code the lowering of `m` left as placeholders (`tail`), after the passes.
+pub(crate) fn expand_tails(m: &mut Module, kept: &Kept, opts: &Options) {
+    tail::expand(m, &kept.tails, opts);
 }
 
 impl<'p, 'm> D9<'p, 'm> {
@@ -160,8 +192,10 @@ impl<'p, 'm> D9<'p, 'm> {
 pub fn lower(
     prog: &Program,
     opts: &Options,
-    reuse: Option<Module>,
-) -> R<(Module, Reflection, ReflectionGlobals)> {
+    reuse: Option<Box<Module>>,
+    kept: &mut Kept,
+) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
+    kept.clear();
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.
     let mut checked = prog.version;
@@ -174,7 +208,16 @@ pub fn lower(
     })?;
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
-    let insts: Vec<&Instruction> = prog.instructions().collect();
+    let mut insts: Vec<&Instruction> = Vec::with_capacity(prog.items.len());
+    insts.extend(prog.instructions());
+    let mut decl = std::mem::take(&mut kept.decl);
+    decl.clear();
+    let mut regs = std::mem::take(&mut kept.regs);
+    regs.clear();
+    let mut io = std::mem::take(&mut kept.io);
+    io.clear();
+    let mut tex = std::mem::take(&mut kept.tex);
+    tex.samplers.clear();
     let mut l = D9 {
         b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
         prog,
@@ -185,20 +228,26 @@ pub fn lower(
         offset: 0,
         refl: Reflection::empty(stage),
         refl_globals: ReflectionGlobals::default(),
-        regs: HashMap::default(),
-        decl: decls::Decls::default(),
+        regs,
+        decl,
         limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
-        io: io::IoState::default(),
+        io,
         consts: consts::ConstState::default(),
-        tex: texture::TexState::default(),
+        tex,
         flow: flow::FlowState::default(),
         ps1_state: ps1_tex::Ps1State::default(),
         state: state::StateLowering::default(),
+        state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
         pending: None,
+        tails: std::mem::take(&mut kept.tails.list),
     };
     if stage == ShaderStage::Pixel {
         l.b.m
             .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
+    }
+    if opts.float_controls2 {
+        // D3D9 has no precise operations: every one may be refactored.
+        crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
     }
     l.check_state()?;
     l.scan()?;
@@ -211,6 +260,12 @@ pub fn lower(
     }
     let (func, refl, globals) =
         crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals);
+    kept.tails.list = std::mem::take(&mut l.tails);
+    kept.tails.push = l.state.push.take();
+    kept.decl = std::mem::take(&mut l.decl);
+    kept.regs = std::mem::take(&mut l.regs);
+    kept.io = std::mem::take(&mut l.io);
+    kept.tex = std::mem::take(&mut l.tex);
     drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))

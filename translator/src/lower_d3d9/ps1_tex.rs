@@ -342,13 +342,13 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Row `which` (0: matrix M00, M01, M10, M11; 1: luminance scale, offset) of a stage's
     /// bump-environment state.
     fn bump_row(&mut self, stage: u16, which: u32) -> R<Operand> {
-        use crate::d3d9_state::{StateDelivery, StateItem};
+        use crate::d3d9_state::StateItem;
         let item = u8::try_from(stage)
             .ok()
             .filter(|&s| u32::from(s) < BUMP_ENV_STAGES)
             .map(StateItem::BumpEnv)
             .ok_or_else(|| self.invalid(format!("texture stage {stage} (there are 8)")))?;
-        if self.opts.d3d9.state.delivery(item) != StateDelivery::Buffer {
+        if !self.state_in_buffer(item) {
             // The caller's specialization constants, push constants or baked values.
             let w = self.state_words(item);
             let zero = self.b.f32c(0.0);
@@ -388,16 +388,14 @@ impl<'p, 'm> D9<'p, 'm> {
     /// The stages whose bump-environment state the program reads from the buffer (the
     /// default delivery of the state items `bump-env-N`).
     fn bump_env_stages(&self) -> Vec<u32> {
-        use crate::d3d9_state::{StateDelivery, StateItem};
+        use crate::d3d9_state::StateItem;
         let mut s: Vec<u32> = self
             .insts
             .iter()
             .filter(|i| reads_bump_env(i.opcode))
             .filter_map(|i| i.dst.map(|d| u32::from(d.reg.num)))
             .filter(|&n| {
-                u8::try_from(n).map_or(true, |n| {
-                    self.opts.d3d9.state.delivery(StateItem::BumpEnv(n)) == StateDelivery::Buffer
-                })
+                u8::try_from(n).map_or(true, |n| self.state_in_buffer(StateItem::BumpEnv(n)))
             })
             .collect();
         s.sort_unstable();

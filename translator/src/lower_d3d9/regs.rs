@@ -36,7 +36,8 @@ impl<'p, 'm> D9<'p, 'm> {
     /// their initial values, then the outputs, constant buffers and samplers.
     pub(super) fn declare(&mut self) -> R<()> {
         self.declare_outputs()?;
-        let mut keys: Vec<(RT, u16)> = self.decl.written.iter().copied().collect();
+        let mut keys: smallvec::SmallVec<[(RT, u16); 16]> =
+            self.decl.written.iter().copied().collect();
         for o in &self.io.outputs {
             if !keys.contains(&o.reg) {
                 keys.push(o.reg);
@@ -115,7 +116,7 @@ impl<'p, 'm> D9<'p, 'm> {
     /// register reads.
     pub fn register_vec4(&mut self, key: (RT, u16)) -> R<Operand> {
         if let Some(vars) = self.regs.get(&key).copied() {
-            let parts: Vec<Operand> = vars.iter().map(|&v| self.b.load_var(v)).collect();
+            let parts = vars.map(|v| self.b.load_var(v));
             let v = self.b.construct(&parts);
             return Ok(match self.var_scalar(key.0) {
                 Scalar::I32 => self.b.op(Op::ConvertSToF, TypeId::VEC4, &[v]),

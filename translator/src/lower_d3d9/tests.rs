@@ -26,15 +26,17 @@ fn no_state() -> Options {
 fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals) {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
-    let (mut m, r, g) = super::lower(&prog, opts, None).unwrap();
+    let mut kept = super::Kept::default();
+    let (mut m, r, g) = super::lower(&prog, opts, None, &mut kept).unwrap();
     crate::passes::run(&mut m).unwrap();
-    (m, r, g)
+    super::expand_tails(&mut m, &kept, opts);
+    (*m, r, g)
 }
 
 fn lower_err(src: &str) -> crate::lower::LowerError {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
-    match super::lower(&prog, &no_state(), None) {
+    match super::lower(&prog, &no_state(), None, &mut super::Kept::default()) {
         Err(e) => e,
         Ok(_) => panic!("lowering succeeded"),
     }
@@ -757,7 +759,13 @@ fn software_vertex_processing_has_the_software_limits() {
     );
     // Pixel shaders keep their limits.
     let bytes = d3dbc::asm::assemble("ps_2_0\nmov oC0, c32\n").unwrap();
-    let e = super::lower(&d3dbc::decode(&bytes).unwrap(), &swvp, None).unwrap_err();
+    let e = super::lower(
+        &d3dbc::decode(&bytes).unwrap(),
+        &swvp,
+        None,
+        &mut super::Kept::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.rule(), Some("constant-register-range"));
 }
 
@@ -806,7 +814,13 @@ fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
     );
     // Other rules stay.
     let bytes = d3dbc::asm::assemble("ps_2_0\ntexbem t1, t0\n").unwrap();
-    let e = super::lower(&d3dbc::decode(&bytes).unwrap(), &relaxed, None).unwrap_err();
+    let e = super::lower(
+        &d3dbc::decode(&bytes).unwrap(),
+        &relaxed,
+        None,
+        &mut super::Kept::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.rule(), Some("opcode-in-version"), "{e}");
 }
 

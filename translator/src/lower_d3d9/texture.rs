@@ -530,14 +530,7 @@ impl<'p, 'm> D9<'p, 'm> {
         let Some(cond) = any else {
             return Ok(());
         };
-        self.only_if(cond, |l| {
-            l.demote();
-            Ok(())
-        })
-    }
-
-    /// Turns the invocation into a helper (D3D9 `texkill`).
-    pub fn demote(&mut self) {
-        crate::lower::demote(&mut self.b, &mut self.refl, self.opts.target_env);
+        self.demote_if(cond);
+        Ok(())
     }
 }

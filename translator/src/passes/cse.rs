@@ -74,6 +74,7 @@ fn never(op: Op) -> bool {
             | Op::IsHelperInvocationEXT
             | Op::ReadClockKHR
             | Op::FunctionCall
+            | Op::Nop
     ) || has_side_effects(op)
 }
 

@@ -9,7 +9,8 @@ use spirv::Op;
 
 use crate::ir::{Function, Operand, Terminator, ValueId};
 
-/// True for instructions that must stay even when their result is unused.
+/// True for instructions that must stay even when their result is unused (and for a
+/// placeholder, `Op::Nop`, which [`eliminate_dead_code`] keeps too: see `ir::Inst`).
 pub fn has_side_effects(op: Op) -> bool {
     use Op::*;
     matches!(
@@ -73,7 +74,8 @@ pub fn eliminate_dead_code(f: &mut Function, scratch: &mut Scratch) {
     for &b in &f.layout {
         let blk = f.block(b);
         for &v in &blk.insts {
-            if has_side_effects(f.inst(v).op) && !live[v.0 as usize] {
+            let op = f.inst(v).op;
+            if (has_side_effects(op) || op == Op::Nop) && !live[v.0 as usize] {
                 live[v.0 as usize] = true;
                 work.push(v);
             }

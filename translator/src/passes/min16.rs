@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::smallvec;
-use spirv::{GlslStd450Op as Glsl, Op};
+use spirv::Op;
 
 use crate::ir::{ConstTable, Function, Inst, Operand, Scalar, TypeId, TypeTable, ValueId, flags};
 
@@ -25,55 +25,6 @@ use crate::ir::{ConstTable, Function, Inst, Operand, Scalar, TypeId, TypeTable, 
 pub struct Used {
     pub float16: bool,
     pub int16: bool,
-}
-
-/// Whether `i` is an operation the pass can run on 16-bit types: arithmetic whose operands
-/// and result are all of the result's kind (float, or integer) and whose meaning does not
-/// depend on the width beyond precision and range. Integer division and conversions are not
-/// (division by zero is guarded at 32 bits; conversions clamp to the 32-bit range).
-pub fn can_narrow(i: &Inst) -> bool {
-    match i.op {
-        Op::FAdd
-        | Op::FSub
-        | Op::FMul
-        | Op::FDiv
-        | Op::FNegate
-        | Op::Dot
-        | Op::VectorTimesScalar
-        | Op::IAdd
-        | Op::ISub
-        | Op::IMul
-        | Op::SNegate => true,
-        Op::ExtInst => matches!(i.args.first(), Some(Operand::Lit(g)) if narrow_glsl(*g)),
-        _ => false,
-    }
-}
-
-/// GLSL.std.450 instructions whose operands are all floats of the result's type.
-fn narrow_glsl(g: u32) -> bool {
-    const OK: &[Glsl] = &[
-        Glsl::Round,
-        Glsl::RoundEven,
-        Glsl::Trunc,
-        Glsl::FAbs,
-        Glsl::FSign,
-        Glsl::Floor,
-        Glsl::Ceil,
-        Glsl::Fract,
-        Glsl::Sqrt,
-        Glsl::InverseSqrt,
-        Glsl::Exp2,
-        Glsl::Log2,
-        Glsl::FMin,
-        Glsl::FMax,
-        Glsl::FClamp,
-        Glsl::FMix,
-        Glsl::Fma,
-        Glsl::NMin,
-        Glsl::NMax,
-        Glsl::NClamp,
-    ];
-    OK.iter().any(|&o| o as u32 == g)
 }
 
 /// Rewrites the flagged instructions of `f`; says which 16-bit kinds it used.
@@ -89,7 +40,7 @@ pub fn narrow(f: &mut Function, types: &TypeTable, consts: &ConstTable) -> Used 
         let mut narrowed: HashMap<(Operand, TypeId), ValueId> = HashMap::default();
         for v in old {
             let inst = f.inst(v).clone();
-            if inst.flags & flags::HALF == 0 || !can_narrow(&inst) {
+            if inst.flags & flags::HALF == 0 || !inst.narrowable_to_16() {
                 out.push(v);
                 continue;
             }

@@ -182,6 +182,19 @@ fn after(
     Ok(())
 }
 
+/// Validates every function of `m` after a step outside the pipeline named `step` (when
+/// validation is on: debug builds, tests, `DXBC_VALIDATE_IR`), and dumps it as
+/// `DXBC_DUMP_IR` asks.
+pub fn validate(m: &Module, step: &'static str) -> Result<(), PassError> {
+    if !checking() && !dump_after(step) {
+        return Ok(());
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        after(m, f, i, Stage::Ssa, step)?;
+    }
+    Ok(())
+}
+
 /// Runs the whole pass pipeline on every function of `m`.
 #[cfg(test)]
 pub fn run(m: &mut Module) -> Result<(), PassError> {

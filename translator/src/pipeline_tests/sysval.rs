@@ -75,3 +75,47 @@ fn inner_coverage_outside_pixel_shaders_is_refused() {
     assert_eq!(e.opcode(), Some("dcl_input"), "{e}");
     assert!(e.to_string().contains("vInnerCoverage"), "{e}");
 }
+
+/// Register-less outputs (`oDepth`, `oMask`) are in the reflection like every other signature
+/// element, with their built-ins, so that a caller knows to attach a depth buffer. (Found by
+/// `vk-runner diff`: the reflection had left `SV_Depth` out; docs/differential.md.)
+#[test]
+fn depth_and_coverage_outputs_are_reflected() {
+    let dxbc = crate::asm::assemble(
+        "ps_5_0\n\
+         .input SV_Position 0 v0.xyzw float POS\n\
+         .output SV_Target 0 o0.xyzw float\n\
+         .output SV_Depth 0 oDepth float\n\
+         .output SV_Coverage 0 oMask uint\n\
+         dcl_input_ps_siv linear noperspective v0.xyzw, position\n\
+         dcl_output o0.xyzw\n\
+         dcl_output oDepth\n\
+         dcl_output oMask\n\
+         mov o0.xyzw, v0.xyzw\n\
+         mov oDepth, v0.z\n\
+         mov oMask, l(1)\n\
+         ret\n",
+    )
+    .unwrap();
+    let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+    let placed = |name: &str| {
+        t.reflection
+            .outputs
+            .iter()
+            .find(|o| o.semantic_name == name)
+            .map(|o| (o.placement.clone(), o.register, o.component_type))
+    };
+    use crate::reflect::{ComponentType, InterfacePlacement};
+    let builtin = |b: &str| InterfacePlacement::BuiltIn {
+        builtin: b.to_string(),
+    };
+    assert_eq!(
+        placed("SV_Depth"),
+        Some((builtin("FragDepth"), None, ComponentType::Float))
+    );
+    assert_eq!(
+        placed("SV_Coverage"),
+        Some((builtin("SampleMask"), None, ComponentType::Uint))
+    );
+    assert_eq!(t.reflection.outputs.len(), 3);
+}

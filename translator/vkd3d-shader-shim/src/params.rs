@@ -102,7 +102,7 @@ fn vkd3d_defaults() -> StateOptions {
         s.set(
             item,
             StateDelivery::Baked {
-                words: item.default_words(),
+                words: item.default_words().to_vec(),
             },
         );
     }
@@ -113,7 +113,7 @@ fn vkd3d_defaults() -> StateOptions {
 fn baked(state: &StateOptions, item: StateItem) -> Vec<u32> {
     match state.delivery(item) {
         StateDelivery::Baked { words } => words,
-        _ => item.default_words(),
+        _ => item.default_words().to_vec(),
     }
 }
 

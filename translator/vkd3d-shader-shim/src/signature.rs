@@ -78,7 +78,7 @@ fn alloc(elems: &[Elem]) -> Result<abi::Signature, Failure> {
 /// Frees `count` elements' names and the array.
 ///
 /// # Safety
-/// `p` must come from [`alloc`] (or vkd3d-shader) with at least `count` elements.
+/// `p` must come from this module's allocator (or vkd3d-shader) with at least `count` elements.
 pub unsafe fn free(p: *mut abi::SignatureElement, count: u32) {
     if p.is_null() {
         return;

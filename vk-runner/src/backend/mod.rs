@@ -31,8 +31,15 @@ impl Backend {
     /// Our translator; `denorm_flush_f32` when the device can flush fp32 denormals (D3D's rule);
     /// `tess_geom_point_size` when the device has `shaderTessellationAndGeometryPointSize`
     /// enabled, which obliges domain and geometry shaders that output points to write their
-    /// size (`PointSize::AllStages`, as vkd3d does on such devices).
-    pub fn ours(target_env: TargetEnv, denorm_flush_f32: bool, tess_geom_point_size: bool) -> Self {
+    /// size (`PointSize::AllStages`, as vkd3d does on such devices); `float_controls2` for
+    /// precision in `SPV_KHR_float_controls2` form ([`Options::float_controls2`]: its modules
+    /// need `shaderFloatControls2`).
+    pub fn ours(
+        target_env: TargetEnv,
+        denorm_flush_f32: bool,
+        tess_geom_point_size: bool,
+        float_controls2: bool,
+    ) -> Self {
         let options = Options {
             target_env,
             debug_names: false,
@@ -42,6 +49,7 @@ impl Backend {
             } else {
                 translator::PointSize::Unwritten
             },
+            float_controls2,
             ..Default::default()
         };
         Backend::Ours { options }

@@ -374,10 +374,39 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// `words` without its `OpExecutionModeId` instructions (`SPV_KHR_float_controls2`'s
+/// `FPFastMathDefault`), which rspirv 0.13's loader does not take and nothing read here needs.
+fn without_execution_mode_ids(words: &[u32]) -> std::borrow::Cow<'_, [u32]> {
+    const HEADER: usize = 5;
+    let id_mode = spirv::Op::ExecutionModeId as u32;
+    let op_at = |i: usize| words[i] & 0xFFFF;
+    let len_at = |i: usize| (words[i] >> 16) as usize;
+    let mut i = HEADER;
+    let mut found = false;
+    while i < words.len() && len_at(i) > 0 {
+        found |= op_at(i) == id_mode;
+        i += len_at(i);
+    }
+    if !found || words.len() < HEADER {
+        return words.into();
+    }
+    let mut out = words[..HEADER].to_vec();
+    let mut i = HEADER;
+    while i < words.len() && len_at(i) > 0 {
+        let end = (i + len_at(i)).min(words.len());
+        if op_at(i) != id_mode {
+            out.extend_from_slice(&words[i..end]);
+        }
+        i = end;
+    }
+    out.into()
+}
+
 /// Reads a module. Errors name what could not be understood.
 pub fn read(words: &[u32]) -> Result<SpirvInfo, String> {
+    let words = without_execution_mode_ids(words);
     let module =
-        rspirv::dr::load_words(words).map_err(|e| format!("SPIR-V does not parse: {e}"))?;
+        rspirv::dr::load_words(&*words).map_err(|e| format!("SPIR-V does not parse: {e}"))?;
     let ctx = Ctx::new(&module);
     let ep = match module.entry_points.as_slice() {
         [ep] => ep,

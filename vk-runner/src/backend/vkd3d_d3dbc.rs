@@ -26,14 +26,49 @@ fn declared_semantic(asm: &str, reg: &str) -> Option<(String, u32)> {
         if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
             return None;
         }
-        Some((name.to_ascii_uppercase(), digits.parse().unwrap_or(0)))
+        let index: u32 = digits.parse().unwrap_or(0);
+        // vkd3d's listing has its own names for three usages: D3DDECLUSAGE_COLOR index
+        // N ≥ 1 is `specular<N-1>`, BLENDWEIGHT `weight`, BLENDINDICES `blend`.
+        match name.to_ascii_uppercase().as_str() {
+            "SPECULAR" => Some(("COLOR".into(), index + 1)),
+            "WEIGHT" => Some(("BLENDWEIGHT".into(), index)),
+            "BLEND" => Some(("BLENDINDICES".into(), index)),
+            n => Some((n.to_string(), index)),
+        }
     })
 }
 
-fn interface(vars: &[IoVar], asm: &str, stage: ShaderStage, output: bool) -> Vec<InterfaceVar> {
+/// The semantic of an SM1/SM2 varying vkd3d placed at `location` without a `dcl` naming it
+/// (vs_1_x/vs_2_x outputs, ps_1_x/ps_2_x inputs): vkd3d-compiler puts `oT#`/`t#` at #, `oD#`/`v#`
+/// at 8 + #, `oFog` at 11 and `oPts` at 12 (seen in its SPIR-V; the point size also goes to
+/// the `PointSize` built-in).
+fn sm1_varying(location: u32) -> (String, u32) {
+    match location {
+        0..=7 => ("TEXCOORD".into(), location),
+        8 | 9 => ("COLOR".into(), location - 8),
+        11 => ("FOG".into(), 0),
+        12 => ("PSIZE".into(), 0),
+        l => ("TEXCOORD".into(), l),
+    }
+}
+
+fn interface(
+    vars: &[IoVar],
+    asm: &str,
+    stage: ShaderStage,
+    output: bool,
+    sm3: bool,
+) -> Vec<InterfaceVar> {
     vars.iter()
         .map(|v| {
-            let name = v.name.clone().unwrap_or_default();
+            // Vertex inputs and SM3 varyings sit at their register's location; vkd3d's
+            // variable names count the declared registers instead (`v1` for register `v5`),
+            // so the listing is searched by location there.
+            let by_location = sm3 || (stage == ShaderStage::Vertex && !output);
+            let name = match (by_location, v.location, &v.builtin) {
+                (true, Some(l), None) => format!("{}{l}", if output { "o" } else { "v" }),
+                _ => v.name.clone().unwrap_or_default(),
+            };
             let register = name
                 .trim_start_matches(|c: char| !c.is_ascii_digit())
                 .parse::<u32>()
@@ -47,7 +82,7 @@ fn interface(vars: &[IoVar], asm: &str, stage: ShaderStage, output: bool) -> Vec
                 (None, None) if stage == ShaderStage::Pixel && output => {
                     ("COLOR".into(), register.unwrap_or(0))
                 }
-                (None, None) => ("TEXCOORD".into(), v.location.unwrap_or(0)),
+                (None, None) => sm1_varying(v.location.unwrap_or(0)),
             };
             let placement = match (&v.builtin, v.location) {
                 (Some(b), _) => InterfacePlacement::BuiltIn { builtin: b.clone() },
@@ -86,9 +121,10 @@ pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
         .find(|l| !l.is_empty())
         .unwrap_or_default()
         .to_string();
+    let sm3 = version.ends_with("_3_0") || version.ends_with("_3_sw");
     Ok(Reflection {
-        inputs: interface(&info.inputs, asm, info.stage, false),
-        outputs: interface(&info.outputs, asm, info.stage, true),
+        inputs: interface(&info.inputs, asm, info.stage, false, sm3),
+        outputs: interface(&info.outputs, asm, info.stage, true, sm3),
         d3d9: Some(D3d9Info {
             version,
             ..Default::default()
@@ -99,7 +135,15 @@ pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::declared_semantic;
+    use super::{declared_semantic, sm1_varying};
+
+    #[test]
+    fn sm1_varyings_by_location() {
+        assert_eq!(sm1_varying(3), ("TEXCOORD".into(), 3));
+        assert_eq!(sm1_varying(9), ("COLOR".into(), 1));
+        assert_eq!(sm1_varying(11), ("FOG".into(), 0));
+        assert_eq!(sm1_varying(12), ("PSIZE".into(), 0));
+    }
 
     #[test]
     fn semantics_from_the_listing() {
@@ -109,5 +153,13 @@ mod tests {
         assert_eq!(declared_semantic(asm, "o1"), Some(("TEXCOORD".into(), 0)));
         assert_eq!(declared_semantic(asm, "o0"), None);
         assert_eq!(declared_semantic("ps_2_0\ndcl t0\n", "t0"), None);
+        assert_eq!(
+            declared_semantic("vs_3_0\ndcl_specular0 o2\n", "o2"),
+            Some(("COLOR".into(), 1))
+        );
+        assert_eq!(
+            declared_semantic("ps_3_0\ndcl_blend v0\n", "v0"),
+            Some(("BLENDINDICES".into(), 0))
+        );
     }
 }

@@ -23,7 +23,7 @@ pub fn descriptors(
     info: &SpirvInfo,
     mut locate: impl FnMut(&str, RegisterClass, u32) -> Result<Located, String>,
 ) -> Result<Vec<Descriptor>, String> {
-    let mut descriptors = Vec::new();
+    let mut descriptors: Vec<Descriptor> = Vec::new();
     for d in &info.descriptors {
         let name = d
             .name
@@ -32,7 +32,14 @@ pub fn descriptors(
         let (class, id) = vkd3d_asm::parse_var_name(name)
             .ok_or_else(|| format!("unrecognised vkd3d descriptor variable '{name}'"))?;
         let at = locate(name, class, id)?;
+        // A UAV with a hidden counter is two variables of the same name: the UAV, then its
+        // counter (an R32ui texel buffer) at the next binding.
+        let counter = class == RegisterClass::U
+            && descriptors.iter().any(|x| {
+                x.origin.class == class && x.origin.range_id == id && !x.origin.uav_counter
+            });
         let shape = match (class, at.buffer) {
+            _ if counter => ResourceShape::Counter,
             (RegisterClass::B, _) => ResourceShape::ConstantBuffer {
                 size_bytes: d.block_size.unwrap_or(0),
             },
@@ -59,7 +66,7 @@ pub fn descriptors(
                 lower: at.lower,
                 upper: at.upper,
                 range_id: id,
-                uav_counter: false,
+                uav_counter: counter,
             },
             shape,
             writable: class == RegisterClass::U,

@@ -129,7 +129,7 @@ fn run(cli: Cli) -> i32 {
             return 2;
         }
     };
-    let gpu = match Gpu::new(cli.device, cli.validate) {
+    let gpu = match Gpu::new(cli.device, cli.validate, false) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("vk-bench: no Vulkan device: {e}");
@@ -146,7 +146,7 @@ fn run(cli: Cli) -> i32 {
             return 2;
         }
     };
-    let ours = Backend::ours(gpu.target_env(), false, false);
+    let ours = Backend::ours(gpu.target_env(), false, false, false);
     let settings = Settings {
         repeat: cli.repeat.max(1),
         rounds: cli.rounds.max(1),

@@ -9,7 +9,7 @@
 //! Modules: [`ffi`] (the only unsafe code: loading vkd3d, COM calls, process calls), [`scan`] (what shaders
 //! declare), [`bind`] (root signature and descriptors), [`views`] (view descriptions),
 //! [`resource`] (test resources, upload, readback), [`exec`] (draw, dispatch, clear, copy,
-//! probe), [`shaders`] (bytecode per block), [`run`] (the file walker), [`isolate`] (worker
+//! probe), [`shaders`] (bytecode per block), [`mod@run`] (the file walker), [`isolate`] (worker
 //! processes, so that a crash costs one file, not the run).
 
 pub mod bind;

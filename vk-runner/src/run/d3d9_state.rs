@@ -45,7 +45,7 @@ impl D3d9State {
         self.words
             .get(&item)
             .cloned()
-            .unwrap_or_else(|| item.default_words())
+            .unwrap_or_else(|| item.default_words().to_vec())
     }
 
     fn set(&mut self, item: StateItem, w: Vec<u32>) {

@@ -176,7 +176,11 @@ unsafe fn describe(
 
 impl Gpu {
     /// Creates the instance and a device on physical device `index` (default: the first).
-    pub fn new(index: Option<usize>, validate: bool) -> Result<Gpu, String> {
+    ///
+    /// `float_controls2`: enable VK_KHR_shader_float_controls2 when the device has it (only
+    /// for runs that translate in that form: validation layers older than the extension
+    /// report its feature struct as unknown).
+    pub fn new(index: Option<usize>, validate: bool, float_controls2: bool) -> Result<Gpu, String> {
         let entry = load_entry()?;
         let instance = create_instance(&entry, validate)?;
         let validation = Box::new(ValidationCounts::default());
@@ -284,6 +288,14 @@ impl Gpu {
                 .unwrap_or_default()
                 .iter()
                 .any(|e| e.extension_name_as_c_str().ok() == Some(mutable_ext));
+            // VK_KHR_shader_float_controls2: modules translated with `--float-controls2`.
+            let fc2_ext = ash::khr::shader_float_controls2::NAME;
+            let has_fc2 = float_controls2
+                && instance
+                    .enumerate_device_extension_properties(pdev)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|e| e.extension_name_as_c_str().ok() == Some(fc2_ext));
             // What the device has, then what we enable.
             let mut have = FeatureSet::default();
             {
@@ -300,6 +312,9 @@ impl Gpu {
                 if has_mutable {
                     f2 = f2.push_next(&mut have.mutable);
                 }
+                if has_fc2 {
+                    f2 = f2.push_next(&mut have.fc2);
+                }
                 instance.get_physical_device_features2(pdev, &mut f2);
                 have.f10 = f2.features;
             }
@@ -309,6 +324,7 @@ impl Gpu {
             have.xfb.p_next = std::ptr::null_mut();
             have.interlock.p_next = std::ptr::null_mut();
             have.mutable.p_next = std::ptr::null_mut();
+            have.fc2.p_next = std::ptr::null_mut();
             let mut enabled = FeatureSet::default();
             for name in features::WANTED {
                 if have.get(name) == Some(true) {
@@ -333,6 +349,10 @@ impl Gpu {
             if has_interlock {
                 f2 = f2.push_next(&mut create.interlock);
                 exts.push(interlock_ext.as_ptr());
+            }
+            if has_fc2 {
+                f2 = f2.push_next(&mut create.fc2);
+                exts.push(fc2_ext.as_ptr());
             }
             if has_conservative {
                 exts.push(conservative_ext.as_ptr());

@@ -17,6 +17,8 @@ pub struct FeatureSet {
     pub interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
     /// VK_EXT_mutable_descriptor_type (bindings holding several descriptor types).
     pub mutable: vk::PhysicalDeviceMutableDescriptorTypeFeaturesEXT<'static>,
+    /// VK_KHR_shader_float_controls2 (our `--float-controls2` modules).
+    pub fc2: vk::PhysicalDeviceShaderFloatControls2FeaturesKHR<'static>,
 }
 
 type Accessor = fn(&mut FeatureSet) -> &mut vk::Bool32;
@@ -114,6 +116,7 @@ features! {
     interlock.fragment_shader_pixel_interlock,
     interlock.fragment_shader_shading_rate_interlock,
     mutable.mutable_descriptor_type,
+    fc2.shader_float_controls2,
 }
 
 /// Converts a Vulkan feature name (`shaderFloat64`) to the ash field spelling
@@ -253,6 +256,7 @@ pub const WANTED: &[&str] = &[
     "fragment_shader_pixel_interlock",
     "shader_tessellation_and_geometry_point_size",
     "mutable_descriptor_type",
+    "shader_float_controls2",
 ];
 
 #[cfg(test)]

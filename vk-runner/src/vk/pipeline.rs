@@ -242,7 +242,8 @@ impl Specialization {
                 first_id: Some(first),
             } = e.delivery
             {
-                let words = d3d9_state.map_or_else(|| e.item.default_words(), |s| s.words(e.item));
+                let words =
+                    d3d9_state.map_or_else(|| e.item.default_words().to_vec(), |s| s.words(e.item));
                 for (k, w) in words.into_iter().enumerate() {
                     add(first + k as u32, w);
                 }

@@ -39,7 +39,8 @@ pub fn push_constants(
     for r in stages {
         for e in r.d3d9.iter().flat_map(|d| &d.state) {
             if let translator::d3d9_state::StateDelivery::Push { offset } = e.delivery {
-                let words = d3d9_state.map_or_else(|| e.item.default_words(), |s| s.words(e.item));
+                let words =
+                    d3d9_state.map_or_else(|| e.item.default_words().to_vec(), |s| s.words(e.item));
                 flags |= stage_flags(r.stage);
                 lo = lo.min(offset);
                 hi = hi.max(offset + 4 * words.len() as u32);

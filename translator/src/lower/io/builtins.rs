@@ -284,7 +284,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             mask: e.mask,
             component_type: reflect_type(scalar),
             placement: InterfacePlacement::BuiltIn {
-                builtin: format!("{builtin:?}"),
+                builtin: crate::reflect::names::builtin(builtin),
             },
         };
         self.reflect_io(output, var, g);
@@ -450,6 +450,41 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             (pointee, PartKind::BuiltIn)
         };
         let g = self.builtin_global(key, builtin, pointee, storage);
+        // A register-less value's signature element (`SV_Depth`, `SV_Coverage`, ...) is
+        // reflected like any other, so that the reflection lists every element: a caller
+        // makes its depth attachment from it.
+        let svs: &[SystemValue] = match ty {
+            O::OutputDepth => &[SystemValue::Depth],
+            O::OutputDepthGreaterEqual => &[SystemValue::DepthGreaterEqual],
+            O::OutputDepthLessEqual => &[SystemValue::DepthLessEqual],
+            O::OutputCoverageMask | O::InputCoverageMask => &[SystemValue::Coverage],
+            O::OutputStencilRef => &[SystemValue::StencilRef],
+            O::InnerCoverage => &[SystemValue::InnerCoverage],
+            O::InputPrimitiveId => &[SystemValue::PrimitiveId],
+            _ => &[],
+        };
+        let sig = if output {
+            self.sigs.output
+        } else {
+            self.sigs.input
+        };
+        if let Some(e) = sig.and_then(|s| {
+            s.elements
+                .iter()
+                .find(|e| e.has_no_register() && svs.contains(&e.system_value_by_name()))
+        }) {
+            let var = InterfaceVar {
+                semantic_name: e.semantic_name.to_string(),
+                semantic_index: e.semantic_index,
+                register: None,
+                mask: e.mask,
+                component_type: reflect_type(scalar),
+                placement: InterfacePlacement::BuiltIn {
+                    builtin: format!("{builtin:?}"),
+                },
+            };
+            self.reflect_io(output, var, g);
+        }
         match ty {
             O::OutputDepth | O::OutputDepthGreaterEqual | O::OutputDepthLessEqual => {
                 self.b.m.execution_mode(ExecutionMode::DepthReplacing, &[]);
