@@ -164,14 +164,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             let stream = self.rasterized_stream();
             self.store_point_size(stream);
         }
-        // A geometry shader that has emitted nothing before this exit (one that never emits
-        // may leave its output topology out: points) still writes PointSize when the options
-        // ask for it, as Vulkan requires of a points-output geometry shader on a device with
-        // shaderTessellationAndGeometryPointSize (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725);
-        // with nothing emitted the value reaches nothing.
-        if self.stage == crate::reflect::ShaderStage::Geometry {
-            self.store_point_size_if_unwritten();
-        }
         self.b.terminate(Terminator::Return);
         Ok(())
     }

@@ -150,15 +150,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.b.op_void(Op::Store, &[Operand::Global(g), one]);
     }
 
-    /// [`Self::store_point_size`] on the rasterized stream unless the module already writes
-    /// `PointSize` somewhere.
-    pub fn store_point_size_if_unwritten(&mut self) {
-        if !self.io.builtins.contains_key("PointSizeOut") {
-            let stream = self.rasterized_stream();
-            self.store_point_size(stream);
-        }
-    }
-
     /// Stores one part; `vertex` selects the element of a per-vertex array.
     pub(super) fn store_part(&mut self, part: &IoPart, comps: &[Operand], vertex: Option<Operand>) {
         let base: SmallVec<[Operand; 2]> = match vertex {
