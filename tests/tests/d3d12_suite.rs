@@ -4,7 +4,10 @@
 //! `VKD3D_CONFIG=virtual_heaps`), once with our translator standing in for libvkd3d-shader and
 //! once with the stock compiler (`--stock`). Requires, per mode: no crashed file with our
 //! translator, at least as many passing checks as the stock compiler, and a stats line from
-//! the stand-in (every DXBC compile reached it). docs/vkd3d.md lists what fails and why.
+//! the stand-in (every DXBC compile reached it). The direct executor runs the suite too (our
+//! translator on the same lavapipe), and every check it passes that the D3D12 executor with the
+//! stand-in does not must be listed in docs/vkd3d.md's table of them, with its reason; the
+//! table must be exact (per file: the count, the lines, the modes).
 //!
 //! The binaries come from the cargo running the test (`cargo build --release -p vk-runner
 //! -p vkd3d-shader-shim --lib`, a no-op when fresh; the paths from cargo's JSON messages). The Debian
@@ -14,6 +17,7 @@
 
 use integration_tests::repo_root;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -84,6 +88,7 @@ fn binaries() -> (PathBuf, PathBuf) {
 /// One run's report: the JSON, and the stand-in's stats lines (one per worker process).
 struct Run {
     passed: u64,
+    checks: Vec<Value>,
     crashed: Vec<String>,
     stats: Vec<String>,
     device: String,
@@ -134,6 +139,7 @@ fn run(runner: &PathBuf, shim: &PathBuf, stock: bool, mode: Option<&str>) -> Opt
         .collect();
     Some(Run {
         passed: v["passed"].as_u64().expect("passed"),
+        checks: v["checks"].as_array().cloned().unwrap_or_default(),
         crashed,
         stats: stderr
             .lines()
@@ -142,6 +148,179 @@ fn run(runner: &PathBuf, shim: &PathBuf, stock: bool, mode: Option<&str>) -> Opt
             .collect(),
         device: v["run"]["device"].as_str().unwrap_or("?").to_string(),
     })
+}
+
+/// The direct executor's run of the suite (our translator, `tools/lavapipe.sh`'s lavapipe: the
+/// Mesa `tools/in-vkd3d.sh` runs vkd3d on): its checks.
+fn direct_checks(runner: &PathBuf) -> Vec<Value> {
+    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("d3d12-suite-cache");
+    let out = Command::new(repo_root().join("tools/lavapipe.sh"))
+        .current_dir(repo_root())
+        .arg(runner)
+        .args(["--json", "--hlsl-compiler"])
+        .arg(repo_root().join("tools/vkd3d-compiler.sh"))
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("shaders/runtime")
+        .output()
+        .expect("run tools/lavapipe.sh");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the direct executor printed no JSON report ({e}); exit {:?}\nstderr:\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    v["checks"].as_array().cloned().unwrap_or_default()
+}
+
+/// What the D3D12 executor says of a check of a file's SM1–3 pass.
+const SM13_SKIP: &str = "Direct3D 12 runs shader models 4.0-5.1 only";
+
+/// The checks the direct executor passes and `ours` does not: how many are SM1–3 checks, and
+/// the lines of the others per file (`shaders/runtime/` left out).
+fn lost(direct: &[Value], ours: &[Value]) -> (usize, BTreeMap<String, Vec<u64>>) {
+    type Key = (String, u64, String);
+    let key = |c: &Value| -> Key {
+        (
+            c["file"].as_str().unwrap_or("").to_string(),
+            c["line"].as_u64().unwrap_or(0),
+            c["kind"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    // A line may hold a check of each pass (SM1–3 and SM4–5): compare counts per key.
+    let mut passed: BTreeMap<Key, usize> = BTreeMap::new();
+    for c in direct.iter().filter(|c| c["status"] == "pass") {
+        *passed.entry(key(c)).or_default() += 1;
+    }
+    let mut sm13 = 0;
+    let mut lines: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for c in ours.iter().filter(|c| c["status"] != "pass") {
+        let Some(n) = passed.get_mut(&key(c)).filter(|n| **n > 0) else {
+            continue;
+        };
+        *n -= 1;
+        if c["message"].as_str().is_some_and(|m| m.contains(SM13_SKIP)) {
+            sm13 += 1;
+        } else {
+            let (file, line, _) = key(c);
+            let file = file.trim_start_matches("shaders/runtime/");
+            let file = file.trim_end_matches(".shader_test").to_string();
+            lines.entry(file).or_default().push(line);
+        }
+    }
+    (sm13, lines)
+}
+
+/// One row of docs/vkd3d.md's table of checks the direct executor passes and the D3D12 one
+/// does not.
+#[derive(Debug)]
+struct Row {
+    /// `None`: the SM1–3 row.
+    file: Option<String>,
+    count: usize,
+    /// Inclusive line ranges.
+    lines: Vec<(u64, u64)>,
+    virtual_heaps_only: bool,
+}
+
+fn doc_rows() -> Vec<Row> {
+    let doc = std::fs::read_to_string(repo_root().join("docs/vkd3d.md")).expect("docs/vkd3d.md");
+    let title = "### Checks the direct executor passes that fail or skip through vkd3d";
+    let at = doc
+        .find(title)
+        .expect("docs/vkd3d.md has no table of lost checks");
+    let mut rows = Vec::new();
+    for line in doc[at..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (first, second) = (cells[1], cells[2]);
+        let count: usize = second
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("docs/vkd3d.md: no count in {line}"));
+        let file = if first.starts_with("the SM1–3 passes") {
+            None
+        } else {
+            Some(first.trim_matches('`').to_string())
+        };
+        let mut lines = Vec::new();
+        if let (Some(a), Some(b)) = (second.find('('), second.find(')')) {
+            for part in second[a + 1..b].split(',') {
+                let mut ends = part.split('–').map(|n| {
+                    n.trim()
+                        .parse::<u64>()
+                        .unwrap_or_else(|_| panic!("docs/vkd3d.md: bad lines in {line}"))
+                });
+                let lo = ends.next().unwrap();
+                lines.push((lo, ends.next().unwrap_or(lo)));
+            }
+        }
+        rows.push(Row {
+            file,
+            count,
+            lines,
+            virtual_heaps_only: second.contains("`virtual_heaps` only"),
+        });
+    }
+    rows
+}
+
+/// Compares one mode's lost checks with the table; the differences.
+fn check_table(
+    rows: &[Row],
+    mode: &str,
+    virtual_heaps: bool,
+    sm13: usize,
+    lost: &BTreeMap<String, Vec<u64>>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for row in rows {
+        let Some(file) = &row.file else {
+            if row.count != sm13 {
+                problems.push(format!(
+                    "{mode}: docs/vkd3d.md counts {} SM1–3 checks, the run lost {sm13}",
+                    row.count
+                ));
+            }
+            continue;
+        };
+        let got = lost.get(file).map(Vec::as_slice).unwrap_or_default();
+        let expected = if row.virtual_heaps_only && !virtual_heaps {
+            0
+        } else {
+            row.count
+        };
+        if got.len() != expected {
+            problems.push(format!(
+                "{mode}: docs/vkd3d.md lists {expected} lost check(s) of {file} in this mode, the run lost {} (lines {got:?})",
+                got.len()
+            ));
+        }
+        for l in got {
+            if !row.lines.iter().any(|(lo, hi)| (lo..=hi).contains(&l)) {
+                problems.push(format!(
+                    "{mode}: {file} line {l} is lost but outside the lines docs/vkd3d.md gives"
+                ));
+            }
+        }
+    }
+    for (file, got) in lost {
+        if !rows
+            .iter()
+            .any(|r| r.file.as_deref() == Some(file.as_str()))
+        {
+            problems.push(format!(
+                "{mode}: {file} lines {got:?} pass in the direct executor, not through vkd3d, and docs/vkd3d.md does not list them"
+            ));
+        }
+    }
+    problems
 }
 
 #[test]
@@ -164,6 +343,8 @@ fn runtime_suite_through_vkd3d_with_our_translator() {
         }
     }
     let (runner, shim) = binaries();
+    let direct = direct_checks(&runner);
+    let rows = doc_rows();
     let mut problems = Vec::new();
     for mode in [None, Some("virtual_heaps")] {
         let name = mode.unwrap_or("default descriptor heaps");
@@ -198,6 +379,8 @@ fn runtime_suite_through_vkd3d_with_our_translator() {
                 ours.passed, stock.passed
             ));
         }
+        let (sm13, lost) = lost(&direct, &ours.checks);
+        problems.extend(check_table(&rows, name, mode.is_some(), sm13, &lost));
         if ours.stats.is_empty() {
             problems.push(format!(
                 "{name}: no stats line: the stand-in compiled nothing (was it loaded?)"
