@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # in-vkd3d.sh -- runs a command with Debian unstable's vkd3d 2.x (libvkd3d, libvkd3d-utils,
-# libvkd3d-shader) on Mesa 25+'s lavapipe, with this project's translator inside vkd3d: the
-# stand-in libvkd3d-shader.so.1 (translator/vkd3d-shader-shim) is preloaded, so vkd3d's
+# libvkd3d-shader) on Debian 13's lavapipe (Mesa 25.0), with this project's translator inside
+# vkd3d: the stand-in libvkd3d-shader.so.1 (translator/vkd3d-shader-shim) is preloaded, so vkd3d's
 # DXBC and Direct3D 9 compiles run the translator and the rest (HLSL, DXIL, root signatures)
 # goes to the real library.
 #
@@ -28,6 +28,10 @@ if [ "${1:-}" = "--stock" ]; then stock=1; shift; fi
 [ $# -ge 1 ] || { echo "usage: tools/in-vkd3d.sh [--stock] CMD [ARGS...]" >&2; exit 2; }
 
 export LAVAPIPE_SUITE=sid
+# Lavapipe from Debian 13 (Mesa 25.0) under sid's C library: Mesa 26.2's lavapipe crashes
+# running any fragment shader that indexes an array of uniform buffers non-uniformly
+# (docs/vkd3d.md). LAVAPIPE_DRIVER_SUITE=sid takes sid's instead.
+export LAVAPIPE_DRIVER_SUITE=${LAVAPIPE_DRIVER_SUITE:-trixie}
 # The same package set as the lead's examples, so that the root is shared.
 export LAVAPIPE_EXTRA_PACKAGES="libvkd3d1 libvkd3d-utils1 libvkd3d-shader1 libvkd3d-dev"
 pkgs=(mesa-vulkan-drivers libvulkan1 vulkan-tools vulkan-validationlayers $LAVAPIPE_EXTRA_PACKAGES)

@@ -17,6 +17,11 @@
 # Environment:
 #   LAVAPIPE_SUITE           Debian suite (default trixie: Mesa 25.0); sid for vkd3d 2.x
 #   LAVAPIPE_EXTRA_PACKAGES  more packages in the same root (e.g. "libvkd3d1 libvkd3d-utils1")
+#   LAVAPIPE_DRIVER_SUITE    take lavapipe itself from this suite's root (the default set of
+#                            packages) instead: its driver and the libraries only it needs
+#                            (its LLVM) come after LAVAPIPE_SUITE's on the library path, so
+#                            everything else, the C library included, is LAVAPIPE_SUITE's.
+#                            tools/in-vkd3d.sh runs sid's vkd3d on trixie's lavapipe this way
 # and tools/debian-root.sh's (DXBC_SPIRV_CACHE, DEBIAN_MIRROR, DEBIAN_KEYRING).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: tools/lavapipe.sh CMD [ARGS...]" >&2; exit 2; }
@@ -27,13 +32,20 @@ suite=${LAVAPIPE_SUITE:-trixie}
 pkgs=(mesa-vulkan-drivers libvulkan1 vulkan-tools vulkan-validationlayers ${LAVAPIPE_EXTRA_PACKAGES:-})
 dir=$("$here/debian-root.sh" "$suite" "${pkgs[@]}")
 root=$dir/root
+driver_suite=${LAVAPIPE_DRIVER_SUITE:-$suite}
+if [ "$driver_suite" = "$suite" ]; then
+  ddir=$dir
+else
+  ddir=$("$here/debian-root.sh" "$driver_suite" mesa-vulkan-drivers libvulkan1 vulkan-tools vulkan-validationlayers)
+fi
+droot=$ddir/root
 
 # The ICD manifest, with an absolute library path (rewritten if the cache moved).
-lvp=$(find "$root" -name libvulkan_lvp.so -print -quit)
-[ -n "$lvp" ] || { echo "lavapipe.sh: no libvulkan_lvp.so in $root; delete $dir" >&2; exit 1; }
-icd=$dir/lvp_icd.json
+lvp=$(find "$droot" -name libvulkan_lvp.so -print -quit)
+[ -n "$lvp" ] || { echo "lavapipe.sh: no libvulkan_lvp.so in $droot; delete $ddir" >&2; exit 1; }
+icd=$ddir/lvp_icd.json
 if ! grep -qF "\"$lvp\"" "$icd" 2>/dev/null; then
-  src=$(find "$root/usr/share/vulkan/icd.d" -name 'lvp_icd*.json' -print -quit)
+  src=$(find "$droot/usr/share/vulkan/icd.d" -name 'lvp_icd*.json' -print -quit)
   sed -E "s#(\"library_path\"[[:space:]]*:[[:space:]]*)\"[^\"]*\"#\1\"$lvp\"#" "$src" >"$icd.$$"
   mv -f "$icd.$$" "$icd"
 fi
@@ -56,12 +68,17 @@ fi
 loader=$root/usr/lib/$triplet/$ldso
 libs=$root/usr/lib/$triplet
 [ -d "$root/lib/$triplet" ] && libs+=":$root/lib/$triplet"
+if [ "$ddir" != "$dir" ]; then
+  # The driver's own libraries, found only where the main root lacks them.
+  libs+=":$droot/usr/lib/$triplet"
+  [ -d "$droot/lib/$triplet" ] && libs+=":$droot/lib/$triplet"
+fi
 if "$loader" --verify "$path" >/dev/null 2>&1; then
   export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"
   if ls "$root"/usr/share/vulkan/explicit_layer.d/*khronos* >/dev/null 2>&1; then
     export VK_ADD_LAYER_PATH="$root/usr/share/vulkan/explicit_layer.d${VK_ADD_LAYER_PATH:+:$VK_ADD_LAYER_PATH}"
   fi
-  export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-$dir/mesa-shader-cache}"
+  export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-$ddir/mesa-shader-cache}"
   export NODEVICE_SELECT=1      # the host's device-select layer is pointless with one ICD
   exec "$loader" --library-path "$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" --argv0 "$cmd" "$path" "$@"
 fi

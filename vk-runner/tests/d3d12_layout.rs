@@ -531,6 +531,8 @@ fn entries() -> Vec<Entry> {
         konst!(COLOR_WRITE_ENABLE_ALL, "D3D12_COLOR_WRITE_ENABLE_ALL"),
         konst!(BLEND_ZERO, "D3D12_BLEND_ZERO"),
         konst!(BLEND_ONE, "D3D12_BLEND_ONE"),
+        konst!(BLEND_SRC1_COLOR, "D3D12_BLEND_SRC1_COLOR"),
+        konst!(BLEND_SRC1_ALPHA, "D3D12_BLEND_SRC1_ALPHA"),
         konst!(BLEND_OP_ADD, "D3D12_BLEND_OP_ADD"),
         konst!(LOGIC_OP_NOOP, "D3D12_LOGIC_OP_NOOP"),
         konst!(STENCIL_OP_KEEP, "D3D12_STENCIL_OP_KEEP"),

@@ -2,7 +2,9 @@
 //! our SPIR-V and vkd3d-shader's; they must agree, a deliberate miscompile of our side
 //! (`--inject-miscompile swap-output`) must be reported as a difference with exit status 1,
 //! and a crash of our worker (`--inject-miscompile crash`) must cost only the shader it
-//! happened on.
+//! happened on. A pixel shader with an output made from an atomic's return value (which
+//! depends on the order pixels run in) must have that output left out, saying why, and its
+//! other output still compared: the miscompile is reported there.
 //!
 //! They need a Vulkan device and vkd3d-compiler (`tools/vkd3d-compiler.sh`); without either
 //! they record why they are skipped (`integration_tests::skip`) and return.
@@ -202,4 +204,74 @@ fn a_crashing_worker_costs_one_shader() {
         "{t}"
     );
     assert_eq!(out.status.code(), Some(0), "{t}");
+}
+
+/// A pixel shader whose SV_Target1 is the value an atomic add returned (which pixel came
+/// first) and whose SV_Target0 is arithmetic on a varying.
+fn atomic_ps() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-test-order");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ps = "ps_5_0\n\
+              .input TEXCOORD 0 v1.xyzw float\n\
+              .output SV_Target 0 o0.xyzw float\n\
+              .output SV_Target 1 o1.x uint\n\
+              dcl_uav_raw u2\n\
+              dcl_input_ps linear v1.xyzw\n\
+              dcl_output o0.xyzw\n\
+              dcl_output o1.x\n\
+              dcl_temps 1\n\
+              imm_atomic_iadd o1.x, u2, l(0), l(1)\n\
+              add r0.xyzw, v1.xyzw, v1.yxwz\n\
+              mul o0.xyzw, r0.xyzw, l(0.5, 2.0, 1.0, 3.0)\n\
+              ret\n";
+    let bytes = translator::asm::assemble(ps).expect("the test shader assembles");
+    std::fs::write(dir.join("atomic_ps.dxbc"), bytes).expect("write the test shader");
+    dir
+}
+
+#[test]
+fn order_dependent_outputs_are_left_out_and_the_rest_compared() {
+    let Some(c) = compiler() else { return };
+    let dir = atomic_ps();
+    let dir = dir.to_str().expect("utf-8 path");
+    let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-order.json");
+    let json = json.to_str().expect("utf-8 path");
+    let out = diff(&["--json", json, dir], &c);
+    if !has_device(&out) {
+        return;
+    }
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains("atomic_ps.dxbc: agree"))
+        .unwrap_or_else(|| panic!("the shader agrees: {t}"));
+    assert!(
+        line.contains("1 output order-dependent, not compared: SV_TARGET1 (computed from an atomic's return value"),
+        "{line}"
+    );
+    assert!(
+        t.lines()
+            .any(|l| l == "diff: 1 outputs of 1 shaders order-dependent, not compared"),
+        "{t}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).expect("the JSON report"))
+            .expect("valid JSON");
+    assert_eq!(report["not_compared_outputs"], 1);
+    let e = &report["entries"][0];
+    assert_eq!(e["not_compared"][0]["output"], "SV_TARGET1");
+    assert_eq!(e["not_compared"].as_array().map(Vec::len), Some(1), "{e}");
+    // SV_Target0's four components at each of the 16x16 pixels, and the UAV (the count of
+    // 256 adds and the words around it).
+    assert!(e["values"].as_u64().is_some_and(|v| v > 1024), "{e}");
+
+    let out = diff(&["--inject-miscompile", "swap-output", dir], &c);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "a difference exits 1: {t}");
+    assert!(
+        t.lines()
+            .any(|l| l.contains("atomic_ps.dxbc: differ: SV_TARGET0.x at pixel")),
+        "{t}"
+    );
 }

@@ -520,6 +520,14 @@ fn point_size_is_written_by_the_stages_asked() {
     assert_eq!(point_size(vs, P::AllStages), (true, false, false));
     assert_eq!(point_size(gs, P::Vertex), (false, false, false));
     assert_eq!(point_size(gs, P::AllStages), (true, true, true));
+    // A geometry shader that never emits (no output topology: points) writes it too, as
+    // Vulkan requires of a points-output geometry shader once the feature is enabled
+    // (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725).
+    let silent = "gs_5_0\n.input SV_Position 0 v0 float POS\n\
+        dcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\n\
+        dcl_maxout 1\nret\n";
+    assert_eq!(point_size(silent, P::Unwritten), (false, false, false));
+    assert_eq!(point_size(silent, P::AllStages), (true, true, true));
 }
 
 #[test]

@@ -134,12 +134,36 @@ pub const PARAMETER_NAME_BUMP_LUMINANCE_SCALE_0: u32 = 29;
 pub const PARAMETER_NAME_BUMP_LUMINANCE_OFFSET_0: u32 = 35;
 pub const PARAMETER_NAME_PROJECTED_TEXTURE_MASK: u32 = 41;
 
-// enum vkd3d_shader_resource_type (the ones D3D9 texture dimensions use)
+// enum vkd3d_shader_resource_type (its values are DXBC's resource dimensions 0–10)
 pub const RESOURCE_NONE: u32 = 0;
+pub const RESOURCE_BUFFER: u32 = 1;
 pub const RESOURCE_TEXTURE_1D: u32 = 2;
 pub const RESOURCE_TEXTURE_2D: u32 = 3;
 pub const RESOURCE_TEXTURE_3D: u32 = 5;
 pub const RESOURCE_TEXTURE_CUBE: u32 = 6;
+
+// enum vkd3d_shader_resource_data_type (its values are DXBC's return types 1–8)
+pub const RESOURCE_DATA_NONE: u32 = 0;
+pub const RESOURCE_DATA_UINT: u32 = 4;
+pub const RESOURCE_DATA_FLOAT: u32 = 5;
+pub const RESOURCE_DATA_CONTINUED: u32 = 8;
+
+// enum vkd3d_shader_descriptor_info_flag
+pub const DESCRIPTOR_INFO_FLAG_UAV_COUNTER: u32 = 1;
+pub const DESCRIPTOR_INFO_FLAG_UAV_READ: u32 = 2;
+pub const DESCRIPTOR_INFO_FLAG_SAMPLER_COMPARISON_MODE: u32 = 4;
+pub const DESCRIPTOR_INFO_FLAG_UAV_ATOMICS: u32 = 8;
+pub const DESCRIPTOR_INFO_FLAG_RAW_BUFFER: u32 = 0x10;
+
+/// `VKD3D_SHADER_DUMMY_SAMPLER_INDEX`: the sampler of a resource-sampler pair whose
+/// instruction reads the resource without a sampler.
+pub const DUMMY_SAMPLER_INDEX: u32 = !0;
+
+/// `VKD3D_SHADER_API_VERSION_1_15`: scans for this API version or older report samplers'
+/// data type as `UINT`, later ones as `NONE`.
+pub const API_VERSION_1_15: u32 = 15;
+/// `VKD3D_SHADER_API_VERSION_1_2`: the API version a scan assumes when the caller gives none.
+pub const API_VERSION_1_2: u32 = 2;
 
 /// `VKD3D_SHADER_NO_SWIZZLE`: x, y, z, w in bytes 0–3.
 pub const NO_SWIZZLE: u32 = 0x0302_0100;
@@ -383,6 +407,69 @@ pub struct ScanSignatureInfo {
     pub patch_constant: Signature,
 }
 
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescriptorInfo {
+    pub ty: u32,
+    pub register_space: u32,
+    pub register_index: u32,
+    pub resource_type: u32,
+    pub resource_data_type: u32,
+    pub flags: u32,
+    pub count: u32,
+}
+
+#[repr(C)]
+pub struct ScanDescriptorInfo {
+    pub ty: u32,
+    pub next: *const c_void,
+    pub descriptors: *mut DescriptorInfo,
+    pub descriptor_count: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CombinedResourceSamplerInfo {
+    pub resource_space: u32,
+    pub resource_index: u32,
+    pub sampler_space: u32,
+    pub sampler_index: u32,
+}
+
+#[repr(C)]
+pub struct ScanCombinedResourceSamplerInfo {
+    pub ty: u32,
+    pub next: *const c_void,
+    pub combined_samplers: *mut CombinedResourceSamplerInfo,
+    pub combined_sampler_count: u32,
+}
+
+#[repr(C)]
+pub struct ScanHullShaderTessellationInfo {
+    pub ty: u32,
+    pub next: *const c_void,
+    pub output_primitive: u32,
+    pub partitioning: u32,
+}
+
+#[repr(C)]
+pub struct ScanThreadGroupSizeInfo {
+    pub ty: u32,
+    pub next: *const c_void,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+#[repr(C)]
+pub struct ScanDenormalModeInfo {
+    pub ty: u32,
+    pub next: *const c_void,
+    pub f16_denormal_mode: u32,
+    pub f32_denormal_mode: u32,
+    pub f64_denormal_mode: u32,
+}
+
 /// Sizes and field offsets of the types above, by C name, for the layout test.
 pub fn layout_table() -> Vec<(&'static str, usize)> {
     use std::mem::{offset_of, size_of};
@@ -461,6 +548,27 @@ pub fn layout_table() -> Vec<(&'static str, usize)> {
     t!(v; "vkd3d_shader_scan_signature_info", ScanSignatureInfo; "type" => ty,
         "next" => next, "input" => input, "output" => output,
         "patch_constant" => patch_constant);
+    t!(v; "vkd3d_shader_descriptor_info", DescriptorInfo; "type" => ty,
+        "register_space" => register_space, "register_index" => register_index,
+        "resource_type" => resource_type, "resource_data_type" => resource_data_type,
+        "flags" => flags, "count" => count);
+    t!(v; "vkd3d_shader_scan_descriptor_info", ScanDescriptorInfo; "type" => ty,
+        "next" => next, "descriptors" => descriptors, "descriptor_count" => descriptor_count);
+    t!(v; "vkd3d_shader_combined_resource_sampler_info", CombinedResourceSamplerInfo;
+        "resource_space" => resource_space, "resource_index" => resource_index,
+        "sampler_space" => sampler_space, "sampler_index" => sampler_index);
+    t!(v; "vkd3d_shader_scan_combined_resource_sampler_info",
+        ScanCombinedResourceSamplerInfo; "type" => ty, "next" => next,
+        "combined_samplers" => combined_samplers,
+        "combined_sampler_count" => combined_sampler_count);
+    t!(v; "vkd3d_shader_scan_hull_shader_tessellation_info", ScanHullShaderTessellationInfo;
+        "type" => ty, "next" => next, "output_primitive" => output_primitive,
+        "partitioning" => partitioning);
+    t!(v; "vkd3d_shader_scan_thread_group_size_info", ScanThreadGroupSizeInfo;
+        "type" => ty, "next" => next, "x" => x, "y" => y, "z" => z);
+    t!(v; "vkd3d_shader_scan_denormal_mode_info", ScanDenormalModeInfo; "type" => ty,
+        "next" => next, "f16_denormal_mode" => f16_denormal_mode,
+        "f32_denormal_mode" => f32_denormal_mode, "f64_denormal_mode" => f64_denormal_mode);
     v
 }
 
@@ -506,5 +614,21 @@ pub fn constant_table() -> Vec<(&'static str, i64)> {
         "VKD3D_SHADER_RESOURCE_TEXTURE_3D" = RESOURCE_TEXTURE_3D,
         "VKD3D_SHADER_RESOURCE_TEXTURE_CUBE" = RESOURCE_TEXTURE_CUBE,
         "VKD3D_SHADER_NO_SWIZZLE" = NO_SWIZZLE,
+        "VKD3D_SHADER_RESOURCE_BUFFER" = RESOURCE_BUFFER,
+        "VKD3D_SHADER_RESOURCE_TEXTURE_CUBEARRAY" = 10,
+        "VKD3D_SHADER_RESOURCE_DATA_UINT" = RESOURCE_DATA_UINT,
+        "VKD3D_SHADER_RESOURCE_DATA_FLOAT" = RESOURCE_DATA_FLOAT,
+        "VKD3D_SHADER_RESOURCE_DATA_CONTINUED" = RESOURCE_DATA_CONTINUED,
+        "VKD3D_SHADER_DESCRIPTOR_INFO_FLAG_UAV_COUNTER" = DESCRIPTOR_INFO_FLAG_UAV_COUNTER,
+        "VKD3D_SHADER_DESCRIPTOR_INFO_FLAG_UAV_READ" = DESCRIPTOR_INFO_FLAG_UAV_READ,
+        "VKD3D_SHADER_DESCRIPTOR_INFO_FLAG_SAMPLER_COMPARISON_MODE" =
+            DESCRIPTOR_INFO_FLAG_SAMPLER_COMPARISON_MODE,
+        "VKD3D_SHADER_DESCRIPTOR_INFO_FLAG_UAV_ATOMICS" = DESCRIPTOR_INFO_FLAG_UAV_ATOMICS,
+        "VKD3D_SHADER_DESCRIPTOR_INFO_FLAG_RAW_BUFFER" = DESCRIPTOR_INFO_FLAG_RAW_BUFFER,
+        "VKD3D_SHADER_DUMMY_SAMPLER_INDEX" = DUMMY_SAMPLER_INDEX,
+        "VKD3D_SHADER_API_VERSION_1_15" = API_VERSION_1_15,
+        "VKD3D_SHADER_API_VERSION_1_2" = API_VERSION_1_2,
+        "VKD3D_SHADER_TESSELLATOR_OUTPUT_TRIANGLE_CCW" = 4,
+        "VKD3D_SHADER_TESSELLATOR_PARTITIONING_FRACTIONAL_EVEN" = 4,
     ]
 }

@@ -25,9 +25,9 @@ pub struct Chain {
     /// Output structures a compile fills: the signatures (the stand-in fills these itself).
     pub signature: Option<*mut abi::ScanSignatureInfo>,
     /// The other scan outputs (descriptors, combined samplers, hull-shader tessellation,
-    /// thread-group size, denormal modes), by structure type: the real library's scan fills
-    /// them.
-    pub scan_outputs: Vec<u32>,
+    /// thread-group size, denormal modes): structure type and where it is ([`crate::scan`]
+    /// fills them).
+    pub scan_outputs: Vec<(u32, *mut c_void)>,
     /// HLSL-only structures present (no meaning for bytecode).
     pub hlsl_only: Vec<u32>,
 }
@@ -181,10 +181,12 @@ impl Chain {
                 | abi::STRUCTURE_TYPE_SCAN_HULL_SHADER_TESSELLATION_INFO
                 | abi::STRUCTURE_TYPE_SCAN_THREAD_GROUP_SIZE_INFO
                 | abi::STRUCTURE_TYPE_SCAN_DENORMAL_MODE_INFO => {
-                    if c.scan_outputs.contains(&ty) {
+                    if c.scan_outputs.iter().any(|(t, _)| *t == ty) {
                         return Err(dup());
                     }
-                    c.scan_outputs.push(ty);
+                    // Aligned as the header is: every one starts with it.
+                    let p = next.cast_mut();
+                    c.scan_outputs.push((ty, p));
                 }
                 abi::STRUCTURE_TYPE_HLSL_SOURCE_INFO | abi::STRUCTURE_TYPE_PREPROCESS_INFO => {
                     c.hlsl_only.push(ty);

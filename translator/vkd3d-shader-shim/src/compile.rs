@@ -1,18 +1,16 @@
 //! `vkd3d_shader_compile` for DXBC (`DXBC_TPF`) and Direct3D 9 (`D3D_BYTECODE`) sources to
 //! `SPIRV_BINARY`: the chain read ([`crate::chain`]) and planned ([`crate::plan`]), the
 //! translator run, its module checked against what the caller allows (SPIR-V extensions,
-//! device features, the typed-UAV read format, sample count, output swizzles, dual-source
-//! blending), the signatures filled, and the SPIR-V handed back `malloc`ed (vkd3d frees it
+//! device features, Direct3D 9 parameters), the signatures filled, and the SPIR-V handed back `malloc`ed (vkd3d frees it
 //! with `free`).
 
 use std::cell::RefCell;
 
-use translator::reflect::{InterfacePlacement, Reflection, ShaderStage, SpecConstantMeaning};
+use translator::reflect::{Reflection, ShaderStage};
 use translator::{Translation, Translator};
 
 use crate::abi;
 use crate::chain::Chain;
-use crate::params::SampleCount;
 use crate::plan::{self, Checks, Source};
 use crate::report::Failure;
 
@@ -142,29 +140,6 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
             "zero-initialised workgroup memory",
         )?;
     }
-    if !checks.typed_uav_read_unknown
-        && refl
-            .vulkan_features
-            .iter()
-            .any(|f| f == "shaderStorageImageReadWithoutFormat")
-    {
-        return Err(Failure::not_expressible(
-            "the module reads a typed UAV with format Unknown \
-             (shaderStorageImageReadWithoutFormat), but VKD3D_SHADER_COMPILE_OPTION_TYPED_UAV \
-             asks for an R32 format; the translator cannot declare read UAVs R32 yet",
-        ));
-    }
-    if let SampleCount::Immediate(n) = checks.sample_count
-        && refl
-            .spec_constants
-            .iter()
-            .any(|s| s.meaning == SpecConstantMeaning::RasterizerSampleCount)
-    {
-        return Err(Failure::not_expressible(format!(
-            "the module reads the rasterizer sample count, which vkd3d gives as the \
-             immediate {n}; the translator takes it only as a specialization constant yet"
-        )));
-    }
     if !checks.d3d9_only_params.is_empty() {
         return Err(Failure::not_expressible(format!(
             "Direct3D 9 fixed-function parameters ({}) for a Shader Model {} shader: the \
@@ -177,39 +152,14 @@ fn check(refl: &Reflection, checks: &Checks, stage: ShaderStage) -> Result<(), F
             }
         )));
     }
-    if stage == ShaderStage::Pixel {
-        for out in &refl.outputs {
-            let InterfacePlacement::Location { location, .. } = out.placement else {
-                continue;
-            };
-            let swizzle = checks
-                .output_swizzles
-                .get(location as usize)
-                .copied()
-                .unwrap_or(abi::NO_SWIZZLE);
-            if swizzle != abi::NO_SWIZZLE {
-                return Err(Failure::not_expressible(format!(
-                    "output swizzle {swizzle:#010x} on render target {location}: the \
-                     translator cannot swizzle outputs yet"
-                )));
-            }
-            if checks.dual_source_blending && location > 0 {
-                return Err(Failure::not_expressible(format!(
-                    "dual-source blending with render target {location} written: the \
-                     translator cannot place a second blend source yet"
-                )));
-            }
-        }
-    }
     Ok(())
 }
 
-/// Compiles with the translator.
+/// The caller's source as bytes, checked non-empty and within [`MAX_SOURCE`].
 ///
 /// # Safety
-/// `info` and everything its chain points to must be valid where [`crate::chain`]'s checks
-/// pass.
-pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled, Failure> {
+/// `info.source` must point to `size` readable bytes when non-null.
+unsafe fn source_bytes(info: &abi::CompileInfo) -> Result<&[u8], Failure> {
     if info.source.code.is_null() || info.source.size == 0 {
         return Err(Failure::invalid_argument(
             "the source is empty or a null pointer",
@@ -222,8 +172,55 @@ pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled
         )));
     }
     // SAFETY: non-null; the caller vouches for `size` readable bytes.
-    let bytes =
-        unsafe { std::slice::from_raw_parts(info.source.code.cast::<u8>(), info.source.size) };
+    Ok(unsafe { std::slice::from_raw_parts(info.source.code.cast::<u8>(), info.source.size) })
+}
+
+/// `vkd3d_shader_scan` of DXBC or Direct3D 9 bytecode: the chain's scan outputs and
+/// signatures filled by [`crate::scan`] (a Direct3D 9 shader is translated for its
+/// reflection, as vkd3d-shader parses it for its scan).
+///
+/// # Safety
+/// As [`compile`]'s, with the chain's output structures writable.
+pub unsafe fn scan(info: &abi::CompileInfo) -> Result<(), Failure> {
+    // SAFETY: as this function's.
+    let bytes = unsafe { source_bytes(info) }?;
+    let src = source_facts(bytes, info.source_type)?;
+    // SAFETY: the chain's links are checked as they are read.
+    let chain = unsafe { Chain::walk(info.next) }?;
+    // SAFETY: checked by `slice`.
+    let opts = unsafe { crate::chain::slice(info.options, info.option_count, "options") }?;
+    if !src.d3d9 {
+        // SAFETY: the chain's outputs, checked by its walk.
+        return unsafe { crate::scan::fill(&chain, crate::scan::Source::Dxbc(bytes), opts) };
+    }
+    let mut options = translator::Options::default();
+    options.d3d9.relaxed_limits = true;
+    options.d3d9.bool_constant_rows = true;
+    options.binding = translator::binding::BindingPolicy::Vkd3d.into();
+    let t = TRANSLATOR
+        .with(|t| match t.try_borrow_mut() {
+            Ok(mut t) => t.translate(bytes, &options),
+            Err(_) => translator::translate(bytes, &options),
+        })
+        .map_err(|e| Failure::from_translator(&e))?;
+    // SAFETY: the chain's outputs, checked by its walk.
+    unsafe {
+        crate::scan::fill(
+            &chain,
+            crate::scan::Source::D3d9(bytes, &t.reflection),
+            opts,
+        )
+    }
+}
+
+/// Compiles with the translator.
+///
+/// # Safety
+/// `info` and everything its chain points to must be valid where [`crate::chain`]'s checks
+/// pass.
+pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled, Failure> {
+    // SAFETY: as this function's.
+    let bytes = unsafe { source_bytes(info) }?;
     let src = source_facts(bytes, info.source_type)?;
     // SAFETY: as this function's.
     let plan = unsafe { plan::plan(info, chain, &src) }?;
@@ -235,57 +232,19 @@ pub unsafe fn compile(info: &abi::CompileInfo, chain: &Chain) -> Result<Compiled
         })
         .map_err(|e| Failure::from_translator(&e))?;
     check(&t.reflection, &plan.checks, src.stage)?;
-    if !chain.scan_outputs.is_empty() {
-        // The other scan outputs are the real library's: its scan fills them (and the
-        // signatures, when asked for, alike).
-        // SAFETY: as this function's.
-        return unsafe { real_scan(info, chain) }.map(|()| Compiled {
-            spirv: t.spirv,
-            notes: plan.notes,
-            stage: src.stage,
-        });
-    }
-    if let Some(sig) = chain.signature {
-        // SAFETY: checked by the chain walk; the caller owns the output.
-        unsafe { crate::signature::fill(sig, bytes, src.d3d9, &t.reflection) }?;
-    }
+    // The scan outputs and signatures asked of the compile, from the same source.
+    let source = if src.d3d9 {
+        crate::scan::Source::D3d9(bytes, &t.reflection)
+    } else {
+        crate::scan::Source::Dxbc(bytes)
+    };
+    // SAFETY: as this function's.
+    let opts = unsafe { crate::chain::slice(info.options, info.option_count, "options") }?;
+    // SAFETY: the chain's outputs, checked by its walk.
+    unsafe { crate::scan::fill(chain, source, opts) }?;
     Ok(Compiled {
         spirv: t.spirv,
         notes: plan.notes,
         stage: src.stage,
     })
-}
-
-/// Runs the real library's scan over the caller's chain, for the scan outputs the stand-in
-/// does not fill itself.
-///
-/// # Safety
-/// As [`compile`]'s.
-unsafe fn real_scan(info: &abi::CompileInfo, chain: &Chain) -> Result<(), Failure> {
-    let names: Vec<&str> = chain
-        .scan_outputs
-        .iter()
-        .map(|t| crate::chain::structure_name(*t))
-        .collect();
-    type F = unsafe extern "C" fn(*const abi::CompileInfo, *mut *mut std::ffi::c_char) -> i32;
-    // SAFETY: the function's C type.
-    let Some(scan) = (unsafe { crate::real::function::<F>(b"vkd3d_shader_scan\0") }) else {
-        return Err(Failure::not_expressible(format!(
-            "{} asked of a compile: the real vkd3d-shader fills these, and it was not found",
-            names.join(", ")
-        )));
-    };
-    // SAFETY: the caller's compile info, passed on.
-    let rc = unsafe { scan(info, std::ptr::null_mut()) };
-    if rc < 0 {
-        return Err(Failure {
-            result: rc,
-            code: crate::report::E_INVALID_SHADER,
-            text: format!(
-                "the real vkd3d-shader's scan for {} failed ({rc})",
-                names.join(", ")
-            ),
-        });
-    }
-    Ok(())
 }

@@ -1,8 +1,9 @@
 //! The library's exports: vkd3d-shader 2.1's 23 functions, each as `dxbc_spirv_shim_NAME`
 //! (build.rs versions them `vkd3d_shader_NAME@@VKD3D_1_0`). `vkd3d_shader_compile` of DXBC
-//! and Direct3D 9 bytecode to SPIR-V runs the translator; the free functions of what the
-//! stand-in allocates are `free` as vkd3d's are; everything else is forwarded to the real
-//! library ([`crate::real`]). No panic crosses the boundary.
+//! and Direct3D 9 bytecode to SPIR-V runs the translator and `vkd3d_shader_scan` of such
+//! bytecode the stand-in's scan ([`crate::scan`]); the free functions of what the stand-in
+//! allocates are `free` as vkd3d's are; everything else is forwarded to the real library
+//! ([`crate::real`]). No panic crosses the boundary.
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -70,12 +71,6 @@ forward! {
         (root_signature: CP, dxbc: *mut Code, messages: Msgs) -> c_int = NOT_IMPL;
     fn dxbc_spirv_shim_convert_root_signature = "vkd3d_shader_convert_root_signature"
         (dst: P, version: c_uint, src: CP) -> c_int = NOT_IMPL;
-    fn dxbc_spirv_shim_scan = "vkd3d_shader_scan"
-        (compile_info: *const CompileInfo, messages: Msgs) -> c_int = NOT_IMPL;
-    fn dxbc_spirv_shim_free_scan_descriptor_info = "vkd3d_shader_free_scan_descriptor_info"
-        (info: P) -> () = ();
-    fn dxbc_spirv_shim_free_scan_combined_resource_sampler_info =
-        "vkd3d_shader_free_scan_combined_resource_sampler_info" (info: P) -> () = ();
     fn dxbc_spirv_shim_parse_input_signature = "vkd3d_shader_parse_input_signature"
         (dxbc: *const Code, signature: P, messages: Msgs) -> c_int = NOT_IMPL;
     fn dxbc_spirv_shim_find_signature_element = "vkd3d_shader_find_signature_element"
@@ -165,6 +160,125 @@ pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_signature_info(
             s.elements = std::ptr::null_mut();
             s.element_count = 0;
         }
+    }
+}
+
+/// `vkd3d_shader_free_scan_descriptor_info`: `free`s the descriptors, as vkd3d's.
+///
+/// # Safety
+/// `info` must be null or hold descriptors either library's scan returned (or none).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_descriptor_info(
+    info: *mut abi::ScanDescriptorInfo,
+) {
+    if info.is_null() || check_ptr(info, "info").is_err() {
+        return;
+    }
+    // SAFETY: checked; the array is calloc'ed or null.
+    unsafe {
+        libc::free((*info).descriptors.cast());
+        (*info).descriptors = std::ptr::null_mut();
+        (*info).descriptor_count = 0;
+    }
+}
+
+/// `vkd3d_shader_free_scan_combined_resource_sampler_info`: `free`s the pairs, as vkd3d's.
+///
+/// # Safety
+/// `info` must be null or hold pairs either library's scan returned (or none).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dxbc_spirv_shim_free_scan_combined_resource_sampler_info(
+    info: *mut abi::ScanCombinedResourceSamplerInfo,
+) {
+    if info.is_null() || check_ptr(info, "info").is_err() {
+        return;
+    }
+    // SAFETY: checked; the array is calloc'ed or null.
+    unsafe {
+        libc::free((*info).combined_samplers.cast());
+        (*info).combined_samplers = std::ptr::null_mut();
+        (*info).combined_sampler_count = 0;
+    }
+}
+
+/// Calls the real `vkd3d_shader_scan`.
+///
+/// # Safety
+/// As vkd3d's.
+unsafe fn real_scan(info: *const CompileInfo, messages: Msgs) -> c_int {
+    type F = unsafe extern "C" fn(*const CompileInfo, Msgs) -> c_int;
+    // SAFETY: the function's C type.
+    match unsafe { real::function::<F>(b"vkd3d_shader_scan\0") } {
+        // SAFETY: passed on.
+        Some(f) => unsafe { f(info, messages) },
+        None => NOT_IMPL,
+    }
+}
+
+/// `vkd3d_shader_scan`: DXBC and Direct3D 9 bytecode scanned by the stand-in, the rest
+/// forwarded.
+///
+/// # Safety
+/// As vkd3d's: `compile_info` and its chain valid, `messages` null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dxbc_spirv_shim_scan(
+    compile_info: *const CompileInfo,
+    messages: Msgs,
+) -> c_int {
+    guard("vkd3d_shader_scan", abi::VKD3D_ERROR, || {
+        // SAFETY: as this function's.
+        unsafe { scan_guarded(compile_info, messages) }
+    })
+}
+
+/// The body of [`dxbc_spirv_shim_scan`].
+///
+/// # Safety
+/// As [`dxbc_spirv_shim_scan`]'s.
+unsafe fn scan_guarded(info_p: *const CompileInfo, messages: Msgs) -> c_int {
+    if !messages.is_null() {
+        if check_ptr(messages, "messages").is_err() {
+            return abi::VKD3D_ERROR_INVALID_ARGUMENT;
+        }
+        // SAFETY: checked.
+        unsafe { *messages = std::ptr::null_mut() };
+    }
+    let fail = |f: Failure, name: &str, level: u32| {
+        report::log(&format!("scan of {name} failed: {}", f.text));
+        // SAFETY: messages checked above.
+        unsafe { set_messages(messages, level, abi::LOG_ERROR, &f.message(name)) };
+        f.result
+    };
+    if let Err(f) = check_ptr(info_p, "compile_info") {
+        return fail(f, "<input>", abi::LOG_ERROR);
+    }
+    // SAFETY: checked non-null and aligned.
+    let info = unsafe { &*info_p };
+    if info.ty != abi::STRUCTURE_TYPE_COMPILE_INFO {
+        return fail(
+            Failure::invalid_argument(format!(
+                "compile_info has structure type {}, not COMPILE_INFO",
+                info.ty
+            )),
+            "<input>",
+            abi::LOG_ERROR,
+        );
+    }
+    if !matches!(
+        info.source_type,
+        abi::SOURCE_DXBC_TPF | abi::SOURCE_D3D_BYTECODE
+    ) {
+        // SAFETY: the caller's arguments, passed on.
+        return unsafe { real_scan(info_p, messages) };
+    }
+    // SAFETY: a NUL-terminated string when non-null.
+    let name = unsafe { c_str(info.source_name) }
+        .unwrap_or("<anonymous>")
+        .to_string();
+    // SAFETY: as this function's.
+    match unsafe { compile::scan(info) } {
+        Ok(()) => abi::VKD3D_OK,
+        Err(f) => fail(f, &name, info.log_level),
     }
 }
 

@@ -7,8 +7,9 @@
 //! `D3D_BYTECODE` sources to `SPIRV_BINARY` runs the translator, honouring every chained
 //! structure the caller passes or refusing it by name ([`plan`], [`resolver`], [`params`]);
 //! a refused shader fails with vkd3d's error convention and a logged line ([`report`]), and
-//! reaches the real compiler only when `DXBC_SPIRV_VKD3D_FORWARD_REFUSED=1`. Everything else
-//! (HLSL, DXIL, root signatures, scans, DXBC parsing) goes to the real library ([`real`]).
+//! reaches the real compiler only when `DXBC_SPIRV_VKD3D_FORWARD_REFUSED=1`. Scans of DXBC
+//! and Direct3D 9 bytecode are answered by the stand-in too ([`scan`]). Everything else
+//! (HLSL, DXIL, root signatures, DXBC parsing) goes to the real library ([`real`]).
 //! `docs/vkd3d.md` says how to use it and what is supported.
 
 pub mod abi;
@@ -20,4 +21,5 @@ pub mod plan;
 pub mod real;
 pub mod report;
 pub mod resolver;
+pub mod scan;
 pub mod signature;

@@ -1,10 +1,10 @@
 //! vkd3d's shader parameters (`vkd3d_shader_parameter` in the SPIR-V target info and
 //! `vkd3d_shader_parameter1` in `vkd3d_shader_parameter_info`) mapped to the translator's
-//! options: the rasterizer sample count, and the Direct3D 9 fixed-function state the
-//! translator compiles in (alpha test, flat shading, clip planes, point size and sprites, bump
-//! environment, projected textures) as baked values or specialization constants. A parameter
-//! given as a uniform buffer, fog (vkd3d's model of it differs from the translator's), or an
-//! immediate sample count a shader reads, is refused.
+//! options: the rasterizer sample count (an immediate or a specialization constant), and the
+//! Direct3D 9 fixed-function state the translator compiles in (alpha test, flat shading, clip
+//! planes, point size and sprites, bump environment, projected textures) as baked values or
+//! specialization constants. A parameter given as a uniform buffer, or fog (vkd3d's model of
+//! it differs from the translator's), is refused.
 
 use translator::d3d9_state::{StateDelivery, StateItem, StateOptions};
 

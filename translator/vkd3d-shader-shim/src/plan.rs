@@ -9,7 +9,10 @@
 use translator::binding::{Binding, BindingPolicy};
 use translator::d3d9_state::{StateDelivery, StateItem};
 use translator::reflect::ShaderStage;
-use translator::{Options, StreamOutput, StreamOutputEntry, TargetEnv};
+use translator::{
+    DeviceFeatures, Options, PointSize, StreamOutput, StreamOutputEntry, SwizzleComponent,
+    TargetEnv, TexelBuffers, TypedUavRead,
+};
 
 use crate::abi;
 use crate::chain::{Chain, c_str, slice};
@@ -20,18 +23,10 @@ use crate::resolver::{self, Interface, NO_OFFSET};
 /// What the module must satisfy after translation (checked against its reflection).
 #[derive(Debug, Clone, Default)]
 pub struct Checks {
-    /// `VKD3D_SHADER_COMPILE_OPTION_TYPED_UAV` is `READ_FORMAT_UNKNOWN`: typed UAV loads may
-    /// use format Unknown (`shaderStorageImageReadWithoutFormat`).
-    pub typed_uav_read_unknown: bool,
     /// `VKD3D_SHADER_COMPILE_OPTION_FEATURE` flags.
     pub features: u32,
     /// The SPIR-V extensions the target info allows (vkd3d's enumeration).
     pub extensions: Vec<u32>,
-    /// The rasterizer sample count's delivery.
-    pub sample_count: SampleCount,
-    pub dual_source_blending: bool,
-    /// Per render target, the output swizzle (`NO_SWIZZLE` past the list).
-    pub output_swizzles: Vec<u32>,
     /// D3D9-only parameters a DXBC shader was given with non-default values.
     pub d3d9_only_params: Vec<String>,
 }
@@ -57,12 +52,17 @@ fn compile_options(
     opts: &[abi::CompileOption],
     options: &mut Options,
     checks: &mut Checks,
-    interface: &mut Interface,
     notes: &mut Vec<String>,
 ) -> Result<(), Failure> {
-    // vkd3d's defaults: debug information kept, buffer UAVs as texel buffers, typed UAV
-    // reads with an R32 format, no optional features.
+    // vkd3d's defaults: debug information kept; every buffer SRV a uniform texel buffer and
+    // buffer UAVs and UAV counters storage texel buffers; typed UAV reads with an R32
+    // format; the point size written from vertex, domain and geometry shaders; no optional
+    // features.
     options.debug_names = true;
+    options.texel_buffers = TexelBuffers::ALL;
+    options.typed_uav_read = TypedUavRead::R32;
+    options.point_size = PointSize::AllStages;
+    options.device_features = Some(DeviceFeatures::default());
     for o in opts {
         let bad = |what: &str| {
             Failure::invalid_argument(format!(
@@ -72,16 +72,22 @@ fn compile_options(
         };
         match o.name {
             abi::OPTION_STRIP_DEBUG => options.debug_names = o.value == 0,
-            abi::OPTION_BUFFER_UAV => match o.value {
-                abi::BUFFER_UAV_STORAGE_TEXEL_BUFFER => interface.buffer_uav_storage = false,
-                abi::BUFFER_UAV_STORAGE_BUFFER => interface.buffer_uav_storage = true,
-                _ => return Err(bad("a vkd3d_shader_compile_option_buffer_uav")),
-            },
-            abi::OPTION_TYPED_UAV => match o.value {
-                abi::TYPED_UAV_READ_FORMAT_R32 => checks.typed_uav_read_unknown = false,
-                abi::TYPED_UAV_READ_FORMAT_UNKNOWN => checks.typed_uav_read_unknown = true,
-                _ => return Err(bad("a vkd3d_shader_compile_option_typed_uav")),
-            },
+            abi::OPTION_BUFFER_UAV => {
+                let texel = match o.value {
+                    abi::BUFFER_UAV_STORAGE_TEXEL_BUFFER => true,
+                    abi::BUFFER_UAV_STORAGE_BUFFER => false,
+                    _ => return Err(bad("a vkd3d_shader_compile_option_buffer_uav")),
+                };
+                options.texel_buffers.raw_uav = texel;
+                options.texel_buffers.uav_counter = texel;
+            }
+            abi::OPTION_TYPED_UAV => {
+                options.typed_uav_read = match o.value {
+                    abi::TYPED_UAV_READ_FORMAT_R32 => TypedUavRead::R32,
+                    abi::TYPED_UAV_READ_FORMAT_UNKNOWN => TypedUavRead::WithoutFormat,
+                    _ => return Err(bad("a vkd3d_shader_compile_option_typed_uav")),
+                }
+            }
             abi::OPTION_FEATURE => {
                 let known = abi::FEATURE_INT64
                     | abi::FEATURE_FLOAT64
@@ -91,6 +97,14 @@ fn compile_options(
                     return Err(bad("a set of known feature flags"));
                 }
                 checks.features = o.value;
+                options.device_features = Some(DeviceFeatures {
+                    float64: o.value & abi::FEATURE_FLOAT64 != 0,
+                    int64: o.value & abi::FEATURE_INT64 != 0,
+                    wave_ops: o.value & abi::FEATURE_WAVE_OPS != 0,
+                    zero_initialize_workgroup_memory: o.value
+                        & abi::FEATURE_ZERO_INITIALIZE_WORKGROUP_MEMORY
+                        != 0,
+                });
             }
             abi::OPTION_FRAGMENT_COORDINATE_ORIGIN => {
                 if o.value != 0 {
@@ -124,9 +138,16 @@ fn compile_options(
                     )));
                 }
             }
-            // The translator never writes a point size in tessellation or geometry shaders
-            // (D3D10+ has none), so both values are honoured.
-            abi::OPTION_WRITE_TESS_GEOM_POINT_SIZE => {}
+            // vkd3d-shader writes the point size (1.0) from vertex shaders always, and from
+            // domain and geometry shaders unless this is 0 (devices without
+            // shaderTessellationAndGeometryPointSize).
+            abi::OPTION_WRITE_TESS_GEOM_POINT_SIZE => {
+                options.point_size = if o.value == 0 {
+                    PointSize::Vertex
+                } else {
+                    PointSize::AllStages
+                };
+            }
             // Which vkd3d API the caller was written for: the stand-in implements 2.1's.
             abi::OPTION_API_VERSION => {}
             // Text formatting, HLSL and effects options: no meaning for bytecode to SPIR-V.
@@ -151,6 +172,38 @@ fn compile_options(
     Ok(())
 }
 
+/// `slice`, with a null pointer meaning "not given" whatever the count.
+///
+/// # Safety
+/// As [`slice`]'s.
+unsafe fn optional_slice<'a, T>(
+    p: *const T,
+    count: u32,
+    what: &str,
+) -> Result<Option<&'a [T]>, Failure> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: as this function's.
+    unsafe { slice(p, count, what) }.map(Some)
+}
+
+/// Render target `rt`'s swizzle from vkd3d's packing (component `c` of the output in bits
+/// `8c..8c + 7`: the index of the written component it takes).
+fn output_swizzle(rt: usize, packed: u32) -> Result<[SwizzleComponent; 4], Failure> {
+    let mut out = SwizzleComponent::IDENTITY;
+    for (c, o) in out.iter_mut().enumerate() {
+        let i = packed >> (8 * c) & 0xff;
+        *o = SwizzleComponent::from_index(i).ok_or_else(|| {
+            Failure::invalid_argument(format!(
+                "output_swizzles[{rt}] {packed:#010x}: component {c} selects {i}, not x, y, z \
+                 or w"
+            ))
+        })?;
+    }
+    Ok(out)
+}
+
 /// Plans a compile.
 ///
 /// # Safety
@@ -166,7 +219,7 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
     };
     // SAFETY: checked by `slice`; the caller vouches for the elements.
     let opts = unsafe { slice(info.options, info.option_count, "compile_info.options") }?;
-    compile_options(opts, &mut options, &mut checks, &mut interface, &mut notes)?;
+    compile_options(opts, &mut options, &mut checks, &mut notes)?;
 
     if chain.varying_map {
         return Err(Failure::not_expressible(
@@ -216,22 +269,19 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
                 words: [w, 0, 0, 0],
             });
         }
-        checks.dual_source_blending = t.dual_source_blending != 0;
+        options.dual_source_blending = t.dual_source_blending != 0;
         // SAFETY: checked by `slice`.
-        checks.output_swizzles =
-            unsafe { slice(t.output_swizzles, t.output_swizzle_count, "output_swizzles") }?
-                .to_vec();
+        let swizzles =
+            unsafe { slice(t.output_swizzles, t.output_swizzle_count, "output_swizzles") }?;
+        options.output_swizzles = swizzles
+            .iter()
+            .enumerate()
+            .map(|(rt, &s)| output_swizzle(rt, s))
+            .collect::<Result<_, _>>()?;
     }
     options.target_env = match env {
         abi::SPIRV_ENVIRONMENT_VULKAN_1_1 => TargetEnv::Vulkan1_1,
-        abi::SPIRV_ENVIRONMENT_VULKAN_1_0 | abi::SPIRV_ENVIRONMENT_NONE => {
-            notes.push(
-                "the Vulkan 1.0 environment gets SPIR-V 1.3 (Vulkan 1.1), the translator's \
-                 lowest target"
-                    .into(),
-            );
-            TargetEnv::Vulkan1_1
-        }
+        abi::SPIRV_ENVIRONMENT_VULKAN_1_0 | abi::SPIRV_ENVIRONMENT_NONE => TargetEnv::Vulkan1_0,
         abi::SPIRV_ENVIRONMENT_OPENGL_4_5 => {
             return Err(Failure::not_expressible(
                 "the OpenGL 4.5 environment: the translator targets Vulkan",
@@ -265,9 +315,10 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
         }
     }
     let mapped = params::map(&params_list)?;
-    checks.sample_count = mapped.sample_count;
-    if let SampleCount::Spec(id) = mapped.sample_count {
-        options.rasterizer_sample_count_spec_id = id;
+    match mapped.sample_count {
+        SampleCount::Default => {}
+        SampleCount::Spec(id) => options.rasterizer_sample_count_spec_id = id,
+        SampleCount::Immediate(n) => options.rasterizer_sample_count = Some(n),
     }
     let mut state = mapped.state;
 
@@ -298,17 +349,18 @@ pub unsafe fn plan(info: &abi::CompileInfo, chain: &Chain, src: &Source) -> Resu
             Some(o) => {
                 // SAFETY: checked by the chain walk.
                 let o = unsafe { &*o };
+                interface.descriptor_table_offset = o.descriptor_table_offset;
+                interface.descriptor_table_count = o.descriptor_table_count;
+                // Either array may be null: its offsets are then 0 (vkd3d_shader.h).
                 // SAFETY: vkd3d documents both arrays as parallel to the interface's.
                 unsafe {
                     (
-                        slice(o.binding_offsets, i.binding_count, "binding_offsets")
-                            .map(|s| (!o.binding_offsets.is_null()).then_some(s))?,
-                        slice(
+                        optional_slice(o.binding_offsets, i.binding_count, "binding_offsets")?,
+                        optional_slice(
                             o.uav_counter_offsets,
                             i.uav_counter_count,
                             "uav_counter_offsets",
-                        )
-                        .map(|s| (!o.uav_counter_offsets.is_null()).then_some(s))?,
+                        )?,
                     )
                 }
             }

@@ -8,10 +8,12 @@
 //! A range matches the first binding vkd3d's own lookup would take: same descriptor type and
 //! space, visible to the stage, carrying the buffer or image flag the range's descriptor needs,
 //! and covering the range's registers. Register `r` of a binding starting at register `base`
-//! is array element `r - base + static_offset`. What vkd3d asks that the translator cannot
-//! express yet is refused with the reason: descriptor indices taken from push constants
-//! (`dynamic_offset_index`), raw and structured buffers and UAV counters as texel buffers,
-//! atomic-counter offsets.
+//! is array element `r - base + static_offset`, plus, with a `dynamic_offset_index` `k`, the
+//! 32-bit word at byte `descriptor_table_offset + 4k` of the push constants (the placement's
+//! `dynamic_offset`). A Vulkan binding that several entries of different descriptor types
+//! share, or one entry flagged both buffer and image, is a mutable binding
+//! (VK_EXT_mutable_descriptor_type, vkd3d's default descriptor heaps). Atomic-counter offsets
+//! (OpenGL) are refused.
 
 use translator::binding::{Placement, RangeRequest, Resolver};
 use translator::reflect::{DescriptorType, RegisterClass, ShaderStage};
@@ -28,9 +30,11 @@ pub struct Interface {
     pub combined: Vec<abi::CombinedResourceSampler>,
     /// The stage's `vkd3d_shader_visibility`.
     pub visibility: u32,
-    /// `VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV` is `STORAGE_BUFFER`: raw and structured UAVs
-    /// and UAV counters are storage buffers, as the translator declares them.
-    pub buffer_uav_storage: bool,
+    /// `descriptor_offset_info.descriptor_table_offset`: byte offset in the push constants of
+    /// the 32-bit descriptor offsets that `dynamic_offset_index` selects.
+    pub descriptor_table_offset: u32,
+    /// `descriptor_offset_info.descriptor_table_count`: how many there are.
+    pub descriptor_table_count: u32,
 }
 
 /// The `vkd3d_shader_visibility` of a stage.
@@ -56,14 +60,16 @@ impl Interface {
         v == abi::VISIBILITY_ALL || v == self.visibility
     }
 
-    /// Array element of register `lower` in a binding starting at `base`, plus the offset.
+    /// Where register `lower` of `range` lands in a binding starting at `base` with `count`
+    /// registers and descriptor offset `off`: its array element and the push-constant byte
+    /// offset of the word added to it; `None` when the binding does not cover the range.
     fn element(
         &self,
         range: &RangeRequest,
         base: u32,
         count: u32,
         off: abi::DescriptorOffset,
-    ) -> Result<Option<u32>, String> {
+    ) -> Result<Option<(u32, Option<u32>)>, String> {
         if range.lower < base {
             return Ok(None);
         }
@@ -77,29 +83,75 @@ impl Interface {
         if !covered {
             return Ok(None);
         }
-        if off.dynamic_offset_index != u32::MAX {
-            return Err(format!(
-                "vkd3d takes its descriptor index from push constants (dynamic offset index \
-                 {}, VKD3D_CONFIG's default descriptor heaps); the translator cannot express \
-                 push-constant descriptor indices yet (try VKD3D_CONFIG=virtual_heaps)",
-                off.dynamic_offset_index
-            ));
-        }
+        let dynamic = if off.dynamic_offset_index == u32::MAX {
+            None
+        } else {
+            if off.dynamic_offset_index >= self.descriptor_table_count {
+                return Err(format!(
+                    "the binding's dynamic offset index {} is past descriptor_offset_info's \
+                     descriptor_table_count {}",
+                    off.dynamic_offset_index, self.descriptor_table_count
+                ));
+            }
+            let byte =
+                u64::from(self.descriptor_table_offset) + 4 * u64::from(off.dynamic_offset_index);
+            Some(
+                u32::try_from(byte)
+                    .map_err(|_| format!("push-constant byte offset {byte} is past 2^32"))?,
+            )
+        };
         let e = u64::from(range.lower - base) + u64::from(off.static_offset);
         u32::try_from(e)
-            .map(Some)
+            .map(|e| Some((e, dynamic)))
             .map_err(|_| format!("array element {e} is past 2^32"))
     }
 
-    fn place_counter(&self, range: &RangeRequest) -> Result<Placement, String> {
-        if !self.buffer_uav_storage {
-            return Err(
-                "vkd3d binds UAV counters as R32_UINT storage texel buffers \
-                 (VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV is STORAGE_TEXEL_BUFFER); the \
-                 translator's counters are storage buffers and cannot be texel buffers yet"
-                    .into(),
-            );
+    /// Whether Vulkan binding (`set`, `binding`) holds several descriptor types: entries of
+    /// different vkd3d types (or of one type, some flagged buffer and some image) share it,
+    /// one entry is flagged both buffer and image, or UAV counters share it with resources.
+    fn mutable(&self, set: u32, binding: u32) -> bool {
+        const BOTH: u32 = abi::BINDING_FLAG_BUFFER | abi::BINDING_FLAG_IMAGE;
+        let kind = |b: &abi::ResourceBinding| {
+            if b.ty == abi::DESCRIPTOR_TYPE_SAMPLER {
+                (b.ty, 0)
+            } else {
+                (b.ty, b.flags & BOTH)
+            }
+        };
+        let mut first = None;
+        for (b, _) in &self.bindings {
+            if b.binding.set != set || b.binding.binding != binding {
+                continue;
+            }
+            let k = kind(b);
+            if k.0 != abi::DESCRIPTOR_TYPE_SAMPLER && k.1 == BOTH {
+                return true;
+            }
+            match first {
+                None => first = Some(k),
+                Some(f) if f != k => return true,
+                Some(_) => {}
+            }
         }
+        // A counter in a binding that resource entries use too.
+        first.is_some()
+            && self
+                .counters
+                .iter()
+                .any(|(c, _)| c.binding.set == set && c.binding.binding == binding)
+    }
+
+    fn descriptor(&self, set: u32, binding: u32, (elem, dynamic): (u32, Option<u32>)) -> Placement {
+        Placement::Descriptor {
+            set,
+            binding,
+            array_offset: elem,
+            dynamic_offset: dynamic,
+            mutable: self.mutable(set, binding),
+        }
+    }
+
+    fn place_counter(&self, range: &RangeRequest) -> Result<Placement, String> {
         for (c, off) in &self.counters {
             if c.register_space != range.space || !self.visible(c.shader_visibility) {
                 continue;
@@ -114,13 +166,7 @@ impl Interface {
                     c.offset
                 ));
             }
-            return Ok(Placement::Descriptor {
-                dynamic_offset: None,
-                mutable: false,
-                set: c.binding.set,
-                binding: c.binding.binding,
-                array_offset: elem,
-            });
+            return Ok(self.descriptor(c.binding.set, c.binding.binding, elem));
         }
         Err("no UAV counter binding of the interface covers it".into())
     }
@@ -134,14 +180,14 @@ impl Interface {
             {
                 continue;
             }
-            if let Some(elem) = self.element(range, c.sampler_index, c.binding.count, NO_OFFSET)? {
-                return Ok(Placement::Descriptor {
-                    dynamic_offset: None,
-                    mutable: false,
-                    set: c.binding.set,
-                    binding: c.binding.binding,
-                    array_offset: elem,
-                });
+            if let Some((elem, _)) =
+                self.element(range, c.sampler_index, c.binding.count, NO_OFFSET)?
+            {
+                return Ok(Placement::descriptor(
+                    c.binding.set,
+                    c.binding.binding,
+                    elem,
+                ));
             }
         }
         Err(
@@ -179,13 +225,10 @@ impl Resolver for Interface {
             (RegisterClass::T, DescriptorType::UniformTexelBuffer) => {
                 (abi::DESCRIPTOR_TYPE_SRV, abi::BINDING_FLAG_BUFFER)
             }
+            // Raw and structured SRVs as storage buffers: vkd3d always asks for texel
+            // buffers (`plan`), so these come only from other callers of the resolver.
             (RegisterClass::T, DescriptorType::StorageBuffer) => {
-                return Err(
-                    "vkd3d binds raw and structured buffer SRVs as R32_UINT uniform \
-                     texel buffers; the translator declares them as storage buffers and \
-                     cannot read them through texel buffers yet"
-                        .into(),
-                );
+                (abi::DESCRIPTOR_TYPE_SRV, abi::BINDING_FLAG_BUFFER)
             }
             (RegisterClass::U, DescriptorType::StorageImage) => {
                 (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_IMAGE)
@@ -193,17 +236,9 @@ impl Resolver for Interface {
             (RegisterClass::U, DescriptorType::StorageTexelBuffer) => {
                 (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_BUFFER)
             }
-            (RegisterClass::U, DescriptorType::StorageBuffer) if self.buffer_uav_storage => {
-                (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_BUFFER)
-            }
+            // Raw and structured UAVs as storage buffers (`BUFFER_UAV = STORAGE_BUFFER`).
             (RegisterClass::U, DescriptorType::StorageBuffer) => {
-                return Err(
-                    "vkd3d binds raw and structured buffer UAVs as R32_UINT storage \
-                     texel buffers (VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV is \
-                     STORAGE_TEXEL_BUFFER); the translator declares them as storage buffers \
-                     and cannot access them through texel buffers yet"
-                        .into(),
-                );
+                (abi::DESCRIPTOR_TYPE_UAV, abi::BINDING_FLAG_BUFFER)
             }
             (RegisterClass::S, DescriptorType::CombinedImageSampler) => {
                 return self.place_combined(range);
@@ -226,13 +261,7 @@ impl Resolver for Interface {
                 continue;
             }
             if let Some(elem) = self.element(range, b.register_index, b.binding.count, *off)? {
-                return Ok(Placement::Descriptor {
-                    dynamic_offset: None,
-                    mutable: false,
-                    set: b.binding.set,
-                    binding: b.binding.binding,
-                    array_offset: elem,
-                });
+                return Ok(self.descriptor(b.binding.set, b.binding.binding, elem));
             }
         }
         Err(format!(

@@ -140,17 +140,17 @@ fn from_reflection(vars: &[translator::reflect::InterfaceVar]) -> Vec<Elem> {
         .collect()
 }
 
-/// Fills `out` for the shader `bytes` (translated with `reflection`).
+/// Fills `out` for the shader `bytes`: DXBC from its container, Direct3D 9 (`d3d9`: the
+/// translator's reflection of it) from the reflection.
 ///
 /// # Safety
 /// `out` must point to a writable `vkd3d_shader_scan_signature_info`.
 pub unsafe fn fill(
     out: *mut abi::ScanSignatureInfo,
     bytes: &[u8],
-    d3d9: bool,
-    reflection: &Reflection,
+    d3d9: Option<&Reflection>,
 ) -> Result<(), Failure> {
-    let (input, output, patch) = if d3d9 {
+    let (input, output, patch) = if let Some(reflection) = d3d9 {
         (
             from_reflection(&reflection.inputs),
             from_reflection(&reflection.outputs),

@@ -2,7 +2,9 @@
 //! unknown structure types in the chain, loops, arrays with counts but no pointer, truncated
 //! and corrupted bytecode. Each call must return one of vkd3d's error codes (never succeed,
 //! never crash or panic) and leave `out` empty; the messages, when asked for, are in vkd3d's
-//! convention and freed with `vkd3d_shader_free_messages`.
+//! convention and freed with `vkd3d_shader_free_messages`. `vkd3d_shader_scan` of DXBC and
+//! Direct3D 9 bytecode (the stand-in's own) is held to the same, with every scan output in the
+//! chain.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr::{null, null_mut};
@@ -96,6 +98,8 @@ fn null_pointers() {
         dxbc_spirv_shim_free_messages(null_mut());
         dxbc_spirv_shim_free_shader_code(null_mut());
         dxbc_spirv_shim_free_scan_signature_info(null_mut());
+        dxbc_spirv_shim_free_scan_descriptor_info(null_mut());
+        dxbc_spirv_shim_free_scan_combined_resource_sampler_info(null_mut());
     }
 }
 
@@ -222,4 +226,113 @@ fn truncated_and_corrupted_bytecode() {
         count += 1;
     }
     eprintln!("{count} truncated or corrupted sources answered with vkd3d result codes");
+}
+
+/// Scans with every scan output chained; the result code. On success the outputs are freed
+/// with the stand-in's free functions.
+fn scan(info: &mut CompileInfo) -> i32 {
+    let mut group = ScanThreadGroupSizeInfo {
+        ty: STRUCTURE_TYPE_SCAN_THREAD_GROUP_SIZE_INFO,
+        next: null(),
+        x: 0,
+        y: 0,
+        z: 0,
+    };
+    let mut pairs = ScanCombinedResourceSamplerInfo {
+        ty: STRUCTURE_TYPE_SCAN_COMBINED_RESOURCE_SAMPLER_INFO,
+        next: (&raw mut group).cast(),
+        combined_samplers: null_mut(),
+        combined_sampler_count: 0,
+    };
+    let mut descriptors = ScanDescriptorInfo {
+        ty: STRUCTURE_TYPE_SCAN_DESCRIPTOR_INFO,
+        next: (&raw mut pairs).cast(),
+        descriptors: null_mut(),
+        descriptor_count: 0,
+    };
+    let mut sig = ScanSignatureInfo {
+        ty: STRUCTURE_TYPE_SCAN_SIGNATURE_INFO,
+        next: (&raw mut descriptors).cast(),
+        input: Signature {
+            elements: null_mut(),
+            element_count: 0,
+        },
+        output: Signature {
+            elements: null_mut(),
+            element_count: 0,
+        },
+        patch_constant: Signature {
+            elements: null_mut(),
+            element_count: 0,
+        },
+    };
+    if info.next.is_null() {
+        info.next = (&raw mut sig).cast();
+    }
+    let mut messages: *mut c_char = null_mut();
+    // SAFETY: whatever `info` holds, the stand-in must cope; the outputs are valid.
+    let rc = unsafe { dxbc_spirv_shim_scan(info, &mut messages) };
+    // SAFETY: the stand-in's outputs (or null), freed by its own functions.
+    unsafe {
+        dxbc_spirv_shim_free_messages(messages);
+        if rc == VKD3D_OK {
+            dxbc_spirv_shim_free_scan_descriptor_info(&mut descriptors);
+            dxbc_spirv_shim_free_scan_combined_resource_sampler_info(&mut pairs);
+            dxbc_spirv_shim_free_scan_signature_info(&mut sig);
+        } else {
+            assert!(descriptors.descriptors.is_null() && pairs.combined_samplers.is_null());
+        }
+    }
+    rc
+}
+
+#[test]
+fn scans() {
+    let ps = example("ps_texture.dxbc");
+    // SAFETY: a null compile info must be refused.
+    let rc = unsafe { dxbc_spirv_shim_scan(null(), null_mut()) };
+    assert_eq!(rc, VKD3D_ERROR_INVALID_ARGUMENT);
+    let mut i = info(&ps, SOURCE_DXBC_TPF, null());
+    assert_eq!(scan(&mut i), VKD3D_OK);
+    let mut i = info(&ps, SOURCE_DXBC_TPF, null());
+    i.ty = STRUCTURE_TYPE_INTERFACE_INFO;
+    assert_eq!(scan(&mut i), VKD3D_ERROR_INVALID_ARGUMENT);
+    let mut i = info(&ps, SOURCE_DXBC_TPF, null());
+    i.source.code = null();
+    assert_eq!(scan(&mut i), VKD3D_ERROR_INVALID_ARGUMENT);
+    let mut i = info(&ps, SOURCE_D3D_BYTECODE, null());
+    assert_eq!(scan(&mut i), VKD3D_ERROR_INVALID_SHADER);
+    let h = Header {
+        ty: 999,
+        next: null(),
+    };
+    let mut i = info(&ps, SOURCE_DXBC_TPF, (&raw const h).cast());
+    assert_eq!(scan(&mut i), VKD3D_ERROR_INVALID_ARGUMENT);
+    let mut count = 0;
+    for name in ["ps_texture.dxbc", "vs_transform.dxbc"] {
+        let full = example(name);
+        for len in (1..full.len()).step_by(7) {
+            let mut i = info(&full[..len], SOURCE_DXBC_TPF, null());
+            assert!(scan(&mut i) < 0, "a truncated container scanned");
+            count += 1;
+        }
+        for at in (0..full.len()).step_by(13) {
+            let mut bad = full.clone();
+            bad[at] ^= 0xa5;
+            let mut i = info(&bad, SOURCE_DXBC_TPF, null());
+            let rc = scan(&mut i);
+            assert!(rc == VKD3D_OK || rc < 0);
+            count += 1;
+        }
+    }
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    let full = translator::d3dbc::asm::assemble(text).unwrap();
+    let mut i = info(&full, SOURCE_D3D_BYTECODE, null());
+    assert_eq!(scan(&mut i), VKD3D_OK);
+    for len in 4..full.len() - 4 {
+        let mut i = info(&full[..len], SOURCE_D3D_BYTECODE, null());
+        assert!(scan(&mut i) < 0, "a truncated D3D9 shader scanned");
+        count += 1;
+    }
+    eprintln!("{count} truncated or corrupted sources scanned or refused with result codes");
 }

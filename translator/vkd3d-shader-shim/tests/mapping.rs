@@ -134,11 +134,28 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
                 ),
                 offset(0, 2),
             ),
+            // Buffer UAVs in the same Vulkan binding as the image ones (vkd3d's mutable
+            // heap): both are then mutable placements.
+            (
+                rb(
+                    DESCRIPTOR_TYPE_UAV,
+                    0,
+                    0,
+                    VISIBILITY_ALL,
+                    BINDING_FLAG_BUFFER,
+                    3,
+                    0,
+                    8,
+                ),
+                offset(0, 2),
+            ),
             (
                 rb(DESCRIPTOR_TYPE_SAMPLER, 0, 5, VISIBILITY_ALL, 0, 0, 1, 1),
                 NO_OFFSET,
             ),
         ],
+        descriptor_table_offset: 48,
+        descriptor_table_count: 3,
         push_constants: vec![PushConstantBuffer {
             register_space: 0,
             register_index: 0,
@@ -219,27 +236,42 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
             array_offset: 0
         })
     );
-    // u0: its descriptor index comes from push constants: refused, naming why.
-    assert!(
-        place(range(C::U, 0, 0, Some(0), D::StorageImage))
-            .unwrap_err()
-            .contains("push constants")
+    // u0: its descriptor index adds the push-constant word of dynamic offset index 2, at byte
+    // 48 + 4 × 2; the binding holds image and buffer UAVs, so it is mutable.
+    let mutable_u = |lower: u32, t: D| {
+        assert_eq!(
+            place(range(C::U, 0, lower, Some(lower), t)),
+            Ok(Placement::Descriptor {
+                dynamic_offset: Some(56),
+                mutable: true,
+                set: 3,
+                binding: 0,
+                array_offset: lower,
+            })
+        );
+    };
+    mutable_u(0, D::StorageImage);
+    // Raw and structured UAVs as texel buffers (vkd3d's default) and as storage buffers
+    // (BUFFER_UAV = STORAGE_BUFFER) both take the BUFFER-flagged binding.
+    mutable_u(1, D::StorageTexelBuffer);
+    mutable_u(2, D::StorageBuffer);
+    // A raw or structured SRV as a texel buffer, like a typed buffer SRV.
+    assert_eq!(
+        place(range(C::T, 0, 5, Some(5), D::UniformTexelBuffer)),
+        Ok(Placement::descriptor(9, 9, 5))
     );
-    // Raw/structured SRVs and UAVs, and counters, are texel buffers in vkd3d: refused.
+    // A dynamic offset index past descriptor_table_count is the caller's error.
+    let past = Interface {
+        descriptor_table_count: 2,
+        ..i.clone()
+    };
     assert!(
-        place(range(C::T, 0, 5, Some(5), D::StorageBuffer))
+        past.place(&range(C::U, 0, 0, Some(0), D::StorageImage))
             .unwrap_err()
-            .contains("texel")
+            .contains("descriptor_table_count 2")
     );
-    assert!(
-        place(range(C::U, 0, 0, Some(0), D::StorageBuffer))
-            .unwrap_err()
-            .contains("texel")
-    );
-    let mut counter = range(C::U, 0, 0, Some(0), D::StorageBuffer);
-    counter.counter = true;
-    assert!(place(counter).unwrap_err().contains("texel"));
-    // With BUFFER_UAV = STORAGE_BUFFER, counters are placed by their own bindings.
+    // Counters are placed by their own bindings and offsets, as texel buffers or storage
+    // buffers alike.
     let with_counters = Interface {
         counters: vec![(
             UavCounterBinding {
@@ -253,22 +285,32 @@ fn ranges_are_placed_as_vkd3d_looks_them_up() {
                 },
                 offset: 0,
             },
-            offset(3, u32::MAX),
+            offset(3, 1),
         )],
-        buffer_uav_storage: true,
         ..i.clone()
     };
-    counter.lower = 1;
-    counter.upper = Some(1);
-    assert_eq!(
-        with_counters.place(&counter),
-        Ok(Placement::Descriptor {
-            dynamic_offset: None,
-            mutable: false,
-            set: 4,
-            binding: 7,
-            array_offset: 4
-        })
+    for t in [D::StorageTexelBuffer, D::StorageBuffer] {
+        let mut counter = range(C::U, 0, 1, Some(1), t);
+        counter.counter = true;
+        assert_eq!(
+            with_counters.place(&counter),
+            Ok(Placement::Descriptor {
+                dynamic_offset: Some(52),
+                mutable: false,
+                set: 4,
+                binding: 7,
+                array_offset: 4
+            })
+        );
+    }
+    // No counter binding covers u2.
+    let mut counter = range(C::U, 0, 2, Some(2), D::StorageTexelBuffer);
+    counter.counter = true;
+    assert!(
+        with_counters
+            .place(&counter)
+            .unwrap_err()
+            .contains("no UAV counter binding")
     );
 }
 
@@ -434,43 +476,4 @@ fn the_docs_sm51_example_compiles_with_vkd3d_bindings() {
     // SAFETY: the stand-in's code.
     unsafe { dxbc_spirv_shim_free_shader_code(&mut out) };
     assert_eq!(decorations(&words), [(0, 0), (1, 0), (1, 1), (2, 0)]);
-}
-
-#[test]
-fn other_scan_outputs_need_the_real_library() {
-    // SAFETY: set before any thread of this test binary looks the real library up (the other
-    // tests here never forward).
-    unsafe {
-        std::env::set_var(
-            vkd3d_shader_shim::real::ENV_PATH,
-            "/nonexistent/libvkd3d-shader.so.1",
-        )
-    };
-    let bytes =
-        std::fs::read(integration_tests::repo_root().join("shaders/examples/ps_texture.dxbc"))
-            .unwrap();
-    // A scan_descriptor_info: type, next, descriptors, count (only the header is read here).
-    let scan = [STRUCTURE_TYPE_SCAN_DESCRIPTOR_INFO as u64, 0, 0, 0];
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: scan.as_ptr().cast(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: std::ptr::null(),
-        option_count: 0,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
-    };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
-    // SAFETY: all structures live across the call.
-    let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, std::ptr::null_mut()) };
-    assert_eq!(rc, VKD3D_ERROR_NOT_IMPLEMENTED);
-    assert!(out.code.is_null());
 }

@@ -269,11 +269,7 @@ pub fn bind(
                     Class::Uav => DESCRIPTOR_RANGE_TYPE_UAV,
                     Class::Sampler => DESCRIPTOR_RANGE_TYPE_SAMPLER,
                 },
-                num_descriptors: if iv.upper.is_some() || std::env::var_os("XX_BOUNDED").is_some() {
-                    count
-                } else {
-                    u32::MAX
-                },
+                num_descriptors: if iv.upper.is_some() { count } else { u32::MAX },
                 base_shader_register: iv.lower,
                 register_space: iv.space,
                 offset_in_descriptors_from_table_start: offset,

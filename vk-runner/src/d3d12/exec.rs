@@ -258,6 +258,23 @@ pub fn draw(
         Some(so) => Some(stream_output(so).map_err(fail)?),
         None => None,
     };
+    // vkd3d rasterizes stream 0 whatever `RasterizedStream` says on a device that cannot
+    // select the stream (it logs a FIXME), so such a draw could not show what it asks.
+    if let Some(n) = st
+        .stream_output
+        .as_ref()
+        .and_then(|so| so.rasterized_stream)
+        .filter(|&n| n != 0)
+        && !x
+            .dev
+            .vulkan
+            .as_ref()
+            .is_some_and(|v| v.rasterization_stream_select)
+    {
+        return Err(RunError::Skip(format!(
+            "rasterized stream {n}: the Vulkan device under vkd3d lacks transformFeedbackRasterizationStreamSelect"
+        )));
+    }
     if let Some((_, strides, _)) = &so {
         for slot in 0..strides.len() as u32 {
             let key = (ResourceKind::StreamOutput, 0, slot);
@@ -291,6 +308,18 @@ pub fn draw(
     if rt_slots.len() as u32 != rt_count {
         return Err(RunError::Skip(
             "render targets with gaps between slots (the d3d12 executor binds them in order)"
+                .into(),
+        ));
+    }
+    if st
+        .layer
+        .output_swizzles
+        .iter()
+        .any(|s| *s != translator::SwizzleComponent::IDENTITY)
+    {
+        return Err(RunError::Skip(
+            "[translator options] output-swizzles: Direct3D 12 has no way to ask for them \
+             (vkd3d chooses swizzles itself, for render-target formats it emulates)"
                 .into(),
         ));
     }
@@ -416,6 +445,7 @@ pub fn draw(
             sample_count,
             sample_mask: st.sample_mask,
             depth_bounds: depth_bounds.is_some(),
+            dual_source_blending: st.layer.dual_source_blending,
         })
         .map_err(fail)?;
     // Render target and depth views.

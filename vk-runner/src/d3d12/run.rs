@@ -47,6 +47,9 @@ pub struct FileState {
     pub test_models: Vec<ShaderModel>,
     pub descriptors: Vec<DescriptorMap>,
     pub stream_output: Option<translator::StreamOutput>,
+    /// The file's `[translator options]`: dual-source blending becomes the blend state;
+    /// output swizzles, which D3D12 cannot ask for, make draws skip.
+    pub layer: parse::LayerOptions,
     pub pass: (ShaderModel, ShaderModel),
 }
 
@@ -130,6 +133,7 @@ impl Runner<'_> {
             test_models: Vec::new(),
             descriptors: Vec::new(),
             stream_output: None,
+            layer: parse::LayerOptions::default(),
             pass,
         };
         for section in &file.sections {
@@ -170,10 +174,12 @@ impl Runner<'_> {
                 SectionKind::Header(models) => st.test_models = models.clone(),
                 SectionKind::Descriptors(v) => st.descriptors = v.clone(),
                 SectionKind::StreamOutput(so) => st.stream_output = Some(so.clone()),
+                // Layer options: vkd3d passes its own to the compiler, from the pipeline
+                // state (dual-source blending from the blend state) and the device.
+                SectionKind::TranslatorOptions(o) => st.layer = o.clone(),
                 // Our translator's own options: vkd3d places descriptors, the immediate
-                // constant buffer and precision itself, and passes its own layer options.
+                // constant buffer and precision itself.
                 SectionKind::Binding(_)
-                | SectionKind::TranslatorOptions(_)
                 | SectionKind::Icb(_)
                 | SectionKind::MinPrecision(_)
                 | SectionKind::Ignored(_) => {}

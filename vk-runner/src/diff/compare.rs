@@ -3,6 +3,7 @@
 //! payload), denormals equal zero (D3D flushes them in arithmetic, and a move may keep them:
 //! either result is allowed), +0 equals -0.
 
+use super::order::Order;
 use super::outputs::Output;
 use super::shader::ScalarKind;
 use super::tolerance::{Analysis, Tol};
@@ -90,9 +91,87 @@ fn sorted_records(data: &[u32], words: u32) -> Vec<u32> {
     recs.concat()
 }
 
-/// The first difference between our outputs and theirs, or None when every value agrees.
-/// Returns also how many values were compared.
-pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis) -> (Option<Difference>, usize) {
+/// What comparing one shader's outputs found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Compared {
+    /// The first difference, or None when every compared value agrees.
+    pub difference: Option<Difference>,
+    /// How many values were compared.
+    pub values: usize,
+    /// Outputs (with their components where only some are) not compared because their
+    /// values depend on the order threads run in ([`super::order`]).
+    pub not_compared: Vec<Excluded>,
+}
+
+/// An output left out of the comparison, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excluded {
+    /// `u0`, `SV_TARGET0`, or `SV_TARGET0.x` where only some written components are.
+    pub output: String,
+    /// How many elements of a UAV, where not all are (the others are compared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elements: Option<usize>,
+    pub why: String,
+}
+
+/// The outputs of `ours` that `order` leaves out.
+fn not_compared(ours: &[Output], order: &Order) -> Vec<Excluded> {
+    let mut v = Vec::new();
+    for o in ours {
+        let written = (0..o.comps.clamp(1, 32)).filter(|c| o.mask & (1 << c) != 0);
+        let skipped: Vec<(u32, String)> = written
+            .clone()
+            .filter_map(|c| Some((c, order.why(&o.source, c)?)))
+            .collect();
+        let Some((_, why)) = skipped.first() else {
+            continue;
+        };
+        let output = if skipped.len() == written.count() {
+            o.name.clone()
+        } else {
+            let comps: String = skipped
+                .iter()
+                .map(|(c, _)| {
+                    ['x', 'y', 'z', 'w']
+                        .get(*c as usize)
+                        .copied()
+                        .unwrap_or('?')
+                })
+                .collect();
+            format!("{}.{comps}", o.name)
+        };
+        let n = o.elements();
+        let skipped_elements = (0..n).filter(|e| order.skips(o, *e, 0)).count();
+        if skipped_elements == 0 {
+            continue;
+        }
+        v.push(Excluded {
+            output,
+            elements: (skipped_elements < n).then_some(skipped_elements),
+            why: why.clone(),
+        });
+    }
+    v
+}
+
+/// Compares our outputs with theirs: every component except those `order` finds depend on
+/// the order threads run in.
+pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis, order: &Order) -> Compared {
+    let (difference, values) = first_difference(ours, theirs, a, order);
+    Compared {
+        difference,
+        values,
+        not_compared: not_compared(ours, order),
+    }
+}
+
+/// The first difference between our outputs and theirs, and how many values were compared.
+fn first_difference(
+    ours: &[Output],
+    theirs: &[Output],
+    a: &Analysis,
+    order: &Order,
+) -> (Option<Difference>, usize) {
     let mut compared = 0;
     for o in ours {
         let Some(t) = theirs.iter().find(|t| t.name == o.name) else {
@@ -134,7 +213,7 @@ pub fn compare(ours: &[Output], theirs: &[Output], a: &Analysis) -> (Option<Diff
             .collect();
         for e in 0..o.elements() {
             for c in 0..comps {
-                if c >= 32 || o.mask & (1 << c) == 0 {
+                if c >= 32 || o.mask & (1 << c) == 0 || order.skips(o, e, c as u32) {
                     continue;
                 }
                 let (Some(x), Some(y)) = (
@@ -261,13 +340,17 @@ mod tests {
         let x = 3.25f32;
         let two_off = f32::from_bits(x.to_bits() + 2);
         let one_off = f32::from_bits(x.to_bits() + 1);
-        let (d, _) = compare(&[out(x)], &[out(two_off)], &analysis);
+        let none = Order::none();
+        let d = compare(&[out(x)], &[out(two_off)], &analysis, &none).difference;
         let d = d.expect("2 ulp after one add is a difference");
         assert_eq!(
             (d.output.as_str(), d.component, d.tolerance.as_str()),
             ("SV_TARGET0", 0, "1 ulp")
         );
-        assert_eq!(compare(&[out(x)], &[out(one_off)], &analysis).0, None);
+        assert_eq!(
+            compare(&[out(x)], &[out(one_off)], &analysis, &none).difference,
+            None
+        );
     }
 
     #[test]

@@ -151,10 +151,17 @@ pub(super) fn bytes_to_words(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// The groups a compute run dispatches for a thread group of shape `wg`: two along x (one
+/// when the group has more than 256 threads). The order analysis assumes the same.
+pub fn cs_groups(wg: [u32; 3]) -> [u32; 3] {
+    let threads = wg.iter().product::<u32>().max(1);
+    if threads <= 256 { [2, 1, 1] } else { [1, 1, 1] }
+}
+
 fn run_cs(gpu: &Gpu, shader: &Shader, t: &Translation, seed: u64) -> Result<SideResult, RunError> {
     let wg = t.reflection.workgroup_size.unwrap_or(shader.workgroup);
     let threads = wg.iter().product::<u32>().max(1);
-    let groups = if threads <= 256 { [2, 1, 1] } else { [1, 1, 1] };
+    let groups = cs_groups(wg);
     let sizes = Sizes {
         invocations: threads * groups[0],
         grid: [wg[0] * groups[0], wg[1], wg[2]],

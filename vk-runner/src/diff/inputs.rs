@@ -240,15 +240,7 @@ impl Inputs {
                 self.cbuffers.insert((space, reg), data);
             }
             ResKind::ConstantBuffer { words, .. } => {
-                let data: Vec<u32> = words
-                    .iter()
-                    .map(|k| match k {
-                        WordKind::Float => rng.quantized(-2.0, 2.0, 64.0).to_bits(),
-                        WordKind::Signed => rng.quantized(-1.0, 1.0, 64.0).to_bits(),
-                        WordKind::Int => rng.range(0, 3) as u32,
-                        WordKind::Bool => rng.range(0, 1) as u32,
-                    })
-                    .collect();
+                let data = cbuffer_words(seed, space, reg, words);
                 let ints = words.iter().filter(|w| **w != WordKind::Float).count();
                 self.described
                     .push(format!("{name}: {} words ({ints} integer)", data.len()));
@@ -363,6 +355,37 @@ impl Inputs {
         }
         Ok(())
     }
+}
+
+/// The words of a constant buffer as a run fills it: floats `k/64` in [-2, 2], signed
+/// values in [-1, 1], integers 0-3, booleans 0/1, as `words` types them.
+pub fn cbuffer_words(seed: u64, space: u32, reg: u32, words: &[WordKind]) -> Vec<u32> {
+    let mut rng = Rng::new(seed, &reg_name(RegisterClass::B, space, reg));
+    words
+        .iter()
+        .map(|k| match k {
+            WordKind::Float => rng.quantized(-2.0, 2.0, 64.0).to_bits(),
+            WordKind::Signed => rng.quantized(-1.0, 1.0, 64.0).to_bits(),
+            WordKind::Int => rng.range(0, 3) as u32,
+            WordKind::Bool => rng.range(0, 1) as u32,
+        })
+        .collect()
+}
+
+/// Every constant buffer a DXBC shader declares, by (space, register), as a run fills it
+/// (the same on both sides).
+pub fn constant_buffers(shader: &Shader, seed: u64) -> HashMap<(u32, u32), Vec<u32>> {
+    shader
+        .resources
+        .iter()
+        .filter_map(|r| match &r.kind {
+            ResKind::ConstantBuffer { words, .. } if r.class == RegisterClass::B => Some((
+                (r.space, r.register),
+                cbuffer_words(seed, r.space, r.register, words),
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 fn scalar(t: TexelKind) -> ScalarKind {

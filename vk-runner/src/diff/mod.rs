@@ -15,6 +15,7 @@ pub mod exec;
 pub mod gs;
 pub mod inject;
 pub mod inputs;
+pub mod order;
 pub mod outputs;
 pub mod report;
 pub mod rng;
@@ -317,6 +318,7 @@ fn run_parent(cli: &DiffCli) -> i32 {
                     ours: String::new(),
                     theirs: String::new(),
                     reproduce: None,
+                    not_compared: Vec::new(),
                 });
                 continue;
             }
@@ -351,6 +353,7 @@ fn run_parent(cli: &DiffCli) -> i32 {
         }
         let (ours_text, theirs_text) = (side_text(&a, "ours"), side_text(&b, "vkd3d"));
         let mut reproduce = None;
+        let mut not_compared = Vec::new();
         let verdict = match (&a, &b) {
             (
                 Outcome::Done(SideResult::Ran {
@@ -360,6 +363,7 @@ fn run_parent(cli: &DiffCli) -> i32 {
                 Outcome::Done(SideResult::Ran { outputs: ob, .. }),
             ) => {
                 let analysis = tolerance::Analysis::of(&sh);
+                let order = order::Order::of(&sh, &inputs::constant_buffers(&sh, cli.seed));
                 let keep = sh.d3d9_outputs();
                 let saturate = sh.saturated_outputs();
                 let kept = |v: &[outputs::Output]| -> Vec<outputs::Output> {
@@ -373,9 +377,13 @@ fn run_parent(cli: &DiffCli) -> i32 {
                         })
                         .collect()
                 };
-                match compare::compare(&kept(oa), &kept(ob), &analysis) {
-                    (None, values) => Verdict::Agree { values },
-                    (Some(d), _) => {
+                let compared = compare::compare(&kept(oa), &kept(ob), &analysis, &order);
+                not_compared = compared.not_compared;
+                match compared.difference {
+                    None => Verdict::Agree {
+                        values: compared.values,
+                    },
+                    Some(d) => {
                         if let Some(dir) = &cli.dump {
                             dump(dir, f, oa, ob);
                         }
@@ -413,6 +421,7 @@ fn run_parent(cli: &DiffCli) -> i32 {
             ours: ours_text,
             theirs: theirs_text,
             reproduce,
+            not_compared,
         });
     }
     let seconds = start.elapsed().as_secs_f64();

@@ -1,9 +1,10 @@
 //! The differential report: one verdict per shader (`agree`, `differ` with the first
-//! differing output, or `not run` with the reason), coverage per class (bytecode and stage),
-//! speed, and the closing line `diff: N shaders, R ran, A agree, D differ, S not run`;
-//! optionally the same as JSON.
+//! differing output, or `not run` with the reason; with the outputs left uncompared because
+//! they depend on the order threads run in), coverage per class (bytecode and stage), speed,
+//! the count of outputs not compared, and the closing line
+//! `diff: N shaders, R ran, A agree, D differ, S not run`; optionally the same as JSON.
 
-use super::compare::Difference;
+use super::compare::{Difference, Excluded};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -31,6 +32,32 @@ pub struct Entry {
     /// What to run to see it again, and the inputs as made (differences only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<Reproduce>,
+    /// Outputs not compared because their values depend on the order threads run in
+    /// (`u0`, `SV_TARGET0.x`), each with why.
+    pub not_compared: Vec<Excluded>,
+}
+
+impl Entry {
+    /// "; 2 outputs order-dependent, not compared: u0 (why), u1 (why)", or nothing.
+    fn not_compared_text(&self) -> String {
+        let n = self.not_compared.len();
+        if n == 0 {
+            return String::new();
+        }
+        let list: Vec<String> = self
+            .not_compared
+            .iter()
+            .map(|x| match x.elements {
+                Some(n) => format!("{} ({n} elements: {})", x.output, x.why),
+                None => format!("{} ({})", x.output, x.why),
+            })
+            .collect();
+        format!(
+            "; {n} output{} order-dependent, not compared: {}",
+            if n == 1 { "" } else { "s" },
+            list.join(", ")
+        )
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -54,6 +81,9 @@ pub struct ClassCount {
     pub agree: usize,
     pub differ: usize,
     pub not_run: usize,
+    /// Outputs not compared (order-dependent), and the shaders that have any.
+    pub not_compared: usize,
+    pub order_dependent: usize,
 }
 
 impl Report {
@@ -70,7 +100,11 @@ impl Report {
                 if self.quiet {
                     None
                 } else {
-                    Some(format!("{}: agree ({values} values)", e.path))
+                    Some(format!(
+                        "{}: agree ({values} values{})",
+                        e.path,
+                        e.not_compared_text()
+                    ))
                 }
             }
             Verdict::Differ { difference: d } => {
@@ -99,7 +133,11 @@ impl Report {
                     .reproduce
                     .as_ref()
                     .map_or(String::new(), |r| format!("; reproduce: {}", r.command));
-                Some(format!("{}: differ: {what}{repro}", e.path))
+                Some(format!(
+                    "{}: differ: {what}{repro}{}",
+                    e.path,
+                    e.not_compared_text()
+                ))
             }
             Verdict::NotRun { reason } => Some(format!("{}: not run ({reason})", e.path)),
         };
@@ -114,6 +152,10 @@ impl Report {
         for e in &self.entries {
             let c = m.entry(e.class.clone()).or_default();
             c.shaders += 1;
+            if !matches!(e.verdict, Verdict::NotRun { .. }) {
+                c.not_compared += e.not_compared.len();
+                c.order_dependent += usize::from(!e.not_compared.is_empty());
+            }
             match e.verdict {
                 Verdict::Agree { .. } => {
                     c.ran += 1;
@@ -137,6 +179,8 @@ impl Report {
             t.agree += c.agree;
             t.differ += c.differ;
             t.not_run += c.not_run;
+            t.not_compared += c.not_compared;
+            t.order_dependent += c.order_dependent;
         }
         t
     }
@@ -161,6 +205,10 @@ impl Report {
             t.shaders as f64 / seconds.max(1e-9)
         );
         println!(
+            "diff: {} outputs of {} shaders order-dependent, not compared",
+            t.not_compared, t.order_dependent
+        );
+        println!(
             "diff: {} shaders, {} ran, {} agree, {} differ, {} not run",
             t.shaders, t.ran, t.agree, t.differ, t.not_run
         );
@@ -174,6 +222,8 @@ impl Report {
             "agree": t.agree,
             "differ": t.differ,
             "not_run": t.not_run,
+            "not_compared_outputs": t.not_compared,
+            "order_dependent_shaders": t.order_dependent,
             "seconds": seconds,
             "shaders_per_second": t.shaders as f64 / seconds.max(1e-9),
             "classes": self.classes(),

@@ -201,7 +201,7 @@ fn dim_of(d: sm4::ResourceDimension) -> Option<ResourceDim> {
 }
 
 /// Most registers one declared range contributes (SM5.1 arrays; unbounded ones included).
-const MAX_RANGE: u32 = 8;
+pub(super) const MAX_RANGE: u32 = 8;
 
 fn load_dxbc(bytes: Vec<u8>) -> Result<Shader, String> {
     let container = Container::parse(&bytes).map_err(|e| format!("DXBC container: {e}"))?;

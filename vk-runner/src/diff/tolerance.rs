@@ -269,7 +269,7 @@ impl Analysis {
 }
 
 /// Ops whose result component c reads only component c of each source (after swizzle).
-fn componentwise(op: O) -> bool {
+pub(super) fn componentwise(op: O) -> bool {
     !matches!(
         op,
         O::Dp2

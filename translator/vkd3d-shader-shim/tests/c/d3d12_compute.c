@@ -4,9 +4,9 @@
  * stand-in, DXBC_SPIRV_VKD3D_STATS=1 shows the compiles it did.
  *
  * Prints one line per step; exits 0 when the device and the root-constant pipeline were
- * created, 1 otherwise. The second pipeline (a typed UAV in a descriptor table) is reported,
- * not required: under vkd3d's default descriptor heaps the stand-in refuses it (descriptor
- * indices from push constants), under VKD3D_CONFIG=virtual_heaps it compiles. */
+ * created, 1 otherwise. The second pipeline (a typed UAV in a descriptor table: under vkd3d's
+ * default descriptor heaps its descriptor index comes from a push constant, under
+ * VKD3D_CONFIG=virtual_heaps from a static offset) is reported; the caller checks it. */
 #define COBJMACROS
 #define INITGUID
 #define WIDL_C_INLINE_WRAPPERS

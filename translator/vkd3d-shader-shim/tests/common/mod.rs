@@ -97,3 +97,76 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// The DXBC shaders of the shared corpus (`../shared/corpus/dxbc`), or, when it is absent,
+/// the bundled examples and the assembler listings of `shaders/asm`: (name, bytes).
+pub fn dxbc_corpus() -> Vec<(String, Vec<u8>)> {
+    if let Some(shared) = integration_tests::shared_dir() {
+        let dir = shared.join("corpus/dxbc");
+        let files = integration_tests::dxbc_files(&dir);
+        if !files.is_empty() {
+            return files
+                .iter()
+                .map(|f| {
+                    let name = f.strip_prefix(&dir).unwrap().display().to_string();
+                    (name, std::fs::read(f).unwrap())
+                })
+                .collect();
+        }
+    }
+    eprintln!("../shared is absent: using shaders/examples and shaders/asm");
+    let root = repo_root();
+    let mut out: Vec<(String, Vec<u8>)> =
+        integration_tests::dxbc_files(&root.join("shaders/examples"))
+            .iter()
+            .map(|f| (f.display().to_string(), std::fs::read(f).unwrap()))
+            .collect();
+    let mut listings: Vec<PathBuf> = std::fs::read_dir(root.join("shaders/asm"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+        .collect();
+    listings.sort();
+    for p in listings {
+        if let Ok(b) = translator::asm::assemble(&std::fs::read_to_string(&p).unwrap()) {
+            out.push((p.display().to_string(), b));
+        }
+    }
+    out
+}
+
+/// The Direct3D 9 shaders of the shared corpus (`../shared/corpus/d3dbc`), or, when it is
+/// absent, the bundled listings of `shaders/d3d9`: (name, bytes).
+pub fn d3dbc_corpus() -> Vec<(String, Vec<u8>)> {
+    if let Some(shared) = integration_tests::shared_dir() {
+        let dir = shared.join("corpus/d3dbc");
+        let files = integration_tests::d3dbc_files(&dir);
+        if !files.is_empty() {
+            return files
+                .iter()
+                .map(|f| {
+                    let name = f.strip_prefix(&dir).unwrap().display().to_string();
+                    (name, std::fs::read(f).unwrap())
+                })
+                .collect();
+        }
+    }
+    eprintln!("../shared is absent: using the bundled listings of shaders/d3d9/");
+    let dir = repo_root().join("shaders/d3d9");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            let bytes = translator::d3dbc::asm::assemble(&text).unwrap();
+            (f.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}

@@ -32,6 +32,9 @@ pub struct VulkanInfo {
     pub denorm_flush_f32: bool,
     /// `samplerFilterMinmax`.
     pub filter_minmax: bool,
+    /// `VK_EXT_transform_feedback`'s `transformFeedbackRasterizationStreamSelect`: without it
+    /// vkd3d rasterizes stream 0 whatever the pipeline's `RasterizedStream` says.
+    pub rasterization_stream_select: bool,
 }
 
 /// A D3D12 device from libvkd3d-utils with one direct queue, command allocator and list, and
@@ -199,6 +202,17 @@ impl D3d12 {
                 .push_next(&mut floats);
             inst.get_physical_device_properties2(phys, &mut props);
             let p = props.properties;
+            // The transform-feedback properties only where the device has the extension.
+            let has_xfb = inst
+                .enumerate_device_extension_properties(phys)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::transform_feedback::NAME));
+            let mut xfb = ash::vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
+            if has_xfb {
+                let mut props = ash::vk::PhysicalDeviceProperties2::default().push_next(&mut xfb);
+                inst.get_physical_device_properties2(phys, &mut props);
+            }
             let mut f12 = ash::vk::PhysicalDeviceVulkan12Features::default();
             let mut feats = ash::vk::PhysicalDeviceFeatures2::default().push_next(&mut f12);
             inst.get_physical_device_features2(phys, &mut feats);
@@ -215,6 +229,8 @@ impl D3d12 {
                 api_version: p.api_version,
                 denorm_flush_f32: floats.shader_denorm_flush_to_zero_float32 != 0,
                 filter_minmax: f12.sampler_filter_minmax != 0,
+                rasterization_stream_select: xfb.transform_feedback_rasterization_stream_select
+                    != 0,
             })
         }
     }
@@ -684,6 +700,12 @@ impl D3d12 {
                 ..Default::default()
             };
         }
+        if p.dual_source_blending {
+            let rt = &mut blend.render_target[0];
+            rt.blend_enable = 1;
+            rt.src_blend = BLEND_SRC1_COLOR;
+            rt.src_blend_alpha = BLEND_SRC1_ALPHA;
+        }
         let keep = DepthStencilOpDesc {
             stencil_fail_op: STENCIL_OP_KEEP,
             stencil_depth_fail_op: STENCIL_OP_KEEP,
@@ -1048,4 +1070,6 @@ pub struct GraphicsPso<'a> {
     pub sample_mask: u32,
     /// The depth-bounds test on (through a pipeline state stream).
     pub depth_bounds: bool,
+    /// Render target 0 blends as `src0 × src1` (colour and alpha): dual-source blending.
+    pub dual_source_blending: bool,
 }

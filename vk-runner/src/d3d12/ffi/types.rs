@@ -230,6 +230,10 @@ pub const COLOR_WRITE_ENABLE_ALL: u8 = 0xf;
 /// `D3D12_BLEND_ONE`, `D3D12_BLEND_ZERO`, `D3D12_BLEND_OP_ADD`, `D3D12_LOGIC_OP_NOOP`.
 pub const BLEND_ZERO: u32 = 1;
 pub const BLEND_ONE: u32 = 2;
+/// `D3D12_BLEND_SRC1_COLOR`, `D3D12_BLEND_SRC1_ALPHA`: the second source of dual-source
+/// blending.
+pub const BLEND_SRC1_COLOR: u32 = 16;
+pub const BLEND_SRC1_ALPHA: u32 = 18;
 pub const BLEND_OP_ADD: u32 = 1;
 pub const LOGIC_OP_NOOP: u32 = 4;
 /// `D3D12_STENCIL_OP_KEEP`.
