@@ -5,9 +5,9 @@
 //! compared; everything else (a count built with atomic adds and read after a barrier, each
 //! thread's own element) still is, exactly.
 //!
-//! The analysis walks the program for every thread of the run at once ([`interp`]), with the
+//! The analysis walks the program for every thread of the run at once (`interp`), with the
 //! values each thread's identity and the run's constant buffers determine, records every
-//! access to shared memory, and finds the racing ones ([`races`]); loads found racing make
+//! access to shared memory, and finds the racing ones (`races`); loads found racing make
 //! their results order-dependent, so the walk repeats until that set settles. Where it
 //! cannot follow a program (interface calls, limits of work) it gives up and no output of
 //! that shader is compared. Direct3D 9 shaders have no shared memory: nothing of theirs
