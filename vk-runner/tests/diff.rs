@@ -37,11 +37,12 @@ fn compiler() -> Option<PathBuf> {
     }
 }
 
-/// Runs `vk-runner diff ARGS` (under the lavapipe wrapper the tests run under, if any).
-fn diff(args: &[&str], compiler: &Path) -> Output {
+/// Runs `vk-runner diff ARGS` (under the lavapipe wrapper the tests run under, if any), with
+/// the cache of the test `test` (tests run in parallel: each has its own files).
+fn diff(test: &str, args: &[&str], compiler: &Path) -> Output {
     let bin = env!("CARGO_BIN_EXE_vk-runner");
     let mut cmd = integration_tests::vulkan_command(bin);
-    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-test-cache");
+    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("diff-test-cache-{test}"));
     cmd.current_dir(root())
         .arg("diff")
         .arg("--vkd3d-compiler")
@@ -53,9 +54,11 @@ fn diff(args: &[&str], compiler: &Path) -> Output {
 }
 
 /// Writes the test shaders: a pixel shader (arithmetic on a varying into a vector output), a
-/// compute shader (thread IDs into a UAV) and a geometry shader (two vertices per point).
-fn shaders() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-test-shaders");
+/// compute shader (thread IDs into a UAV) and a geometry shader (two vertices per point), into
+/// a directory of the test `test`'s own (another test rewriting a file while vk-runner reads
+/// it made a run fail).
+fn shaders(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("diff-test-shaders-{test}"));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let ps = "ps_5_0\n\
               .input TEXCOORD 0 v1.xyzw float\n\
@@ -118,9 +121,9 @@ fn text(o: &Output) -> String {
 #[test]
 fn agreement_and_an_injected_miscompile() {
     let Some(c) = compiler() else { return };
-    let dir = shaders();
+    let dir = shaders("agree");
     let dir = dir.to_str().expect("utf-8 path");
-    let out = diff(&[dir], &c);
+    let out = diff("agree", &[dir], &c);
     if !has_device(&out) {
         return;
     }
@@ -136,6 +139,7 @@ fn agreement_and_an_injected_miscompile() {
     let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-inject.json");
     let json = json.to_str().expect("utf-8 path");
     let out = diff(
+        "agree",
         &["--inject-miscompile", "swap-output", "--json", json, dir],
         &c,
     );
@@ -182,8 +186,9 @@ fn agreement_and_an_injected_miscompile() {
 #[test]
 fn a_crashing_worker_costs_one_shader() {
     let Some(c) = compiler() else { return };
-    let dir = shaders();
+    let dir = shaders("crash");
     let out = diff(
+        "crash",
         &["--inject-miscompile", "crash", dir.to_str().expect("utf-8")],
         &c,
     );
@@ -236,7 +241,7 @@ fn order_dependent_outputs_are_left_out_and_the_rest_compared() {
     let dir = dir.to_str().expect("utf-8 path");
     let json = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-order.json");
     let json = json.to_str().expect("utf-8 path");
-    let out = diff(&["--json", json, dir], &c);
+    let out = diff("order", &["--json", json, dir], &c);
     if !has_device(&out) {
         return;
     }
@@ -266,7 +271,7 @@ fn order_dependent_outputs_are_left_out_and_the_rest_compared() {
     // 256 adds and the words around it).
     assert!(e["values"].as_u64().is_some_and(|v| v > 1024), "{e}");
 
-    let out = diff(&["--inject-miscompile", "swap-output", dir], &c);
+    let out = diff("order", &["--inject-miscompile", "swap-output", dir], &c);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "a difference exits 1: {t}");
     assert!(
