@@ -137,7 +137,7 @@ pub(crate) fn record(
             r.inst_end(at, Op::Label);
         }
         let skip = if i == 0 { inputs.len() } else { 0 };
-        if block.insts[..skip.min(block.insts.len())] != *inputs {
+        if i == 0 && block.insts.get(..skip) != Some(inputs) {
             return Err(NotRecordable("the inputs do not open the first block"));
         }
         for &v in &block.insts[skip..] {

@@ -266,3 +266,29 @@ fn build(
     }
     Some((code, m))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of state code is prebuilt with the default delivery (specialization
+    /// constants), the alpha test too, whose code opens blocks after the value it reads.
+    #[test]
+    fn every_kind_is_prebuilt_with_spec_constants() {
+        let opts = crate::options::Options::default();
+        let table = StateTable::new(&opts.d3d9.state);
+        let mut templates = Templates::default();
+        for (kind, stage, opens) in [
+            (TailKind::Fog, ShaderStage::Pixel, false),
+            (TailKind::AlphaTest, ShaderStage::Pixel, true),
+            (TailKind::ClipPlanes, ShaderStage::Vertex, false),
+        ] {
+            let i = templates
+                .get(kind, stage, &table, None)
+                .unwrap_or_else(|| panic!("{kind:?} is not prebuilt"));
+            let code = &templates.template(i).code;
+            assert_eq!(code.opens_blocks, opens, "{kind:?}");
+            assert!(!code.spec_ids.is_empty(), "{kind:?}");
+        }
+    }
+}
