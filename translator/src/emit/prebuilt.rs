@@ -24,7 +24,8 @@ pub(crate) struct Prebuilt {
     pub body: Vec<Word>,
     pub globals: Vec<Word>,
     pub annotations: Vec<Word>,
-    patches: Vec<Patch>,
+    /// The patches of `body`, `globals` and `annotations`, in that order.
+    patches: [Patches; 3],
     /// Ids the code makes (results, blocks, specialization constants), numbered from 0.
     pub locals: u32,
     /// Whether the code has `GLSL.std.450` instructions.
@@ -41,19 +42,23 @@ pub(crate) struct Prebuilt {
     pub spec_ids: Vec<u32>,
 }
 
-/// A word of [`Prebuilt`] that is filled per module.
-#[derive(Debug, Clone, Copy)]
-struct Patch {
-    section: Section,
-    at: u32,
-    fill: Fill,
+/// The words of one section of [`Prebuilt`] that are filled per module, kept apart by kind so
+/// that writing a copy is two tight loops: a local's word holds its number, to which the
+/// copy's first local id is added; any other word is taken from the copy's table of ids (the
+/// placeholder's result, the GLSL.std.450 import, then the placeholder's operands).
+#[derive(Debug, Default)]
+struct Patches {
+    /// Where a local's number is.
+    locals: Vec<u32>,
+    /// Where a word of the table goes, and its index in the table.
+    table: Vec<(u32, u32)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
-    Body,
-    Globals,
-    Annotations,
+    Body = 0,
+    Globals = 1,
+    Annotations = 2,
 }
 
 /// What goes in a patched word.
@@ -206,12 +211,26 @@ impl Recorder<'_> {
             Section::Globals => &mut self.p.globals,
             Section::Annotations => &mut self.p.annotations,
         };
-        self.p.patches.push(Patch {
-            section,
-            at: words.len() as u32,
-            fill,
-        });
-        words.push(0);
+        let at = words.len() as u32;
+        let patches = &mut self.p.patches[section as usize];
+        match fill {
+            Fill::Local(n) => {
+                patches.locals.push(at);
+                words.push(n);
+            }
+            Fill::Result => {
+                patches.table.push((at, 0));
+                words.push(0);
+            }
+            Fill::Glsl => {
+                patches.table.push((at, 1));
+                words.push(0);
+            }
+            Fill::External(k) => {
+                patches.table.push((at, 2 + k));
+                words.push(0);
+            }
+        }
     }
 
     fn body_fill(&mut self, fill: Fill) {
@@ -366,23 +385,24 @@ impl Prebuilt {
         annotations: &mut Vec<Word>,
         ids: &SpliceIds<'_>,
     ) {
-        let starts = [body.len(), globals.len(), annotations.len()];
-        body.extend_from_slice(&self.body);
-        globals.extend_from_slice(&self.globals);
-        annotations.extend_from_slice(&self.annotations);
-        for p in &self.patches {
-            let w = match p.fill {
-                Fill::Local(n) => ids.first_local + n,
-                Fill::External(k) => ids.externals[k as usize],
-                Fill::Result => ids.result,
-                Fill::Glsl => ids.glsl,
-            };
-            let (words, start) = match p.section {
-                Section::Body => (&mut *body, starts[0]),
-                Section::Globals => (&mut *globals, starts[1]),
-                Section::Annotations => (&mut *annotations, starts[2]),
-            };
-            words[start + p.at as usize] = w;
+        let mut table: smallvec::SmallVec<[Word; 48]> = smallvec::SmallVec::new();
+        table.extend_from_slice(&[ids.result, ids.glsl]);
+        table.extend_from_slice(ids.externals);
+        let sections = [
+            (body, &self.body),
+            (globals, &self.globals),
+            (annotations, &self.annotations),
+        ];
+        for ((out, words), patches) in sections.into_iter().zip(&self.patches) {
+            let start = out.len();
+            out.extend_from_slice(words);
+            let copy = &mut out[start..];
+            for &at in &patches.locals {
+                copy[at as usize] += ids.first_local;
+            }
+            for &(at, k) in &patches.table {
+                copy[at as usize] = table[k as usize];
+            }
         }
     }
 }
