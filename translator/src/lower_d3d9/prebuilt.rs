@@ -38,9 +38,54 @@ const MAX_TEMPLATES: usize = 16;
 pub(crate) struct Template {
     key: SmallVec<[u32; 12]>,
     pub code: Prebuilt,
+    /// How each placeholder operand after the values the code reads is made in a module, in
+    /// [`Prebuilt::externals`]' order.
+    recipe: Vec<Ingredient>,
     /// The scratch module the code was recorded from: its types and constants stand for the
     /// module's own ([`Templates::operands`]).
     scratch: Box<Module>,
+}
+
+/// How one of a template's types, constants or globals is found in a module: most are
+/// predefined types (at the same id in every module), pointers to them and scalars of them,
+/// which need neither the scratch module nor hashing; the rest are resolved from the scratch
+/// module ([`resolve_type`], [`resolve_const`]).
+#[derive(Debug, Clone, Copy)]
+enum Ingredient {
+    /// A predefined type (void, a scalar or a vector).
+    Predefined(TypeId),
+    /// A pointer to a predefined type.
+    Pointer(StorageClass, TypeId),
+    /// A scalar constant of a predefined type.
+    Scalar(TypeId, u64),
+    /// Any other type or constant, or a global.
+    Other(External),
+}
+
+impl Ingredient {
+    /// How `e` (not an input) of the scratch module `s` is found in a module.
+    fn of(s: &Module, e: External) -> Self {
+        let predefined = |t: TypeId| {
+            matches!(
+                s.types.get(t),
+                Type::Void | Type::Scalar(_) | Type::Vector(_, 2..=4)
+            )
+        };
+        match e {
+            External::Type(t) if predefined(t) => Ingredient::Predefined(t),
+            External::Type(t) => match *s.types.get(t) {
+                Type::Pointer { storage, pointee } if predefined(pointee) => {
+                    Ingredient::Pointer(storage, pointee)
+                }
+                _ => Ingredient::Other(e),
+            },
+            External::Const(c) => match *s.consts.get(c) {
+                Const::Scalar { ty, bits } if predefined(ty) => Ingredient::Scalar(ty, bits),
+                _ => Ingredient::Other(e),
+            },
+            _ => Ingredient::Other(e),
+        }
+    }
 }
 
 /// The templates made so far (kept by the `Translator`).
@@ -118,7 +163,18 @@ impl Templates {
         }
         match build(kind, stage, table, push) {
             Some((code, scratch)) => {
-                self.list.push(Template { key, code, scratch });
+                let recipe = code
+                    .externals
+                    .iter()
+                    .filter(|e| !matches!(e, External::Input(_)))
+                    .map(|&e| Ingredient::of(&scratch, e))
+                    .collect();
+                self.list.push(Template {
+                    key,
+                    code,
+                    recipe,
+                    scratch,
+                });
                 Some(self.list.len() as u32 - 1)
             }
             None => {
@@ -143,12 +199,18 @@ impl Templates {
         out: &mut crate::ir::Args,
     ) -> Option<()> {
         let t = &self.list[i as usize];
-        for e in &t.code.externals {
-            out.push(match *e {
-                External::Input(_) => continue,
-                External::Type(ty) => Operand::Lit(resolve_type(&t.scratch, m, ty)?.0),
-                External::Const(c) => Operand::Const(resolve_const(&t.scratch, m, c)?),
-                External::Global(g) => Operand::Global(globals.get(g.0 as usize).copied()??),
+        // The predefined types are at the same ids in the scratch module and in `m`.
+        for &r in &t.recipe {
+            out.push(match r {
+                Ingredient::Predefined(ty) => Operand::Lit(ty.0),
+                Ingredient::Pointer(storage, ty) => Operand::Lit(m.types.pointer(storage, ty).0),
+                Ingredient::Scalar(ty, bits) => Operand::Const(m.consts.scalar(ty, bits)),
+                Ingredient::Other(e) => match e {
+                    External::Input(_) => continue,
+                    External::Type(ty) => Operand::Lit(resolve_type(&t.scratch, m, ty)?.0),
+                    External::Const(c) => Operand::Const(resolve_const(&t.scratch, m, c)?),
+                    External::Global(g) => Operand::Global(globals.get(g.0 as usize).copied()??),
+                },
             });
         }
         Some(())
