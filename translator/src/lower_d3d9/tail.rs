@@ -184,12 +184,14 @@ fn find(b: &FnBuilder<'_>, at: ValueId) -> Option<(usize, usize)> {
     find_in(&b.f, at)
 }
 
+/// Searched from the end: placeholders are made at the program's end, so they are nearly
+/// always in the last blocks, near their ends (a value is in at most one place).
 fn find_in(f: &Function, at: ValueId) -> Option<(usize, usize)> {
-    f.layout.iter().enumerate().find_map(|(li, &blk)| {
+    f.layout.iter().enumerate().rev().find_map(|(li, &blk)| {
         f.block(blk)
             .insts
             .iter()
-            .position(|&v| v == at)
+            .rposition(|&v| v == at)
             .map(|pos| (li, pos))
     })
 }
