@@ -616,6 +616,10 @@ impl<'m> FnBuilder<'m> {
             self.s.var_comp[i] = WHOLE;
             return x;
         }
+        if self.vector_join(var, self.cur) && self.read_vector_group(var, self.cur) {
+            // `var` is now a component of a vector: extracted as read.
+            return self.load_var_other(var);
+        }
         let v = self.read_across(var);
         self.remember(var, v, WHOLE);
         // Recorded at the block's end like a write, so that reads after the block find the

@@ -14,6 +14,7 @@ pub mod consts;
 pub mod display;
 mod narrow;
 mod ssa;
+mod ssa_vector;
 pub mod structured;
 pub mod types;
 pub mod validate;

@@ -23,6 +23,16 @@
 //! once bitcasts are looked through (constants adapt to any type), inputs of another type
 //! get a bitcast at the end of their predecessor, and views that now cast to the phi's own
 //! type are left for the simplifier to fold away.
+//!
+//! A register written from one vector (`mov r0.xyzw, v1`) stays a vector: its components
+//! are extracted only when read. Where blocks join (after an `if`, a `switch`'s cases) and
+//! the first predecessor left a register so, the read asks every predecessor for the whole
+//! group of components and, when each left them as one vector of the same shape or as
+//! constants (one of them may build its vector from scalars), makes one phi of vectors
+//! instead of a phi and an extract per component
+//! ([`FnBuilder::read_vector_group`]). The test that rules this out costs one look-up in the
+//! first predecessor's values ([`FnBuilder::vector_join`]), so reads that cannot use it (in
+//! loops, as a rule) pay almost nothing for it.
 
 use smallvec::SmallVec;
 use spirv::Op;
@@ -53,17 +63,19 @@ enum Step {
 /// `u8::MAX`, component `comp` of it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct EndDef {
-    var: u32,
-    comp: u8,
-    value: Operand,
+    pub(super) var: u32,
+    pub(super) comp: u8,
+    pub(super) value: Operand,
 }
 
-/// A phi as the value of a variable in a block, in that block's list.
+/// A phi as the value of a variable in a block, in that block's list: the phi itself, or,
+/// unless `comp` is `u8::MAX`, component `comp` of a vector phi.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PhiDef {
-    var: u32,
-    phi: ValueId,
-    next: u32,
+    pub(super) var: u32,
+    pub(super) comp: u8,
+    pub(super) value: Operand,
+    pub(super) next: u32,
 }
 
 /// A phi the builder made, and its block.
@@ -177,7 +189,7 @@ impl State {
 /// What `o` stands for once dropped phis are replaced (only a dropped phi, marked dead, has a
 /// replacement: the map is asked for nothing else).
 #[inline]
-fn resolve(s: &State, f: &super::Function, mut o: Operand) -> Operand {
+pub(super) fn resolve(s: &State, f: &super::Function, mut o: Operand) -> Operand {
     while let Operand::Value(v) = o
         && f.inst(v).flags & flags::DEAD != 0
         && let Some(&to) = s.repl.get(&v.0)
@@ -304,7 +316,7 @@ impl FnBuilder<'_> {
     }
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.
-    #[inline]
+    #[inline(always)]
     fn end_def(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
         let s = &self.s.ssa;
         let (lo, hi) = s.end_range[b.0 as usize];
@@ -335,9 +347,12 @@ impl FnBuilder<'_> {
             None => {
                 let mut i = s.phi_head[b.0 as usize];
                 loop {
-                    let e = s.phi_defs.get(i as usize)?;
+                    let e = *s.phi_defs.get(i as usize)?;
                     if e.var == var.0 {
-                        break Operand::Value(e.phi);
+                        if e.comp == u8::MAX {
+                            break e.value;
+                        }
+                        break self.extract_phi_def(b, i);
                     }
                     i = e.next;
                 }
@@ -346,8 +361,35 @@ impl FnBuilder<'_> {
         Some(resolve(&self.s.ssa, &self.f, d))
     }
 
+    /// The component of a vector phi that `phi_defs[i]` (of block `b`) records, extracted at
+    /// the end of `b` (once: the record then holds the extract).
+    #[cold]
+    #[inline(never)]
+    fn extract_phi_def(&mut self, b: BlockId, i: u32) -> Operand {
+        let e = self.s.ssa.phi_defs[i as usize];
+        let v = self.extract_at_end(b, e.value, e.comp);
+        let e = &mut self.s.ssa.phi_defs[i as usize];
+        e.value = v;
+        e.comp = u8::MAX;
+        v
+    }
+
+    /// Records `value` (component `comp` of it, unless `u8::MAX`) as the value of `var` at
+    /// the start of block `b`, which does not write it.
+    pub(super) fn push_phi_def(&mut self, b: BlockId, var: VarId, value: Operand, comp: u8) {
+        let s = &mut self.s.ssa;
+        let head = &mut s.phi_head[b.0 as usize];
+        s.phi_defs.push(PhiDef {
+            var: var.0,
+            comp,
+            value,
+            next: *head,
+        });
+        *head = s.phi_defs.len() as u32 - 1;
+    }
+
     /// A zero of `var`'s type (what a register holds before any write).
-    fn zero(&mut self, var: VarId) -> Operand {
+    pub(super) fn zero(&mut self, var: VarId) -> Operand {
         let ty = self.f.vars[var.0 as usize].ty;
         Operand::Const(self.m.consts.scalar(ty, 0))
     }
@@ -401,19 +443,20 @@ impl FnBuilder<'_> {
     fn walk_to_value(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
         let mut b = b;
         loop {
-            let s = &self.s.ssa;
-            let st = s.state(b);
-            let n = s.preds[b.0 as usize].len();
+            let st = self.s.ssa.state(b);
+            let n = self.s.ssa.preds[b.0 as usize].len();
+            if n > 1
+                && st & SEALED != 0
+                && b != self.current()
+                && self.vector_join(var, b)
+                && self.read_vector_group(var, b)
+            {
+                return self.end_def(var, b);
+            }
             if st & SEALED == 0 || n > 1 {
                 let phi = self.new_phi(var, b, n.max(2));
+                self.push_phi_def(b, var, Operand::Value(phi), u8::MAX);
                 let s = &mut self.s.ssa;
-                let head = &mut s.phi_head[b.0 as usize];
-                s.phi_defs.push(PhiDef {
-                    var: var.0,
-                    phi,
-                    next: *head,
-                });
-                *head = s.phi_defs.len() as u32 - 1;
                 if st & SEALED == 0 {
                     s.incomplete.push((b, var, phi));
                     return Some(Operand::Value(phi));
@@ -428,7 +471,7 @@ impl FnBuilder<'_> {
             if n == 0 {
                 return Some(self.zero(var));
             }
-            let p = s.preds[b.0 as usize][0];
+            let p = self.s.ssa.preds[b.0 as usize][0];
             if let Some(d) = self.end_def(var, p) {
                 return Some(d);
             }
@@ -786,7 +829,7 @@ impl FnBuilder<'_> {
     }
 
     /// `a` bitcast to `t` by an instruction at the end of block `b`.
-    fn cast_at_end(&mut self, b: BlockId, t: TypeId, a: Operand) -> Operand {
+    pub(super) fn cast_at_end(&mut self, b: BlockId, t: TypeId, a: Operand) -> Operand {
         let v = self
             .f
             .add_inst(Inst::new(Op::Bitcast, t, Args::from_slice(&[a])));

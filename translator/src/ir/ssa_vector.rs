@@ -1,0 +1,301 @@
+//! Vector phis where blocks join: a register that every predecessor left as the components
+//! of one vector (or as constants) is read as a phi of those vectors, not as a phi and an
+//! extract per component. Part of SSA construction while lowering (see the `ssa` module's
+//! documentation); split off so that the scalar construction reads on its own.
+
+use smallvec::SmallVec;
+use spirv::Op;
+
+use super::builder::{FnBuilder, recast_const};
+use super::ssa::{PhiRec, SEALED, resolve};
+use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, VarId};
+
+impl FnBuilder<'_> {
+    /// The value `var` has at the end of block `b` as recorded, without extracting a
+    /// component or making a phi: (value, component or `u8::MAX`), walking back through
+    /// blocks with one predecessor. `None` where a phi would be needed.
+    fn value_at_end_raw(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8)> {
+        self.value_at_end_raw_in(var, b).map(|(v, k, _)| (v, k))
+    }
+
+    /// [`FnBuilder::value_at_end_raw`], and the block whose end records the value (`b` or a
+    /// block before it).
+    fn value_at_end_raw_in(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8, BlockId)> {
+        let mut b = b;
+        for _ in 0..self.s.ssa.preds.len() {
+            let s = &self.s.ssa;
+            let (lo, hi) = s.end_range[b.0 as usize];
+            if let Some(e) = s.end_defs[lo as usize..hi as usize]
+                .iter()
+                .find(|d| d.var == var.0)
+            {
+                return Some((resolve(s, &self.f, e.value), e.comp, b));
+            }
+            let mut i = s.phi_head[b.0 as usize];
+            while let Some(e) = s.phi_defs.get(i as usize) {
+                if e.var == var.0 {
+                    return Some((resolve(s, &self.f, e.value), e.comp, b));
+                }
+                i = e.next;
+            }
+            if s.state(b) & SEALED == 0 {
+                return None;
+            }
+            match s.preds[b.0 as usize][..] {
+                [] => return Some((self.zero(var), u8::MAX, b)),
+                [p] => b = p,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The cheap test before [`FnBuilder::read_vector_group`]: whether block `cur` (sealed)
+    /// joins several predecessors and the first of them recorded `var`, at its end, as a
+    /// component of a vector not extracted yet. Where that is not so a vector phi is not
+    /// tried (a value that the first predecessor got from a block before it, or extracted
+    /// already, gets scalar phis as before).
+    #[inline]
+    pub(crate) fn vector_join(&self, var: VarId, cur: BlockId) -> bool {
+        let s = &self.s.ssa;
+        if !s.track {
+            return false;
+        }
+        let Some(preds) = s.preds.get(cur.0 as usize) else {
+            return false;
+        };
+        if preds.len() < 2 || s.state(cur) & SEALED == 0 {
+            return false;
+        }
+        let (lo, hi) = s.end_range[preds[0].0 as usize];
+        s.end_defs[lo as usize..hi as usize]
+            .iter()
+            .any(|d| d.var == var.0 && d.comp != u8::MAX)
+    }
+
+    /// Reads `var`, which block `cur` (the current block, or a finished one a read walks
+    /// through) has no value of its own for, as a component of a vector phi when the block
+    /// joins several predecessors and the first of them left `var` as a component of a
+    /// vector together with others (the rest of a register written from one vector): see
+    /// [`FnBuilder::read_vector_across`]. True when it did.
+    ///
+    /// Callers ask [`FnBuilder::vector_join`] first, which rules out nearly every read for
+    /// the cost of one look-up.
+    #[inline(never)]
+    pub(crate) fn read_vector_group(&mut self, var: VarId, cur: BlockId) -> bool {
+        let s = &self.s.ssa;
+        if !s.track || s.state(cur) & SEALED == 0 || s.preds[cur.0 as usize].len() < 2 {
+            return false;
+        }
+        let p0 = s.preds[cur.0 as usize][0];
+        let Some((v0, k0, blk)) = self.value_at_end_raw_in(var, p0) else {
+            return false;
+        };
+        if k0 == u8::MAX {
+            return false;
+        }
+        let s = &self.s.ssa;
+        let (lo, hi) = s.end_range[blk.0 as usize];
+        let mut group: SmallVec<[VarId; 4]> = SmallVec::new();
+        for e in &s.end_defs[lo as usize..hi as usize] {
+            if e.value == v0 && e.comp != u8::MAX && group.len() < 4 {
+                group.push(VarId(e.var));
+            }
+        }
+        if group.len() < 2 || !group.contains(&var) {
+            return false;
+        }
+        group.sort_unstable();
+        if cur == self.current() && group.iter().any(|&g| self.peek_var(g).is_some()) {
+            return false;
+        }
+        // (A block the walk passed through has no value of its own for `var`; one of the
+        // others may have one, which the vector must not hide.)
+        if cur != self.current() && group.iter().any(|&g| self.has_value_in(g, cur)) {
+            return false;
+        }
+        self.read_vector_across(&group, cur)
+    }
+
+    /// Whether block `b` (finished) records a value of its own for `var`.
+    fn has_value_in(&self, var: VarId, b: BlockId) -> bool {
+        let s = &self.s.ssa;
+        let (lo, hi) = s.end_range[b.0 as usize];
+        if s.end_defs[lo as usize..hi as usize]
+            .iter()
+            .any(|d| d.var == var.0)
+        {
+            return true;
+        }
+        let mut i = s.phi_head[b.0 as usize];
+        while let Some(e) = s.phi_defs.get(i as usize) {
+            if e.var == var.0 {
+                return true;
+            }
+            i = e.next;
+        }
+        false
+    }
+
+    /// Reads register components `vars` (distinct, at the start of block `cur`, which has no
+    /// value of its own for them: the current block, or a finished one a read walks through)
+    /// as the components of one vector, when the predecessors left them so: several
+    /// predecessors get a phi of their vectors (of vector constants for those that left
+    /// constants, of a vector built at its end for at most one other), one predecessor its
+    /// vector itself. On success each variable is the component of that vector in `cur`,
+    /// and no scalar phi or extract is made.
+    pub(crate) fn read_vector_across(&mut self, vars: &[VarId], cur: BlockId) -> bool {
+        let s = &self.s.ssa;
+        if !s.track || vars.len() < 2 || vars.len() > 4 || s.state(cur) & SEALED == 0 {
+            return false;
+        }
+        let preds: SmallVec<[BlockId; 8]> = s.preds[cur.0 as usize].iter().copied().collect();
+        if preds.is_empty() {
+            return false;
+        }
+        // Each predecessor's values, and the vector type and components the first one
+        // that left all of them as components of one vector gives.
+        let mut vals: SmallVec<[[(Operand, u8); 4]; 8]> = SmallVec::new();
+        let mut shape: Option<(TypeId, [u8; 4])> = None;
+        for &p in &preds {
+            let mut v = [(Operand::Lit(0), u8::MAX); 4];
+            for (slot, &var) in v.iter_mut().zip(vars) {
+                match self.value_at_end_raw(var, p) {
+                    Some(x) => *slot = x,
+                    None => return false,
+                }
+            }
+            if shape.is_none()
+                && let Some((src, ks)) = one_vector(&v[..vars.len()])
+            {
+                let ty = self.type_of(src);
+                shape = Some((ty, ks));
+            }
+            vals.push(v);
+        }
+        let Some((ty, ks)) = shape else {
+            return false;
+        };
+        // Only a predecessor whose vector is a value saves extracts: where every one left
+        // constants, scalar phis of the constants are as small.
+        if !vals
+            .iter()
+            .any(|v| matches!(one_vector(&v[..vars.len()]), Some((Operand::Value(_), _))))
+        {
+            return false;
+        }
+        let Some((sc, width)) = self.m.types.shape(ty) else {
+            return false;
+        };
+        if sc == super::Scalar::F64 || sc == super::Scalar::Bool {
+            return false;
+        }
+        // Each predecessor's input: its vector, a constant vector, or (once) a vector built.
+        let mut inputs: SmallVec<[Operand; 8]> = SmallVec::new();
+        let mut built = false;
+        let sty = TypeTable::vec(sc, 1);
+        for (pi, v) in vals.iter().enumerate() {
+            let v = &v[..vars.len()];
+            if let Some((src, k2)) = one_vector(v)
+                && k2 == ks
+                && self.type_of(src) == ty
+            {
+                inputs.push(src);
+                continue;
+            }
+            let consts: Option<SmallVec<[u64; 4]>> = v
+                .iter()
+                .map(|&(x, k)| match x {
+                    Operand::Const(c) if k == u8::MAX => self.m.consts.scalar_bits(c),
+                    _ => None,
+                })
+                .collect();
+            if let Some(bits) = consts {
+                let mut all = [0u64; 4];
+                for (i, &b) in bits.iter().enumerate() {
+                    all[ks[i] as usize & 3] = b;
+                }
+                inputs.push(Operand::Const(
+                    self.m.consts.vector(sc, &all[..width as usize]),
+                ));
+                continue;
+            }
+            // A vector built at the end of the predecessor: only when the vector is just
+            // the components read, in order, and for one predecessor.
+            if built
+                || width as usize != vars.len()
+                || ks[..vars.len()]
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &k)| k as usize != i)
+            {
+                return false;
+            }
+            built = true;
+            let p = preds[pi];
+            let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
+            for &(x, k) in v {
+                let x = if k == u8::MAX {
+                    x
+                } else {
+                    self.extract_at_end(p, x, k)
+                };
+                let x = if self.type_of(x) == sty {
+                    x
+                } else if let Operand::Const(c) = x
+                    && let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, sty)
+                {
+                    Operand::Const(c)
+                } else {
+                    self.cast_at_end(p, sty, x)
+                };
+                parts.push(x);
+            }
+            let v = self.f.add_inst(Inst::new(
+                Op::CompositeConstruct,
+                ty,
+                Args::from_slice(&parts),
+            ));
+            self.f.block_mut(p).insts.push(v);
+            inputs.push(Operand::Value(v));
+        }
+        let value = if inputs.iter().all(|&x| x == inputs[0]) {
+            inputs[0]
+        } else {
+            let mut args = Args::with_capacity(2 * inputs.len());
+            for (&x, &p) in inputs.iter().zip(&preds) {
+                args.push(x);
+                args.push(Operand::Block(p));
+            }
+            let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
+            let s = &mut self.s.ssa;
+            s.phi_index.insert(phi.0, s.phis.len() as u32);
+            s.phis.push(PhiRec {
+                value: phi,
+                block: cur,
+            });
+            Operand::Value(phi)
+        };
+        for (i, &var) in vars.iter().enumerate() {
+            if cur == self.current() {
+                self.store_var_component(var, value, ks[i]);
+            } else {
+                self.push_phi_def(cur, var, value, ks[i]);
+            }
+        }
+        true
+    }
+}
+
+/// The vector all of `vals` are components of, and which ones, when they are.
+fn one_vector(vals: &[(Operand, u8)]) -> Option<(Operand, [u8; 4])> {
+    let mut ks = [0u8; 4];
+    let src = vals.first()?.0;
+    for (i, &(x, k)) in vals.iter().enumerate() {
+        if k == u8::MAX || x != src {
+            return None;
+        }
+        ks[i] = k;
+    }
+    Some((src, ks))
+}
