@@ -307,7 +307,7 @@ fn lower_reusing(
 > {
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
-        let program = crate::d3dbc::decode(dxbc)?;
+        let program = crate::d3dbc::decode_reusing(dxbc, d3d9.take_items())?;
         if options.stream_output.is_some() {
             // D3D9 has no stream output; a declaration for one is the caller's mistake.
             return Err(LowerError::StreamOutput {
@@ -316,7 +316,9 @@ fn lower_reusing(
             }
             .into());
         }
-        return Ok(crate::lower_d3d9::lower(&program, options, reuse, d3d9)?);
+        let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9);
+        d3d9.keep_items(program.items);
+        return Ok(lowered?);
     }
     let container = crate::container::Container::parse(dxbc)?;
     let chunk = container.shader_chunk().ok_or_else(|| {

@@ -39,6 +39,13 @@ fn version(t: u32) -> Result<Version, K> {
 
 /// Decodes a D3D9 shader token stream (starting with its version token).
 pub fn decode(data: &[u8]) -> Result<Program, DecodeError> {
+    decode_reusing(data, Vec::new())
+}
+
+/// [`decode`], filling `items` (emptied first) instead of a new vector, so that a caller
+/// translating many programs reuses one allocation.
+pub fn decode_reusing(data: &[u8], mut items: Vec<Item>) -> Result<Program, DecodeError> {
+    items.clear();
     let t =
         read_word(data, 0).ok_or_else(|| DecodeError::new(0, K::Truncated("the version token")))?;
     let version = version(t).map_err(|k| DecodeError::new(0, k))?;
@@ -55,7 +62,7 @@ pub fn decode(data: &[u8]) -> Result<Program, DecodeError> {
     }
     // Room for the instructions of a typical program (three to four dwords each), capped
     // so that the reservation stays small next to the input.
-    let mut items = Vec::with_capacity((data.len() / 12).min(256));
+    items.reserve((data.len() / 12).min(256));
     let mut pos = 4;
     loop {
         let token = read_word(data, pos)

@@ -28,7 +28,7 @@ mod types;
 #[cfg(test)]
 mod tests;
 
-pub use decode::{END_TOKEN, decode, is_d3dbc};
+pub use decode::{END_TOKEN, decode, decode_reusing, is_d3dbc};
 pub use disasm::{format_f32, register_name, register_number};
 pub use encode::{EncodeError, encode};
 pub use error::{DecodeError, DecodeErrorKind};

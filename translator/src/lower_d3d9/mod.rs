@@ -30,9 +30,8 @@ mod tests;
 mod texture;
 
 use crate::rules::d3d9::D3d9Rule;
-use rustc_hash::FxHashMap as HashMap;
 
-use crate::d3dbc::{Instruction, Program, RegisterType, Stage, Version};
+use crate::d3dbc::{Instruction, Program, Stage, Version};
 use crate::ir::builder::FnBuilder;
 use crate::ir::{Module, Operand, VarId};
 use crate::lower::{LowerError, ReflectionGlobals};
@@ -64,7 +63,7 @@ pub(crate) struct D9<'p, 'm> {
     pub refl: Reflection,
     pub refl_globals: ReflectionGlobals,
     /// Variables of the registers the code writes, by (type, number).
-    pub regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    pub regs: regs::RegVars,
     pub decl: decls::Decls,
     /// The constant sets' sizes (the runtime's limits, or grown when relaxed).
     pub limits: decls::Limits,
@@ -98,12 +97,31 @@ pub(crate) struct Kept {
     /// The lowering's maps and lists, emptied before the next program uses them (no program
     /// state crosses translations).
     decl: decls::Decls,
-    regs: HashMap<(RegisterType, u16), [VarId; 4]>,
+    regs: regs::RegVars,
     io: io::IoState,
     tex: texture::TexState,
+    /// The decoded program's item list, emptied and refilled by the next decode.
+    items: Vec<crate::d3dbc::Item>,
 }
 
 impl Kept {
+    /// The largest decoded item list kept for the next program (longer ones are dropped, so
+    /// one huge program does not hold its memory for the life of the translator).
+    const MAX_KEPT_ITEMS: usize = 4096;
+
+    /// The item list to decode the next program into.
+    pub fn take_items(&mut self) -> Vec<crate::d3dbc::Item> {
+        std::mem::take(&mut self.items)
+    }
+
+    /// Keeps a decoded program's item list for the next decode.
+    pub fn keep_items(&mut self, mut items: Vec<crate::d3dbc::Item>) {
+        if items.capacity() <= Self::MAX_KEPT_ITEMS {
+            items.clear();
+            self.items = items;
+        }
+    }
+
     /// Forgets the last module's placeholders (before any translation).
     pub fn clear(&mut self) {
         self.tails.clear();
@@ -234,57 +252,60 @@ pub fn lower(
     io.clear();
     let mut tex = std::mem::take(&mut kept.tex);
     tex.samplers.clear();
-    let mut l = D9 {
-        b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
-        prog,
-        ver: prog.version,
-        insts,
-        stage,
-        opts,
-        offset: 0,
-        refl: Reflection::empty(stage),
-        refl_globals: ReflectionGlobals::default(),
-        regs,
-        decl,
-        limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
-        io,
-        consts: consts::ConstState::default(),
-        tex,
-        flow: flow::FlowState::default(),
-        ps1_state: ps1_tex::Ps1State::default(),
-        state: state::StateLowering::default(),
-        state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
-        pending: None,
-        tails: std::mem::take(&mut kept.tails.list),
-        templates: std::mem::take(&mut kept.templates),
+    // The lowering state lives in this block and is dropped where it lies at its end (a
+    // `drop(l)` call would first copy the whole struct).
+    let (func, refl, globals) = {
+        let mut l = D9 {
+            b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
+            prog,
+            ver: prog.version,
+            insts,
+            stage,
+            opts,
+            offset: 0,
+            refl: Reflection::empty(stage),
+            refl_globals: ReflectionGlobals::default(),
+            regs,
+            decl,
+            limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
+            io,
+            consts: consts::ConstState::default(),
+            tex,
+            flow: flow::FlowState::default(),
+            ps1_state: ps1_tex::Ps1State::default(),
+            state: state::StateLowering::default(),
+            state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
+            pending: None,
+            tails: std::mem::take(&mut kept.tails.list),
+            templates: std::mem::take(&mut kept.templates),
+        };
+        if stage == ShaderStage::Pixel {
+            l.b.m
+                .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
+        }
+        if opts.float_controls2 {
+            // D3D9 has no precise operations: every one may be refactored.
+            crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
+        }
+        l.check_state()?;
+        l.scan()?;
+        l.declare()?;
+        l.lower_main()?;
+        l.texm_complete()?;
+        if let Some(info) = l.refl.d3d9.as_mut() {
+            info.state = std::mem::take(&mut l.state.read);
+            info.state.sort_by_key(|e| e.item);
+        }
+        let lowered = crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
+        kept.tails.list = std::mem::take(&mut l.tails);
+        kept.templates = std::mem::take(&mut l.templates);
+        kept.tails.push = l.state.push.take();
+        kept.decl = std::mem::take(&mut l.decl);
+        kept.regs = std::mem::take(&mut l.regs);
+        kept.io = std::mem::take(&mut l.io);
+        kept.tex = std::mem::take(&mut l.tex);
+        lowered
     };
-    if stage == ShaderStage::Pixel {
-        l.b.m
-            .execution_mode(spirv::ExecutionMode::OriginUpperLeft, &[]);
-    }
-    if opts.float_controls2 {
-        // D3D9 has no precise operations: every one may be refactored.
-        crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
-    }
-    l.check_state()?;
-    l.scan()?;
-    l.declare()?;
-    l.lower_main()?;
-    l.texm_complete()?;
-    if let Some(info) = l.refl.d3d9.as_mut() {
-        info.state = std::mem::take(&mut l.state.read);
-        info.state.sort_by_key(|e| e.item);
-    }
-    let (func, refl, globals) =
-        crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
-    kept.tails.list = std::mem::take(&mut l.tails);
-    kept.templates = std::mem::take(&mut l.templates);
-    kept.tails.push = l.state.push.take();
-    kept.decl = std::mem::take(&mut l.decl);
-    kept.regs = std::mem::take(&mut l.regs);
-    kept.io = std::mem::take(&mut l.io);
-    kept.tex = std::mem::take(&mut l.tex);
-    drop(l);
     module.functions.push(func);
     Ok((module, refl, globals))
 }

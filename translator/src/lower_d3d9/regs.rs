@@ -23,6 +23,39 @@ use crate::reflect::ShaderStage;
 /// `bvec4`.
 pub(crate) const BVEC4: TypeId = TypeId(8);
 
+/// The variables of the registers the code writes, by (type, number): a short list searched
+/// in order. A program writes few registers and reads them often, so a scan of a few entries
+/// is cheaper than hashing each read.
+#[derive(Debug, Default)]
+pub(crate) struct RegVars(Vec<((RT, u16), [VarId; 4])>);
+
+impl RegVars {
+    /// Forgets every register (the allocation is kept for the next program).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The variables of register `key`, if the code writes it.
+    #[inline]
+    pub fn get(&self, key: &(RT, u16)) -> Option<&[VarId; 4]> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether the code writes register `key`.
+    #[inline]
+    pub fn contains_key(&self, key: &(RT, u16)) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Gives register `key` its variables (replacing any it had).
+    pub fn insert(&mut self, key: (RT, u16), vars: [VarId; 4]) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = vars,
+            None => self.0.push((key, vars)),
+        }
+    }
+}
+
 impl<'p, 'm> D9<'p, 'm> {
     /// The scalar kind of a register's variables.
     fn var_scalar(&self, ty: RT) -> Scalar {
