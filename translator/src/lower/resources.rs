@@ -1176,6 +1176,58 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
     }
 
+    /// Stores a whole row of an indexable temp (a write with mask `xyzw`; `value` has
+    /// `width` components, or one to replicate) as one store of the row, in the form that
+    /// merging its four component stores would give; out-of-bounds stores are dropped.
+    pub fn store_indexable_row(&mut self, dst: &Sm4Operand, value: Operand, width: u8) -> R<()> {
+        let component = |l: &mut Self, c: u8| {
+            let comp = if width == 1 {
+                value
+            } else {
+                l.b.extract(value, c)
+            };
+            l.b.bitcast(TypeId::U32, comp)
+        };
+        // The first component's bits come before the index is read, as they would for the
+        // first of four component stores: the instructions come out in the same order.
+        let first = component(self, 0);
+        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
+        if idx.len() < 2 {
+            return Err(self.invalid("indexable temp operand without an index"));
+        }
+        let reg = idx[0].imm32();
+        let info = self
+            .res
+            .indexable
+            .get(&reg)
+            .cloned()
+            .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
+        let i = self.index_value(&idx[1])?;
+        let bits = [
+            first,
+            component(self, 1),
+            component(self, 2),
+            component(self, 3),
+        ];
+        let row = match i {
+            Idx::Imm(k) if k < info.size => self.b.u32c(k),
+            Idx::Imm(_) => return Ok(()),
+            // Out of range: into the spare row past the end (see the declaration).
+            Idx::Dyn(v) => {
+                let spare = self.b.u32c(info.size);
+                self.b
+                    .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[v, spare])
+            }
+        };
+        let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::UVEC4);
+        let p = self
+            .b
+            .op(Op::AccessChain, ptr, &[Operand::Global(info.global), row]);
+        let whole = self.b.op(Op::CompositeConstruct, TypeId::UVEC4, &bits);
+        self.b.op_void(Op::Store, &[p, whole]);
+        Ok(())
+    }
+
     /// Stores one component of an indexable temp; out-of-bounds stores are dropped.
     pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
         let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
