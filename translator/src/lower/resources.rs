@@ -1195,8 +1195,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 Some(r) => r,
                 None => return Ok(()),
             };
-            let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::UVEC4);
-            let p = self.b.op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
+            let ptr = self
+                .b
+                .m
+                .types
+                .pointer(StorageClass::Function, TypeId::UVEC4);
+            let p = self
+                .b
+                .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
             let whole = self.b.bitcast(TypeId::UVEC4, value);
             self.b.op_void(Op::Store, &[p, whole]);
             return Ok(());
@@ -1222,8 +1228,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let Some((row, global)) = target else {
             return Ok(());
         };
-        let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::UVEC4);
-        let p = self.b.op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
+        let ptr = self
+            .b
+            .m
+            .types
+            .pointer(StorageClass::Function, TypeId::UVEC4);
+        let p = self
+            .b
+            .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
         let whole = self.b.op(Op::CompositeConstruct, TypeId::UVEC4, &bits);
         self.b.op_void(Op::Store, &[p, whole]);
         Ok(())
