@@ -440,6 +440,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if dst.ty == OperandType::Temp {
             return self.write_temp(dst, mask, value, width);
         }
+        if dst.ty == OperandType::IndexableTemp && mask & 0xf == 0xf {
+            return self.store_indexable_row(dst, value, width);
+        }
         let mut i = 0u8;
         for c in 0..4u8 {
             if mask & (1 << c) == 0 {

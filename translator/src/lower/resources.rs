@@ -1176,6 +1176,99 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
     }
 
+    /// Stores a whole row of an indexable temp (a write with mask `xyzw`; `value` has
+    /// `width` components, or one to replicate) as one store of the row, in the form that
+    /// merging its four component stores would give; out-of-bounds stores are dropped.
+    pub fn store_indexable_row(&mut self, dst: &Sm4Operand, value: Operand, width: u8) -> R<()> {
+        // A computed 4-vector is stored as one bitcast of itself: what merging the bitcasts
+        // of its four extracted components would give. (Constructed vectors, shuffles and
+        // bitcasts give their components for free and go through the components.)
+        if width == 4
+            && let Operand::Value(v) = value
+            && !matches!(
+                self.b.f.inst(v).op,
+                Op::CompositeConstruct | Op::VectorShuffle | Op::Bitcast
+            )
+            && self.b.f.inst(v).flags & crate::ir::flags::VIEW == 0
+        {
+            let (row, global) = match self.indexable_row(dst)? {
+                Some(r) => r,
+                None => return Ok(()),
+            };
+            let ptr = self
+                .b
+                .m
+                .types
+                .pointer(StorageClass::Function, TypeId::UVEC4);
+            let p = self
+                .b
+                .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
+            let whole = self.b.bitcast(TypeId::UVEC4, value);
+            self.b.op_void(Op::Store, &[p, whole]);
+            return Ok(());
+        }
+        let component = |l: &mut Self, c: u8| {
+            let comp = if width == 1 {
+                value
+            } else {
+                l.b.extract(value, c)
+            };
+            l.b.bitcast(TypeId::U32, comp)
+        };
+        // The first component's bits come before the index is read, as they would for the
+        // first of four component stores: the instructions come out in the same order.
+        let first = component(self, 0);
+        let target = self.indexable_row(dst)?;
+        let bits = [
+            first,
+            component(self, 1),
+            component(self, 2),
+            component(self, 3),
+        ];
+        let Some((row, global)) = target else {
+            return Ok(());
+        };
+        let ptr = self
+            .b
+            .m
+            .types
+            .pointer(StorageClass::Function, TypeId::UVEC4);
+        let p = self
+            .b
+            .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
+        let whole = self.b.op(Op::CompositeConstruct, TypeId::UVEC4, &bits);
+        self.b.op_void(Op::Store, &[p, whole]);
+        Ok(())
+    }
+
+    /// The row an indexable temp destination writes and its array (`None` for a constant
+    /// index out of range: the store is dropped); a dynamic index past the end goes to the
+    /// spare row past the end (see the declaration).
+    fn indexable_row(&mut self, dst: &Sm4Operand) -> R<Option<(Operand, GlobalId)>> {
+        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
+        if idx.len() < 2 {
+            return Err(self.invalid("indexable temp operand without an index"));
+        }
+        let reg = idx[0].imm32();
+        let info = self
+            .res
+            .indexable
+            .get(&reg)
+            .cloned()
+            .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
+        Ok(match self.index_value(&idx[1])? {
+            Idx::Imm(k) if k < info.size => Some((self.b.u32c(k), info.global)),
+            Idx::Imm(_) => None,
+            Idx::Dyn(v) => {
+                let spare = self.b.u32c(info.size);
+                let row = self
+                    .b
+                    .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[v, spare]);
+                Some((row, info.global))
+            }
+        })
+    }
+
     /// Stores one component of an indexable temp; out-of-bounds stores are dropped.
     pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
         let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();

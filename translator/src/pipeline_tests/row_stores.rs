@@ -1,5 +1,6 @@
-//! A write to all four components of an indexable-temp row becomes one vector store (the
-//! simplifier merges lowering's per-component stores); a masked write stays per component.
+//! A write to all four components of an indexable-temp row becomes one vector store (lowering
+//! stores the row whole; the simplifier merges a row written by several instructions); a
+//! masked write stays per component.
 
 use spirv::{Op, StorageClass};
 
@@ -7,11 +8,16 @@ use super::query::insts;
 
 /// `ps_4_0` writing `x0[r0.x]` with `mask`, then reading the row back into `o0`.
 fn program(mask: &str) -> String {
+    program_writing(&format!("mov x0[r0.x + 0].{mask}, l(1, 2, 3, 4)"))
+}
+
+/// `ps_4_0` running `write` after setting `x0[0]` and `r0.x`, then reading `x0[r0.x]` into `o0`.
+fn program_writing(write: &str) -> String {
     format!(
         "ps_4_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 uint\n\
          dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-         dcl_temps 1\ndcl_indexableTemp x0[4], 4\nftou r0.x, v0.x\n\
-         mov x0[0].xyzw, l(5, 6, 7, 8)\nmov x0[r0.x + 0].{mask}, l(1, 2, 3, 4)\n\
+         dcl_temps 2\ndcl_indexableTemp x0[4], 4\nftou r0.x, v0.x\n\
+         mov x0[0].xyzw, l(5, 6, 7, 8)\n{write}\n\
          mov o0.xyzw, x0[r0.x + 0].xyzw\nret\n"
     )
 }
@@ -53,4 +59,19 @@ fn whole_row_writes_are_one_vector_store() {
 fn masked_row_writes_stay_per_component() {
     assert_eq!(function_stores(&program("xy")), (1, 2));
     assert_eq!(function_stores(&program("xyz")), (1, 3));
+}
+
+#[test]
+fn a_computed_vector_is_one_vector_store() {
+    // A float product stored whole: one store of its bits, not four of its components.
+    let text = program_writing(
+        "mul r1.xyzw, v0.xyxy, l(2.0, 3.0, 4.0, 5.0)\nmov x0[r0.x + 0].xyzw, r1.xyzw",
+    );
+    assert_eq!(function_stores(&text), (2, 0));
+}
+
+#[test]
+fn a_row_written_by_several_instructions_is_merged() {
+    let text = program_writing("mov x0[1].xy, l(1, 2, 0, 0)\nmov x0[1].zw, l(0, 0, 3, 4)");
+    assert_eq!(function_stores(&text), (2, 0));
 }
