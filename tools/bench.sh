@@ -7,7 +7,8 @@
 #
 # Speed: `dxbc bench -v` and `../shared/tools/vkd3d-bench -v` alternate over the same files,
 # three rounds each. The total ratio vkd3d/ours is taken from each side's best round (> 1 = we
-# are faster); the per-shader table takes each file's best of the three rounds on each side.
+# are faster); the per-shader table takes each file's best of the three rounds on each side,
+# and the line "slowest shader: NAME RATIOx" names the file with the lowest ratio.
 # Size: our SPIR-V for the same files, counted by `../shared/tools/spirv-metrics` (debug names
 # stripped), beside dxbc-spirv's instruction counts from ../shared/bench/peer-metrics.csv.
 # D3D9: when `dxbc translate` accepts one of ../shared/corpus/d3dbc's files, the files both
@@ -65,6 +66,8 @@ if label == "bench":
         print(f"{name:<22}{po[f]:>10.2f}{pt[f]:>10.2f}{pt[f] / po[f]:>8.2f}")
     so, st = sum(po.values()), sum(pt.values())
     print(f"{'sum of best':<22}{so:>10.2f}{st:>10.2f}{st / so:>8.2f}  (ratio > 1: we are faster)")
+    slow = min(po, key=lambda f: pt[f] / po[f])
+    print(f"slowest shader: {slow.rsplit('/', 1)[-1].rsplit('.', 1)[0]} {pt[slow] / po[slow]:.2f}x")
 PY
 }
 compare bench "${files[@]}"
