@@ -67,6 +67,47 @@ fn visibility(bytes: &[u8]) -> u32 {
     }
 }
 
+/// The constant buffers (space, register) the stand-in's `vkd3d_shader_scan` reports: every
+/// one the program declares.
+fn declared_cbvs(bytes: &[u8]) -> Vec<(u32, u32)> {
+    let mut descriptors = ScanDescriptorInfo {
+        ty: STRUCTURE_TYPE_SCAN_DESCRIPTOR_INFO,
+        next: std::ptr::null(),
+        descriptors: std::ptr::null_mut(),
+        descriptor_count: 0,
+    };
+    let info = CompileInfo {
+        ty: STRUCTURE_TYPE_COMPILE_INFO,
+        next: (&raw mut descriptors).cast::<c_void>(),
+        source: Code {
+            code: bytes.as_ptr().cast(),
+            size: bytes.len(),
+        },
+        source_type: SOURCE_DXBC_TPF,
+        target_type: TARGET_SPIRV_BINARY,
+        options: std::ptr::null(),
+        option_count: 0,
+        log_level: LOG_NONE,
+        source_name: std::ptr::null(),
+    };
+    // SAFETY: every structure lives across the call.
+    if unsafe { dxbc_spirv_shim_scan(&info, std::ptr::null_mut()) } < 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    // SAFETY: the scan's array, of its count, freed once.
+    unsafe {
+        for k in 0..descriptors.descriptor_count as usize {
+            let d = *descriptors.descriptors.add(k);
+            if d.ty == DESCRIPTOR_TYPE_CBV {
+                out.push((d.register_space, d.register_index));
+            }
+        }
+        dxbc_spirv_shim_free_scan_descriptor_info(&mut descriptors);
+    }
+    out
+}
+
 /// Compiles one shader the way libvkd3d does in virtual-heaps mode; `Ok(words)` or the
 /// failure's message.
 fn compile(bytes: &[u8], storage_buffer_uavs: bool) -> Option<Result<Vec<u32>, String>> {
@@ -117,6 +158,31 @@ fn compile(bytes: &[u8], storage_buffer_uavs: bool) -> Option<Result<Vec<u32>, S
                 shader_visibility: vis,
                 flags: f,
                 binding: db(next),
+            });
+            next += 1;
+        }
+    }
+    // A constant buffer the program declares but no longer reads after the translator's dead
+    // code removal is not in the reflection; a D3D12 root signature still covers it (the
+    // runtime checks every declared range), so vkd3d passes a binding for it.
+    for (space, register) in declared_cbvs(bytes) {
+        let reflected = refl.descriptors.iter().any(|d| {
+            d.origin.class == RegisterClass::B
+                && d.origin.space == space
+                && d.origin.lower == register
+        });
+        if !reflected {
+            bindings.push(ResourceBinding {
+                ty: DESCRIPTOR_TYPE_CBV,
+                register_space: space,
+                register_index: register,
+                shader_visibility: vis,
+                flags: BINDING_FLAG_BUFFER,
+                binding: DescriptorBinding {
+                    set: 0,
+                    binding: next,
+                    count: 1,
+                },
             });
             next += 1;
         }
@@ -278,7 +344,7 @@ fn sweep(storage_buffer_uavs: bool) {
     });
     std::fs::create_dir_all(&dir).unwrap();
     let (mut compiled, mut untranslatable) = (0, 0);
-    let mut refused: BTreeMap<String, usize> = BTreeMap::new();
+    let mut refused: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     let mut invalid = Vec::new();
     for (k, (name, bytes)) in blobs.iter().enumerate() {
         match compile(bytes, storage_buffer_uavs) {
@@ -296,7 +362,7 @@ fn sweep(storage_buffer_uavs: bool) {
             }
             Some(Err(m)) => {
                 assert!(!m.contains("E9005"), "{name}: internal error: {m}");
-                *refused.entry(reason(&m)).or_default() += 1;
+                refused.entry(reason(&m)).or_default().push(name);
             }
         }
     }
@@ -310,8 +376,8 @@ fn sweep(storage_buffer_uavs: bool) {
             "texel buffers, vkd3d's default"
         }
     );
-    for (r, n) in &refused {
-        eprintln!("  {n:4} refused: {r}");
+    for (r, names) in &refused {
+        eprintln!("  {:4} refused: {r}: {}", names.len(), names.join(", "));
     }
     assert!(compiled > 0);
     assert!(invalid.is_empty(), "{}", invalid.join("\n"));

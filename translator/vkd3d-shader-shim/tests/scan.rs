@@ -319,6 +319,27 @@ fn a_compile_fills_scan_outputs_without_the_real_library() {
     }
 }
 
+/// Whether `mine` is `real` plus resource-sampler pairs (`c` lines) only, in a program that
+/// has a residency-feedback read (an opcode ending in `_s`): the one known difference.
+fn feedback_pairs_only(real: &str, mine: &str, dxbc: &[u8]) -> bool {
+    let real: std::collections::BTreeSet<&str> = real.lines().collect();
+    let mine: std::collections::BTreeSet<&str> = mine.lines().collect();
+    if !real.is_subset(&mine) || mine.difference(&real).any(|l| !l.starts_with("c ")) {
+        return false;
+    }
+    let Ok(container) = translator::container::Container::parse(dxbc) else {
+        return false;
+    };
+    let Some(chunk) = container.shader_chunk() else {
+        return false;
+    };
+    translator::sm4::decode(chunk.data, chunk.offset).is_ok_and(|p| {
+        p.instructions
+            .iter()
+            .any(|i| i.opcode.name().ends_with("_s"))
+    })
+}
+
 #[test]
 fn scans_equal_the_real_librarys() {
     let Some(root) = common::vkd3d_root() else {
@@ -341,7 +362,7 @@ fn scans_equal_the_real_librarys() {
             .map(|(n, b)| (n, b, true)),
     );
     let packages = common::ROOT_PACKAGES.join(" ");
-    let (mut equal, mut real_fails, mut differ) = (0, Vec::new(), Vec::new());
+    let (mut equal, mut feedback, mut real_fails, mut differ) = (0, 0, Vec::new(), Vec::new());
     for (k, (name, bytes, d3d9)) in shaders.iter().enumerate() {
         let file = dir.join(format!("{k}.bin"));
         std::fs::write(&file, bytes).unwrap();
@@ -371,6 +392,11 @@ fn scans_equal_the_real_librarys() {
             };
             if sorted(&real) == sorted(&mine) {
                 equal += 1;
+            } else if !*d3d9 && feedback_pairs_only(&real, &mine, bytes) {
+                // vkd3d-shader 2.1 records no resource-sampler pair for the residency-feedback
+                // reads (ld_s, ld_raw_s, ld_structured_s, sample_*_s, gather4_*_s) although they
+                // read the resource; the stand-in records them as it does for the plain forms.
+                feedback += 1;
             } else {
                 differ.push(format!(
                     "{name} (API 1.{api}):\n  real:\n    {}\n  ours:\n    {}",
@@ -381,7 +407,8 @@ fn scans_equal_the_real_librarys() {
         }
     }
     eprintln!(
-        "{} shaders: {equal} scans equal the real library's; the real library does not scan {}:",
+        "{} shaders: {equal} scans equal the real library's, {feedback} but for the pairs of \
+         residency-feedback reads the real library leaves out; the real library does not scan {}:",
         shaders.len(),
         real_fails.len()
     );
