@@ -255,22 +255,8 @@ fn pixel_run<'a>(
     let vs = Translation {
         spirv: fullscreen_vs::build(&info.inputs)?,
         reflection: translator::reflect::Reflection {
-            stage: ShaderStage::Vertex,
-            entry_point: "main".into(),
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-            patch_constants: Vec::new(),
-            descriptors: Vec::new(),
-            push_constants: Vec::new(),
-            dynamic_offsets: Vec::new(),
-            workgroup_size: None,
             capabilities: vec!["Shader".into()],
-            extensions: Vec::new(),
-            vulkan_features: Vec::new(),
-            spec_constants: Vec::new(),
-            class_linkage: None,
-            d3d9: None,
-            xfb: None,
+            ..translator::reflect::Reflection::empty(ShaderStage::Vertex)
         },
     };
     let bound = bind::bind(

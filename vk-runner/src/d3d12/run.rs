@@ -19,7 +19,7 @@ use crate::parse::{
     ShaderSection, Stage, TestLine,
 };
 use crate::report::{Check, Report, Status};
-use crate::run::{Ctx, block_model, file_passes, is_d3d9};
+use crate::run::{Ctx, block_model, check_kind, file_passes, is_d3d9, line_todo, set_uniform};
 use crate::vk::bind::RunError;
 use std::collections::HashMap;
 use std::path::Path;
@@ -315,19 +315,10 @@ impl Runner<'_> {
                 model: eval_model,
                 tags: &self.tags,
             };
-            if !tl.conditions.iter().all(|q| q.holds(&ctx)) {
+            let Some(todo) = line_todo(tl, &ctx) else {
                 continue;
-            }
-            let todo = tl.todo.as_ref().is_some_and(|q| q.holds(&ctx))
-                || tl.bug.as_ref().is_some_and(|q| q.holds(&ctx));
-            let kind = match &tl.directive {
-                Directive::Dispatch(_) => "dispatch",
-                Directive::DrawQuad | Directive::Draw { .. } => "draw",
-                Directive::Probe(_) => "probe",
-                Directive::Copy { .. } => "copy",
-                Directive::Malformed(_) => "parse",
-                _ => "",
             };
+            let kind = check_kind(&tl.directive);
             let mut add = |status: Status, message: String| {
                 report.add(Check {
                     file: file.clone(),
@@ -345,12 +336,7 @@ impl Runner<'_> {
                     offset,
                     words,
                 } => {
-                    let cb = st.cbuffers.entry((*space, *cbuffer)).or_default();
-                    let end = (*offset as usize + words.len()).div_ceil(4) * 4;
-                    if cb.len() < end {
-                        cb.resize(end, 0x7f7f_7f7f);
-                    }
-                    cb[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
+                    set_uniform(&mut st.cbuffers, (*space, *cbuffer), *offset, words);
                     continue;
                 }
                 Directive::Depth(f) => {

@@ -231,22 +231,8 @@ pub(super) fn semantic_at(
 /// A vertex-stage reflection with no resources.
 pub(super) fn bare_reflection(stage: ShaderStage) -> Reflection {
     Reflection {
-        stage,
-        entry_point: "main".into(),
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        patch_constants: Vec::new(),
-        descriptors: Vec::new(),
-        push_constants: Vec::new(),
-        dynamic_offsets: Vec::new(),
-        workgroup_size: None,
         capabilities: vec!["Shader".into()],
-        extensions: Vec::new(),
-        vulkan_features: Vec::new(),
-        spec_constants: Vec::new(),
-        class_linkage: None,
-        d3d9: None,
-        xfb: None,
+        ..Reflection::empty(stage)
     }
 }
 

@@ -449,19 +449,10 @@ impl<'a> Runner<'a> {
                 model: eval_model,
                 tags: &self.tags,
             };
-            if !tl.conditions.iter().all(|q| q.holds(&ctx)) {
+            let Some(todo) = line_todo(tl, &ctx) else {
                 continue;
-            }
-            let todo = tl.todo.as_ref().is_some_and(|q| q.holds(&ctx))
-                || tl.bug.as_ref().is_some_and(|q| q.holds(&ctx));
-            let kind = match &tl.directive {
-                Directive::Dispatch(_) => "dispatch",
-                Directive::DrawQuad | Directive::Draw { .. } => "draw",
-                Directive::Probe(_) => "probe",
-                Directive::Copy { .. } => "copy",
-                Directive::Malformed(_) => "parse",
-                _ => "",
             };
+            let kind = check_kind(&tl.directive);
             let mut add = |status: Status, message: String| {
                 report.add(Check {
                     file: file.clone(),
@@ -479,12 +470,7 @@ impl<'a> Runner<'a> {
                     offset,
                     words,
                 } => {
-                    let cb = st.cbuffers.entry((*space, *cbuffer)).or_default();
-                    let end = (*offset as usize + words.len()).div_ceil(4) * 4;
-                    if cb.len() < end {
-                        cb.resize(end, 0x7f7f_7f7f);
-                    }
-                    cb[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
+                    set_uniform(&mut st.cbuffers, (*space, *cbuffer), *offset, words);
                     continue;
                 }
                 Directive::Depth(f) => {
@@ -758,4 +744,45 @@ pub(crate) fn block_model(
         ));
     };
     Ok(model)
+}
+
+/// Whether a test line applies under `ctx` (its conditions hold): `Some(todo)`, where `todo`
+/// says a failure there is expected (`todo` or `bug` qualifier), or `None` to skip the line.
+/// Shared by both executors.
+pub(crate) fn line_todo(tl: &TestLine, ctx: &Ctx) -> Option<bool> {
+    if !tl.conditions.iter().all(|q| q.holds(ctx)) {
+        return None;
+    }
+    Some(
+        tl.todo.as_ref().is_some_and(|q| q.holds(ctx))
+            || tl.bug.as_ref().is_some_and(|q| q.holds(ctx)),
+    )
+}
+
+/// The report's kind of check a directive makes (`""` for one that makes none).
+pub(crate) fn check_kind(d: &Directive) -> &'static str {
+    match d {
+        Directive::Dispatch(_) => "dispatch",
+        Directive::DrawQuad | Directive::Draw { .. } => "draw",
+        Directive::Probe(_) => "probe",
+        Directive::Copy { .. } => "copy",
+        Directive::Malformed(_) => "parse",
+        _ => "",
+    }
+}
+
+/// A `uniform` directive: `words` at dword `offset` of the constant buffer `key` (space,
+/// register), grown to whole rows filled with a recognisable pattern.
+pub(crate) fn set_uniform(
+    cbuffers: &mut HashMap<(u32, u32), Vec<u32>>,
+    key: (u32, u32),
+    offset: u32,
+    words: &[u32],
+) {
+    let cb = cbuffers.entry(key).or_default();
+    let (start, end) = (offset as usize, offset as usize + words.len());
+    if cb.len() < end.div_ceil(4) * 4 {
+        cb.resize(end.div_ceil(4) * 4, 0x7f7f_7f7f);
+    }
+    cb[start..end].copy_from_slice(words);
 }
