@@ -585,6 +585,22 @@ impl<'m> FnBuilder<'m> {
         if sel.len() == 1 {
             return self.extract(x, sel[0]);
         }
+        // A vector no extract folds through (a load, an arithmetic result): one shuffle, not
+        // an extract per component that `construct` would recognise as one.
+        if let Operand::Value(v) = x
+            && !matches!(
+                self.f.inst(v).op,
+                Op::CompositeConstruct | Op::VectorShuffle | Op::Bitcast
+            )
+        {
+            let s = self.m.types.scalar(tx).expect("a vector");
+            let ty = TypeTable::vec(s, sel.len() as u8);
+            let mut args: SmallVec<[Operand; 8]> = SmallVec::new();
+            args.push(x);
+            args.push(x);
+            args.extend(sel.iter().map(|&s| Operand::Lit(s as u32)));
+            return self.op(Op::VectorShuffle, ty, &args);
+        }
         let parts: SmallVec<[Operand; 4]> = sel.iter().map(|&s| self.extract(x, s)).collect();
         self.construct(&parts)
     }

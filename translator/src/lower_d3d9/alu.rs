@@ -44,9 +44,9 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// The dot product of the first `n` components.
     pub fn dot(&mut self, a: Operand, b: Operand, n: u8) -> Operand {
-        let sel: Vec<u8> = (0..n).collect();
-        let a = self.b.swizzle(a, &sel);
-        let b = self.b.swizzle(b, &sel);
+        let sel = &[0, 1, 2, 3][..n as usize];
+        let a = self.b.swizzle(a, sel);
+        let b = self.b.swizzle(b, sel);
         if n == 1 {
             return self.fmul(a, b);
         }

@@ -288,6 +288,9 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// A source operand's value: register, `_dz/_dw`, swizzle, then the modifier (f32 vec4).
     pub fn read(&mut self, s: &Source) -> R<Operand> {
+        if let Some(v) = self.read_temp_swizzled(s) {
+            return self.modify(v, s.modifier);
+        }
         let mut v = self.fetch(s.reg, s.relative.as_ref())?;
         if matches!(s.modifier, SM::Dz | SM::Dw) {
             // Divide by z or w, before the swizzle (ps_1_4 `texld`/`texcrd`); a zero divisor
@@ -303,6 +306,28 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         let v = self.b.swizzle(v, &s.swizzle.0);
         self.modify(v, s.modifier)
+    }
+
+    /// A temp `r#` read through its swizzle straight from the component variables: the
+    /// components the swizzle names, in its order, with no whole-register vector in between
+    /// (`None` for other registers and for `_dz`/`_dw`, which divide before the swizzle).
+    fn read_temp_swizzled(&mut self, s: &Source) -> Option<Operand> {
+        if !matches!(s.reg.ty, RT::Temp | RT::TempFloat16)
+            || s.relative.is_some()
+            || matches!(s.modifier, SM::Dz | SM::Dw)
+        {
+            return None;
+        }
+        let vars = self.regs.get(&(s.reg.ty, s.reg.num)).copied()?;
+        let sel = s.swizzle.0;
+        // Written whole from one vector in this block: a swizzle of that vector.
+        if let Some((v, 0)) = self.b.peek_var(vars[0])
+            && (1..4u8).all(|c| self.b.peek_var(vars[c as usize]) == Some((v, c)))
+        {
+            return Some(self.b.swizzle(v, &sel));
+        }
+        let parts = sel.map(|c| self.b.load_var(vars[c as usize & 3]));
+        Some(self.b.construct(&parts))
     }
 
     /// Applies a source modifier to a float vec4.
