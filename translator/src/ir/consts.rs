@@ -68,7 +68,8 @@ pub struct ConstTable {
     /// plus one, 0 where none is made yet. These scalars are not in `scalars`: `scalar`
     /// always looks for them here (empty in a `default()` table: then they are in `scalars`).
     small: Vec<u32>,
-    /// Vectors by (scalar type, per-component bits), without building a `Const` to look up.
+    /// Vectors of plain scalars by (scalar type, per-component bits), without building a
+    /// `Const` to look up: the only place they are kept (`map` never holds one).
     vectors: HashMap<(u32, [u64; 4], u8), ConstId>,
     /// Specialization constants by SpecId below [`SPECS`], found without hashing (the D3D9
     /// render state makes dozens per module): the constant's id plus one, 0 where none is
@@ -118,7 +119,28 @@ impl ConstTable {
             Const::Spec { ty, id, default } => return self.spec(ty, id, default),
             Const::Null(ty) => return self.leaf((0, ty.0, 0, 0), c),
             Const::Undef(ty) => return self.leaf((1, ty.0, 0, 0), c),
-            Const::Composite { .. } => {}
+            Const::Composite { ty, ref parts } => {
+                // A vector of plain scalars lives only in `vectors` (see `vector`).
+                if let Some((s, n)) = TypeTable::predefined_shape(ty)
+                    && n >= 2
+                    && parts.len() == n as usize
+                {
+                    let sty = TypeTable::vec(s, 1);
+                    let mut bits = [0u64; 4];
+                    let scalars = parts.iter().zip(&mut bits).all(|(&p, b)| {
+                        match self.consts[p.0 as usize] {
+                            Const::Scalar { ty, bits: x } if ty == sty => {
+                                *b = x;
+                                true
+                            }
+                            _ => false,
+                        }
+                    });
+                    if scalars {
+                        return self.vector(s, &bits[..n as usize]);
+                    }
+                }
+            }
         }
         self.intern_in_map(c)
     }
@@ -217,8 +239,11 @@ impl ConstTable {
         if let Some(&c) = self.vectors.get(&(sty.0, key, n)) {
             return c;
         }
+        // Vectors of plain scalars are only here, never in `map` (`intern` sends them here),
+        // so a new one is pushed without hashing the whole constant.
         let parts = bits.iter().map(|&b| self.scalar(sty, b)).collect();
-        let c = self.intern(Const::Composite {
+        let c = ConstId(self.consts.len() as u32);
+        self.consts.push(Const::Composite {
             ty: TypeTable::vec(s, n),
             parts,
         });
@@ -302,6 +327,50 @@ impl ConstTable {
                 })
             }
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A vector of scalars is one constant however it is asked for (`vector`, `intern` of its
+    /// composite, either first), in a `new()` table and in a `default()` one; a composite
+    /// with a specialization part is another constant.
+    #[test]
+    fn a_vector_is_one_constant_by_either_path() {
+        for mut t in [ConstTable::new(), ConstTable::default()] {
+            let one = 1f32.to_bits() as u64;
+            let v = t.vector(Scalar::F32, &[0, one, 0, one]);
+            let parts = [0, one, 0, one].map(|b| t.scalar(TypeId::F32, b));
+            let c = Const::Composite {
+                ty: TypeId::VEC4,
+                parts: parts.into_iter().collect(),
+            };
+            assert_eq!(t.intern(c.clone()), v);
+            assert_eq!(t.get(v), &c);
+            // Composite first, then the vector.
+            let k = t.u32(7);
+            let u = t.intern(Const::Composite {
+                ty: TypeTable::vec(Scalar::U32, 2),
+                parts: [k, k].into_iter().collect(),
+            });
+            assert_eq!(t.vector(Scalar::U32, &[7, 7]), u);
+            assert_ne!(u, v);
+            // A specialization part: through the map, not the vector table.
+            let s = t.spec(TypeId::F32, 3, 0);
+            let zero = t.f32(0.0);
+            let w = Const::Composite {
+                ty: TypeTable::vec(Scalar::F32, 2),
+                parts: [s, zero].into_iter().collect(),
+            };
+            let wid = t.intern(w.clone());
+            assert_eq!(t.intern(w), wid);
+            assert_ne!(wid, t.vector(Scalar::F32, &[0, 0]));
+            let n = t.len();
+            t.vector(Scalar::F32, &[0, one, 0, one]);
+            assert_eq!(t.len(), n, "no second copy of a known vector");
         }
     }
 }

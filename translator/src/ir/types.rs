@@ -277,7 +277,19 @@ impl TypeTable {
 
     /// Scalar kind and component count of a scalar or vector type.
     pub fn shape(&self, id: TypeId) -> Option<(Scalar, u8)> {
-        // Fast path for the predefined types.
+        if let Some(shape) = Self::predefined_shape(id) {
+            return Some(shape);
+        }
+        match self.get(id) {
+            Type::Scalar(s) => Some((*s, 1)),
+            Type::Vector(s, n) => Some((*s, *n)),
+            _ => None,
+        }
+    }
+
+    /// [`TypeTable::shape`] of a predefined type (every scalar and vector type is one), with
+    /// no table to look in: `None` for void and the types a module makes.
+    pub fn predefined_shape(id: TypeId) -> Option<(Scalar, u8)> {
         let i = id.0;
         if (1..=5).contains(&i) {
             return Some((SCALARS[i as usize - 1], 1));
@@ -292,11 +304,7 @@ impl TypeTable {
             let k = i - FIRST16 - 3;
             return Some((SCALARS16[(k / 3) as usize], (k % 3 + 2) as u8));
         }
-        match self.get(id) {
-            Type::Scalar(s) => Some((*s, 1)),
-            Type::Vector(s, n) => Some((*s, *n)),
-            _ => None,
-        }
+        None
     }
 
     /// Component count of a scalar/vector type (1 for anything else).
