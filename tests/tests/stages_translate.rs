@@ -123,7 +123,7 @@ fn modes(text: &str) -> Vec<String> {
 fn builtins(list: &[translator::reflect::InterfaceVar]) -> Vec<String> {
     list.iter()
         .filter_map(|v| match &v.placement {
-            InterfacePlacement::BuiltIn { builtin } => Some(builtin.clone()),
+            InterfacePlacement::BuiltIn { builtin } => Some(builtin.to_string()),
             _ => None,
         })
         .collect()

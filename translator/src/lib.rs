@@ -121,6 +121,6 @@ pub use options::{
     TypedUavRead, VaryingLocation,
 };
 pub use passes::PassError;
-pub use reflect::Reflection;
+pub use reflect::{Name, Reflection};
 pub use stage::ShaderStage;
 pub use translate::{Error, Translation, Translator, translate};

@@ -17,6 +17,11 @@ pub use classes::{
     ClassType, FunctionTable, InterfaceDecl, SlotTables,
 };
 
+/// A name in the reflection: a capability, extension or feature name the translator knows is
+/// borrowed from its static text (no allocation per translation); a name taken from the input
+/// (a signature's semantic) or a deserialized one is owned. Reads as a `&str` either way.
+pub type Name = std::borrow::Cow<'static, str>;
+
 /// Everything a caller needs to run a translated module.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reflection {
@@ -40,12 +45,12 @@ pub struct Reflection {
     /// Compute workgroup size, for compute shaders.
     pub workgroup_size: Option<[u32; 3]>,
     /// SPIR-V capabilities the module declares (e.g. "Shader", "ImageQuery").
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<Name>,
     /// SPIR-V extensions the module declares (e.g. "SPV_EXT_demote_to_helper_invocation").
-    pub extensions: Vec<String>,
+    pub extensions: Vec<Name>,
     /// Vulkan device features the module needs, by the name of the member of the Vulkan
     /// feature struct (e.g. "shaderStorageImageReadWithoutFormat", "geometryShader").
-    pub vulkan_features: Vec<String>,
+    pub vulkan_features: Vec<Name>,
     /// Specialization constants the pipeline should set, by what they mean. (An entry may
     /// outlive the code that read it when that code turned out dead; Vulkan ignores map
     /// entries for IDs a module lacks.)
@@ -215,7 +220,7 @@ pub enum SpecConstantMeaning {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InterfaceVar {
     /// D3D semantic name as written in the signature (e.g. "TEXCOORD", "SV_Position").
-    pub semantic_name: String,
+    pub semantic_name: Name,
     pub semantic_index: u32,
     /// D3D register (v#/o#) the element lives in; `None` for non-register system values.
     pub register: Option<u32>,
@@ -244,7 +249,7 @@ pub enum InterfacePlacement {
     /// A `Location` (and first `Component`) decoration.
     Location { location: u32, component: u32 },
     /// A SPIR-V built-in, by its name in the SPIR-V spec (e.g. "Position", "FragDepth").
-    BuiltIn { builtin: String },
+    BuiltIn { builtin: Name },
     /// Declared in the signature but not used by the program, so not in the module.
     Unused,
 }

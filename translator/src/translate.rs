@@ -213,7 +213,7 @@ impl Translator {
                     reflection
                         .capabilities
                         .push(crate::reflect::names::capability(cap));
-                    reflection.vulkan_features.push(feature.to_string());
+                    reflection.vulkan_features.push(feature.into());
                     reflection.vulkan_features.sort();
                 }
             }
@@ -234,7 +234,7 @@ impl Translator {
             reflection
                 .capabilities
                 .push(crate::reflect::names::capability(cap));
-            reflection.vulkan_features.push(feature.to_string());
+            reflection.vulkan_features.push(feature.into());
             reflection.vulkan_features.sort();
         }
         Ok(spirv)

@@ -294,7 +294,7 @@ fn var(strings: &mut Vec<CString>, v: &InterfaceVar) -> dxbc_spirv_interface_var
             component,
         } => (DXBC_SPIRV_PLACEMENT_LOCATION, *location, *component, None),
         InterfacePlacement::BuiltIn { builtin } => {
-            (DXBC_SPIRV_PLACEMENT_BUILTIN, 0, 0, Some(builtin.as_str()))
+            (DXBC_SPIRV_PLACEMENT_BUILTIN, 0, 0, Some(builtin.as_ref()))
         }
         InterfacePlacement::Unused => (DXBC_SPIRV_PLACEMENT_UNUSED, 0, 0, None),
     };
@@ -424,7 +424,7 @@ fn xfb(
             output: var(
                 strings,
                 &InterfaceVar {
-                    semantic_name: e.semantic_name.clone(),
+                    semantic_name: e.semantic_name.clone().into(),
                     semantic_index: e.semantic_index,
                     register: Some(e.register),
                     mask: e.mask,

@@ -1037,7 +1037,7 @@ fn reflection_matches_the_rust_api() {
         {
             assert_eq!(
                 unsafe { CStr::from_ptr(c.semantic_name) }.to_str(),
-                Ok(v.semantic_name.as_str())
+                Ok(v.semantic_name.as_ref())
             );
             assert_eq!(c.register_index, v.register.unwrap_or(DXBC_SPIRV_UNBOUNDED));
         }

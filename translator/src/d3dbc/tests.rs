@@ -388,3 +388,11 @@ fn version_names_are_what_display_writes() {
         }
     }
 }
+
+/// A usage's semantic name is its name in capitals, as D3D writes it (`TEXCOORD`).
+#[test]
+fn usage_semantics_are_the_names_in_capitals() {
+    for u in Usage::ALL {
+        assert_eq!(u.semantic(), u.name().to_ascii_uppercase(), "{u:?}");
+    }
+}

@@ -391,6 +391,26 @@ impl Usage {
             "sample",
         ][self as usize]
     }
+
+    /// The semantic name D3D writes for the usage (`TEXCOORD`): [`Usage::name`] in capitals.
+    pub fn semantic(self) -> &'static str {
+        [
+            "POSITION",
+            "BLENDWEIGHT",
+            "BLENDINDICES",
+            "NORMAL",
+            "PSIZE",
+            "TEXCOORD",
+            "TANGENT",
+            "BINORMAL",
+            "TESSFACTOR",
+            "POSITIONT",
+            "COLOR",
+            "FOG",
+            "DEPTH",
+            "SAMPLE",
+        ][self as usize]
+    }
 }
 
 /// A sampler's declared texture type (`D3DSTT_*`).

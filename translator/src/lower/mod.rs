@@ -43,7 +43,7 @@ use crate::container::signature::Signature;
 use crate::ir::builder::FnBuilder;
 use crate::ir::{GlobalId, Module, VarId};
 use crate::options::Options;
-use crate::reflect::{Reflection, ShaderStage};
+use crate::reflect::{Name, Reflection, ShaderStage};
 use crate::sm4::{InstRef, Program};
 pub(crate) use flow::{declare_demote, demote};
 use route::Topic;
@@ -496,7 +496,7 @@ pub(crate) fn finish_lowering(
             .iter()
             .map(|&c| crate::reflect::names::capability(c))
             .collect();
-    refl.extensions = b.m.extensions.iter().map(|e| e.to_string()).collect();
+    refl.extensions = b.m.extensions.iter().map(|&e| Name::Borrowed(e)).collect();
     refl.vulkan_features.sort();
     refl.vulkan_features.dedup();
     let func = std::mem::take(&mut b.f);
@@ -506,9 +506,9 @@ pub(crate) fn finish_lowering(
 
 impl Reflection {
     /// Records that the module needs a Vulkan device feature (once).
-    pub(crate) fn need_feature(&mut self, name: &str) {
+    pub(crate) fn need_feature(&mut self, name: &'static str) {
         if !self.vulkan_features.iter().any(|f| f == name) {
-            self.vulkan_features.push(name.to_string());
+            self.vulkan_features.push(Name::Borrowed(name));
         }
     }
 
@@ -586,7 +586,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// Records that the module needs a Vulkan device feature.
-    pub fn need_feature(&mut self, name: &str) {
+    pub fn need_feature(&mut self, name: &'static str) {
         self.refl.need_feature(name);
     }
 }

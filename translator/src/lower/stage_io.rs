@@ -326,7 +326,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         let mask = if e.mask == 0 { 1 } else { e.mask };
         let var = InterfaceVar {
-            semantic_name: e.semantic_name.to_string(),
+            semantic_name: e.semantic_name.to_string().into(),
             semantic_index: e.semantic_index,
             register: Some(e.register),
             mask: e.mask,

@@ -18,7 +18,7 @@ use spirv::{BuiltIn, Decoration, Op, StorageClass};
 use super::{D9, R};
 use crate::d3dbc::{Register, RegisterType as RT, Usage};
 use crate::ir::{DecorationTarget, GlobalId, Operand, TypeId};
-use crate::reflect::{ComponentType, InterfacePlacement, InterfaceVar, ShaderStage};
+use crate::reflect::{ComponentType, InterfacePlacement, InterfaceVar, Name, ShaderStage};
 
 /// Where a varying of semantic (`usage`, `index`) goes when the caller gives no map:
 /// TEXCOORD0–7 → 0–7, COLOR0–1 → 8–9, FOG0 → 10, NORMAL0 → 11, TANGENT0 → 12, BINORMAL0 → 13,
@@ -39,8 +39,8 @@ pub fn default_location(usage: Usage, index: u8) -> u32 {
 }
 
 /// The semantic name of a usage as D3D writes it (`TEXCOORD`).
-pub fn usage_name(u: Usage) -> String {
-    u.name().to_ascii_uppercase()
+pub fn usage_name(u: Usage) -> Name {
+    Name::Borrowed(u.semantic())
 }
 
 /// How an output register is stored at a return.
@@ -101,7 +101,7 @@ impl<'p, 'm> D9<'p, 'm> {
         &mut self,
         output: bool,
         ty: TypeId,
-        name: String,
+        name: Name,
         index: u32,
         register: Option<u32>,
         mask: u8,
@@ -250,7 +250,7 @@ impl<'p, 'm> D9<'p, 'm> {
                         // D3D8 vertex shaders declare nothing: the register is the location.
                         let (name, index, mask) = sems
                             .first()
-                            .map_or(("UNDECLARED".to_string(), u32::from(num), 0xF), |s| {
+                            .map_or((Name::Borrowed("UNDECLARED"), u32::from(num), 0xF), |s| {
                                 (usage_name(s.usage), s.index.into(), s.mask)
                             });
                         let g = self.interface_global(
@@ -504,7 +504,7 @@ impl<'p, 'm> D9<'p, 'm> {
             let g = self.interface_global(
                 true,
                 gty,
-                name.to_string(),
+                Name::Borrowed(name),
                 index,
                 Some(num.into()),
                 if gty == TypeId::F32 { 1 } else { 0xF },

@@ -174,7 +174,7 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 
     /// Records that the module needs a Vulkan device feature.
-    pub fn need_feature(&mut self, name: &str) {
+    pub fn need_feature(&mut self, name: &'static str) {
         self.refl.need_feature(name);
     }
 

@@ -107,7 +107,7 @@ fn depth_and_coverage_outputs_are_reflected() {
     };
     use crate::reflect::{ComponentType, InterfacePlacement};
     let builtin = |b: &str| InterfacePlacement::BuiltIn {
-        builtin: b.to_string(),
+        builtin: b.to_string().into(),
     };
     assert_eq!(
         placed("SV_Depth"),

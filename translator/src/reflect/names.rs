@@ -4,8 +4,10 @@
 
 use spirv::{BuiltIn, Capability};
 
+use super::Name;
+
 /// A capability's SPIR-V name.
-pub(crate) fn capability(c: Capability) -> String {
+pub(crate) fn capability(c: Capability) -> Name {
     let s = match c {
         Capability::Shader => "Shader",
         Capability::ClipDistance => "ClipDistance",
@@ -16,13 +18,13 @@ pub(crate) fn capability(c: Capability) -> String {
         Capability::Tessellation => "Tessellation",
         Capability::DrawParameters => "DrawParameters",
         Capability::StorageImageWriteWithoutFormat => "StorageImageWriteWithoutFormat",
-        _ => return format!("{c:?}"),
+        _ => return Name::Owned(format!("{c:?}")),
     };
-    s.to_string()
+    Name::Borrowed(s)
 }
 
 /// A built-in's SPIR-V name.
-pub(crate) fn builtin(b: BuiltIn) -> String {
+pub(crate) fn builtin(b: BuiltIn) -> Name {
     let s = match b {
         BuiltIn::Position => "Position",
         BuiltIn::PointSize => "PointSize",
@@ -35,9 +37,9 @@ pub(crate) fn builtin(b: BuiltIn) -> String {
         BuiltIn::LocalInvocationIndex => "LocalInvocationIndex",
         BuiltIn::VertexIndex => "VertexIndex",
         BuiltIn::InstanceIndex => "InstanceIndex",
-        _ => return format!("{b:?}"),
+        _ => return Name::Owned(format!("{b:?}")),
     };
-    s.to_string()
+    Name::Borrowed(s)
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ fn from_reflection(vars: &[translator::reflect::InterfaceVar]) -> Vec<Elem> {
     use translator::reflect::ComponentType;
     vars.iter()
         .map(|v| Elem {
-            name: v.semantic_name.clone(),
+            name: v.semantic_name.to_string(),
             index: v.semantic_index,
             stream: 0,
             sysval: 0,

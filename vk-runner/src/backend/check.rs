@@ -84,7 +84,7 @@ fn check_info(t: &Translation, info: &SpirvInfo) -> Result<(), String> {
                 InterfacePlacement::BuiltIn { builtin } => {
                     if !spv
                         .iter()
-                        .any(|s| s.builtin.as_deref() == Some(builtin.as_str()))
+                        .any(|s| s.builtin.as_deref() == Some(builtin.as_ref()))
                     {
                         return Err(format!("{what} built-in {builtin} is not in the SPIR-V"));
                     }

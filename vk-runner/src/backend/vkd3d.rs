@@ -177,7 +177,7 @@ fn interface(sig: &[SigElement<'_>], vars: &[IoVar], stage: ShaderStage) -> Vec<
             let by_builtin = builtin_for(e, stage)
                 .filter(|b| vars.iter().any(|v| v.builtin.as_deref() == Some(*b)))
                 .map(|b| InterfacePlacement::BuiltIn {
-                    builtin: b.to_string(),
+                    builtin: b.to_string().into(),
                 });
             let by_location = || {
                 register.and_then(|r| {
@@ -193,7 +193,7 @@ fn interface(sig: &[SigElement<'_>], vars: &[IoVar], stage: ShaderStage) -> Vec<
                 .or_else(by_location)
                 .unwrap_or(InterfacePlacement::Unused);
             InterfaceVar {
-                semantic_name: e.semantic_name.to_string(),
+                semantic_name: e.semantic_name.to_string().into(),
                 semantic_index: e.semantic_index,
                 register,
                 mask: e.mask,

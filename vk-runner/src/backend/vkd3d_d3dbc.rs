@@ -85,7 +85,9 @@ fn interface(
                 (None, None) => sm1_varying(v.location.unwrap_or(0)),
             };
             let placement = match (&v.builtin, v.location) {
-                (Some(b), _) => InterfacePlacement::BuiltIn { builtin: b.clone() },
+                (Some(b), _) => InterfacePlacement::BuiltIn {
+                    builtin: b.clone().into(),
+                },
                 (None, Some(location)) => InterfacePlacement::Location {
                     location,
                     component: v.component,
@@ -93,7 +95,7 @@ fn interface(
                 (None, None) => InterfacePlacement::Unused,
             };
             InterfaceVar {
-                semantic_name,
+                semantic_name: semantic_name.into(),
                 semantic_index,
                 register: if v.builtin.is_some() { None } else { register },
                 mask: ((1u32 << v.vec_size.min(4)) - 1) as u8,

@@ -92,8 +92,8 @@ pub fn module_reflection(info: &SpirvInfo, descriptors: Vec<Descriptor>) -> Refl
         push_constants: Vec::new(),
         dynamic_offsets: Vec::new(),
         workgroup_size: None,
-        capabilities: info.capabilities.clone(),
-        extensions: info.extensions.clone(),
+        capabilities: info.capabilities.iter().cloned().map(Name::Owned).collect(),
+        extensions: info.extensions.iter().cloned().map(Name::Owned).collect(),
         spec_constants: Vec::new(),
         class_linkage: None,
         xfb: None,
@@ -102,8 +102,8 @@ pub fn module_reflection(info: &SpirvInfo, descriptors: Vec<Descriptor>) -> Refl
 }
 
 /// Vulkan features a module needs, by the capabilities it declares and what it writes.
-pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<String> {
-    let mut f: Vec<&str> = Vec::new();
+pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<Name> {
+    let mut f: Vec<&'static str> = Vec::new();
     for cap in &info.capabilities {
         f.extend(match cap.as_str() {
             "StorageImageReadWithoutFormat" => &["shaderStorageImageReadWithoutFormat"][..],
@@ -137,7 +137,7 @@ pub fn features_for(info: &SpirvInfo, descriptors: &[Descriptor]) -> Vec<String>
             _ => f.push("vertexPipelineStoresAndAtomics"),
         }
     }
-    let mut v: Vec<String> = f.into_iter().map(str::to_string).collect();
+    let mut v: Vec<Name> = f.into_iter().map(Name::Borrowed).collect();
     v.sort();
     v.dedup();
     v

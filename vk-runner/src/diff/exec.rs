@@ -567,7 +567,7 @@ fn run_vs(
         layout.push(InputElement {
             slot: slot as u32,
             format,
-            semantic: i.semantic_name.clone(),
+            semantic: i.semantic_name.to_string(),
             index: i.semantic_index,
         });
         let data: Vec<u32> = (0..VERTICES)

@@ -234,7 +234,7 @@ pub fn run(gpu: &Gpu, shader: &Shader, t: &Translation, seed: u64) -> Result<Sid
         };
         let format = Format::by_name(f).expect("a format vk-runner knows");
         vs_refl.inputs.push(InterfaceVar {
-            semantic_name: name.clone(),
+            semantic_name: name.clone().into(),
             semantic_index: 0,
             register: Some(location),
             mask: 0xf,

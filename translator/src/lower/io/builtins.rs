@@ -278,7 +278,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             _ => {}
         }
         let var = InterfaceVar {
-            semantic_name: e.semantic_name.to_string(),
+            semantic_name: e.semantic_name.to_string().into(),
             semantic_index: e.semantic_index,
             register: Some(e.register),
             mask: e.mask,
@@ -474,13 +474,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 .find(|e| e.has_no_register() && svs.contains(&e.system_value_by_name()))
         }) {
             let var = InterfaceVar {
-                semantic_name: e.semantic_name.to_string(),
+                semantic_name: e.semantic_name.to_string().into(),
                 semantic_index: e.semantic_index,
                 register: None,
                 mask: e.mask,
                 component_type: reflect_type(scalar),
                 placement: InterfacePlacement::BuiltIn {
-                    builtin: format!("{builtin:?}"),
+                    builtin: format!("{builtin:?}").into(),
                 },
             };
             self.reflect_io(output, var, g);

@@ -309,7 +309,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             });
             for e in user.iter().filter(|e| scalar_of(e.component_type) == s) {
                 let var = InterfaceVar {
-                    semantic_name: e.semantic_name.to_string(),
+                    semantic_name: e.semantic_name.to_string().into(),
                     semantic_index: e.semantic_index,
                     register: Some(reg),
                     mask: e.mask,
@@ -468,7 +468,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     };
                     regs[e.register as usize].parts.push(part);
                     let var = InterfaceVar {
-                        semantic_name: e.semantic_name.to_string(),
+                        semantic_name: e.semantic_name.to_string().into(),
                         semantic_index: e.semantic_index,
                         register: Some(e.register),
                         mask: e.mask,
