@@ -75,7 +75,7 @@ pub struct Reflection {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct D3d9Info {
     /// The version (`vs_3_0`, `ps_1_4`).
-    pub version: String,
+    pub version: Name,
     /// The float (`c#`), integer (`i#`) and boolean (`b#`) sets the program reads.
     pub constants: Vec<D3d9ConstantSet>,
     /// Every sampler (`s#`, or texture stage in ps_1_x) the program samples.

@@ -396,3 +396,27 @@ fn usage_semantics_are_the_names_in_capitals() {
         assert_eq!(u.semantic(), u.name().to_ascii_uppercase(), "{u:?}");
     }
 }
+
+/// Every version D3D9 defines has its static name, the name `Display` writes; no other has.
+#[test]
+fn defined_versions_have_static_names() {
+    for stage in [Stage::Vertex, Stage::Pixel] {
+        for major in 0..=4u8 {
+            for minor in (0..=5u8).chain([0xFF]) {
+                let v = Version {
+                    stage,
+                    major,
+                    minor,
+                };
+                match v.static_name() {
+                    Some(s) => {
+                        assert!(v.is_defined(), "{v}");
+                        assert_eq!(s, v.name());
+                        assert_eq!(s, v.to_string());
+                    }
+                    None => assert!(!v.is_defined(), "{v} lacks a static name"),
+                }
+            }
+        }
+    }
+}

@@ -61,6 +61,32 @@ impl Version {
 }
 
 impl Version {
+    /// [`Version::name`] as a static string for the versions D3D9 defines (`None` for
+    /// others), so that the reflection names a program's version without an allocation.
+    pub fn static_name(&self) -> Option<&'static str> {
+        let vs = self.stage == Stage::Vertex;
+        Some(match (vs, self.major, self.minor) {
+            (true, 1, 0) => "vs_1_0",
+            (true, 1, 1) => "vs_1_1",
+            (true, 2, 0) => "vs_2_0",
+            (true, 2, 1) => "vs_2_x",
+            (true, 2, 0xFF) => "vs_2_sw",
+            (true, 3, 0) => "vs_3_0",
+            (true, 3, 0xFF) => "vs_3_sw",
+            (false, 1, 0) => "ps_1_0",
+            (false, 1, 1) => "ps_1_1",
+            (false, 1, 2) => "ps_1_2",
+            (false, 1, 3) => "ps_1_3",
+            (false, 1, 4) => "ps_1_4",
+            (false, 2, 0) => "ps_2_0",
+            (false, 2, 1) => "ps_2_x",
+            (false, 2, 0xFF) => "ps_2_sw",
+            (false, 3, 0) => "ps_3_0",
+            (false, 3, 0xFF) => "ps_3_sw",
+            _ => return None,
+        })
+    }
+
     /// Its name (`vs_3_0`, `ps_2_x`, `vs_2_sw`), as [`std::fmt::Display`] writes it, made
     /// without the formatting machinery (the reflection names every translated program's).
     pub fn name(&self) -> String {

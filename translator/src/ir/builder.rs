@@ -257,9 +257,11 @@ impl<'m> FnBuilder<'m> {
     fn end_block(&mut self, term: &Terminator) {
         if matches!(term, Terminator::Return | Terminator::Unreachable) {
             // No successor reads the variables.
-            for v in std::mem::take(&mut self.s.dirty) {
+            // Emptied in place: the list keeps its allocation for the next block and program.
+            for &v in &self.s.dirty {
                 self.s.var_dirty[v.0 as usize] = 0;
             }
+            self.s.dirty.clear();
         } else {
             self.record_defs();
         }

@@ -119,7 +119,10 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         // Reflection of the sets.
         let mut info = D3d9Info {
-            version: self.ver.name(),
+            version: match self.ver.static_name() {
+                Some(s) => s.into(),
+                None => self.ver.name().into(),
+            },
             ..Default::default()
         };
         for kind in kinds {

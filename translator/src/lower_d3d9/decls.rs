@@ -269,9 +269,10 @@ pub(crate) fn ps1_writes_depth(op: Opcode) -> bool {
 impl<'p, 'm> D9<'p, 'm> {
     /// Reads the declarations and the register use of the whole program.
     pub(super) fn scan(&mut self) -> R<()> {
-        let insts = self.insts.clone();
-        self.decl.main_end = insts.len();
-        for (i, inst) in insts.iter().enumerate() {
+        self.decl.main_end = self.insts.len();
+        // By index: each element is a plain reference into the program (no copy of the list).
+        for i in 0..self.insts.len() {
+            let inst: &'p Instruction = self.insts[i];
             self.offset = inst.offset;
             self.scan_instruction(i, inst)?;
         }

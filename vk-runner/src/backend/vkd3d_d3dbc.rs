@@ -128,7 +128,7 @@ pub fn reflect(info: &SpirvInfo, asm: &str) -> Result<Reflection, String> {
         inputs: interface(&info.inputs, asm, info.stage, false, sm3),
         outputs: interface(&info.outputs, asm, info.stage, true, sm3),
         d3d9: Some(D3d9Info {
-            version,
+            version: version.into(),
             ..Default::default()
         }),
         ..vkd3d_reflect::module_reflection(info, descriptors)
