@@ -12,6 +12,7 @@
 //! `def`'d values too and read 0 outside the set (D3D9 hardware; the index is clamped before
 //! the load so no read goes past the buffer). ps_1_x clamps every float constant to [−1, 1].
 
+use smallvec::SmallVec;
 use spirv::{Decoration, Op, StorageClass};
 
 use super::decls::SetUse;
@@ -78,11 +79,12 @@ impl<'p, 'm> D9<'p, 'm> {
             D3d9ConstantKind::Int,
             D3d9ConstantKind::Bool,
         ];
-        let buffers: Vec<D3d9ConstantKind> = kinds
+        // Inline lists (three sets at most, samplers rarely past 16): no allocation per program.
+        let buffers: SmallVec<[D3d9ConstantKind; 3]> = kinds
             .into_iter()
             .filter(|&k| self.needs_buffer(k))
             .collect();
-        let mut ranges: Vec<RangeRequest> = buffers
+        let mut ranges: SmallVec<[RangeRequest; 8]> = buffers
             .iter()
             .map(|&k| RangeRequest {
                 class: RegisterClass::B,
@@ -93,8 +95,8 @@ impl<'p, 'm> D9<'p, 'm> {
                 descriptor_type: DescriptorType::UniformBuffer,
             })
             .collect();
-        let samplers: Vec<u16> = self.decl.samplers.iter().copied().collect();
-        ranges.extend(self.sampler_requests(&samplers));
+        let samplers: SmallVec<[u16; 16]> = self.decl.samplers.iter().copied().collect();
+        self.sampler_requests(&samplers, &mut ranges);
         // ps_1_x bump-environment state (`ps1_tex`), last.
         let bump_env = self.bump_env_request();
         ranges.extend(bump_env);

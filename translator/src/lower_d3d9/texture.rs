@@ -79,8 +79,8 @@ fn coord_count(d: Dim) -> u8 {
 impl<'p, 'm> D9<'p, 'm> {
     /// The binding requests of the samplers: per `s#` an image (`t#`) then a sampler (`s#`),
     /// or one combined descriptor (`s#`).
-    pub(super) fn sampler_requests(&self, samplers: &[u16]) -> Vec<RangeRequest> {
-        let mut out = Vec::new();
+    /// Appends the descriptor ranges of `samplers` to `out`.
+    pub(super) fn sampler_requests(&self, samplers: &[u16], out: &mut impl Extend<RangeRequest>) {
         for &s in samplers {
             let r = |class, descriptor_type| RangeRequest {
                 class,
@@ -91,13 +91,14 @@ impl<'p, 'm> D9<'p, 'm> {
                 descriptor_type,
             };
             if self.opts.d3d9.combined_samplers {
-                out.push(r(RegisterClass::S, DescriptorType::CombinedImageSampler));
+                out.extend([r(RegisterClass::S, DescriptorType::CombinedImageSampler)]);
             } else {
-                out.push(r(RegisterClass::T, DescriptorType::SampledImage));
-                out.push(r(RegisterClass::S, DescriptorType::Sampler));
+                out.extend([
+                    r(RegisterClass::T, DescriptorType::SampledImage),
+                    r(RegisterClass::S, DescriptorType::Sampler),
+                ]);
             }
         }
-        out
     }
 
     fn descriptor_global(
