@@ -9,7 +9,7 @@ use spirv::{GlslStd450Op as G, Op};
 
 use super::{D9, R};
 use crate::d3dbc::{Instruction, Opcode, RegisterType as RT, Source};
-use crate::ir::{Operand, Scalar, TypeId, TypeTable};
+use crate::ir::{Const, ConstId, Operand, Scalar, TypeId, TypeTable};
 
 fn vec(n: u8) -> TypeId {
     TypeTable::vec(Scalar::F32, n)
@@ -35,11 +35,36 @@ impl<'p, 'm> D9<'p, 'm> {
         let ty = vec(n);
         let bty = TypeTable::vec(Scalar::Bool, n);
         let zero = self.fc(n, 0.0);
-        let az = self.b.op(Op::FOrdEqual, bty, &[a, zero]);
-        let bz = self.b.op(Op::FOrdEqual, bty, &[b, zero]);
-        let a2 = self.b.op(Op::Select, ty, &[bz, zero, a]);
-        let b2 = self.b.op(Op::Select, ty, &[az, zero, b]);
+        // A constant factor with no zero component (a `def`, a literal) zeroes nothing: its
+        // test and the other factor's select are left out here rather than folded later.
+        let (a_nonzero, b_nonzero) = (self.nonzero_constant(a), self.nonzero_constant(b));
+        let a2 = if b_nonzero {
+            a
+        } else {
+            let bz = self.b.op(Op::FOrdEqual, bty, &[b, zero]);
+            self.b.op(Op::Select, ty, &[bz, zero, a])
+        };
+        let b2 = if a_nonzero {
+            b
+        } else {
+            let az = self.b.op(Op::FOrdEqual, bty, &[a, zero]);
+            self.b.op(Op::Select, ty, &[az, zero, b])
+        };
         self.b.op(Op::FMul, ty, &[a2, b2])
+    }
+
+    /// Whether `x` is a float constant none of whose components is ±0 (NaN and infinities
+    /// count as non-zero: they are not equal to 0).
+    fn nonzero_constant(&self, x: Operand) -> bool {
+        let Operand::Const(c) = x else {
+            return false;
+        };
+        let consts = &self.b.m.consts;
+        let nonzero = |c: ConstId| matches!(consts.get(c), Const::Scalar { bits, .. } if bits & 0x7fff_ffff != 0);
+        match consts.get(c) {
+            Const::Composite { parts, .. } => parts.iter().all(|&p| nonzero(p)),
+            _ => nonzero(c),
+        }
     }
 
     /// The dot product of the first `n` components.
