@@ -78,6 +78,42 @@ fn never(op: Op) -> bool {
     ) || has_side_effects(op)
 }
 
+/// How CSE treats an opcode: never merged, merged only within a block, or merged anywhere.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Never,
+    Local,
+    Anywhere,
+}
+
+/// The opcodes below this have their [`Kind`] in [`KINDS`]; the rest (extension opcodes,
+/// numbered from 4400) are classified by [`kind_of`] each time.
+const TABLED: usize = 512;
+
+/// [`kind_of`] of every opcode below [`TABLED`], computed once: one load per instruction
+/// instead of the two `matches!` trees.
+static KINDS: std::sync::LazyLock<[Kind; TABLED]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|i| Op::from_u32(i as u32).map_or(Kind::Never, kind_of))
+});
+
+fn kind_of(op: Op) -> Kind {
+    if never(op) {
+        Kind::Never
+    } else if block_local(op) {
+        Kind::Local
+    } else {
+        Kind::Anywhere
+    }
+}
+
+#[inline]
+fn kind(op: Op) -> Kind {
+    match KINDS.get(op as usize) {
+        Some(&k) => k,
+        None => kind_of(op),
+    }
+}
+
 /// Storage classes whose memory a shader cannot write.
 fn read_only(storage: StorageClass) -> bool {
     matches!(
@@ -207,7 +243,9 @@ pub fn eliminate_common_subexpressions(
             // candidate: a pure instruction with a result whose operands all have a key word.
             let resolve = !repl.is_empty();
             let inst = f.inst_mut(v);
-            let mut candidate = !never(inst.op) && inst.ty != TypeId::VOID && inst.args.len() <= 6;
+            let op_kind = kind(inst.op);
+            let mut candidate =
+                op_kind != Kind::Never && inst.ty != TypeId::VOID && inst.args.len() <= 6;
             let mut h = mix(
                 mix(0, inst.op as u32 | u32::from(inst.flags) << 24),
                 inst.ty.0,
@@ -233,7 +271,7 @@ pub fn eliminate_common_subexpressions(
                     continue;
                 }
             };
-            let local = block_local(inst.op);
+            let local = op_kind == Kind::Local;
             let hash = h >> 48;
             let new = hash << 48 | generation << 32 | u64::from(mark);
             let mut i = (h >> 32) as usize & mask;
@@ -282,5 +320,26 @@ pub fn eliminate_common_subexpressions(
     if table.len() > 1 << 16 {
         *table = Vec::new();
         *block_of = Vec::new();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table gives every opcode the kind the classification does, and leaves none of the
+    /// never-merged ones mergeable.
+    #[test]
+    fn the_kind_table_agrees_with_the_classification() {
+        for i in 0..6000 {
+            if let Some(op) = Op::from_u32(i) {
+                assert!(kind(op) == kind_of(op), "{op:?}");
+            }
+        }
+        assert!(kind(Op::Store) == Kind::Never);
+        assert!(kind(Op::Phi) == Kind::Never);
+        assert!(kind(Op::DemoteToHelperInvocation) == Kind::Never);
+        assert!(kind(Op::SampledImage) == Kind::Local);
+        assert!(kind(Op::FAdd) == Kind::Anywhere);
     }
 }
