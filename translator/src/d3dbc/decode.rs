@@ -105,8 +105,11 @@ pub fn decode_reusing(data: &[u8], mut items: Vec<Item>) -> Result<Program, Deco
                         K::CommentPastEnd { length, remaining },
                     ));
                 }
-                let words = (0..length as usize)
-                    .map(|i| read_word(data, pos + 4 + 4 * i).unwrap_or(0))
+                // In bounds: `length` is at most the dwords remaining after the token.
+                let start = pos + 4;
+                let words = data[start..start + 4 * length as usize]
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     .collect();
                 items.push(Item::Comment(Comment {
                     offset: pos,
@@ -115,8 +118,7 @@ pub fn decode_reusing(data: &[u8], mut items: Vec<Item>) -> Result<Program, Deco
                 pos += 4 + 4 * length as usize;
             }
             _ => {
-                let (inst, words) = instruction(data, pos, token, version, remaining)?;
-                items.push(Item::Instruction(inst));
+                let words = instruction(data, pos, token, version, remaining, &mut items)?;
                 pos += 4 + 4 * words;
             }
         }
@@ -343,7 +345,8 @@ fn instruction(
     token: u32,
     version: Version,
     remaining: usize,
-) -> Result<(Instruction, usize), DecodeError> {
+    items: &mut Vec<Item>,
+) -> Result<usize, DecodeError> {
     let err = |k| DecodeError::new(pos, k);
     let opcode = Opcode::from_u16(token as u16).ok_or(err(K::UnknownOpcode(token & 0xFFFF)))?;
     if token & 0xA000_0000 != 0 {
@@ -463,7 +466,9 @@ fn instruction(
     if !cur.at_end() {
         return Err(count_error("fewer", length));
     }
-    Ok((inst, length))
+    // Pushed here, not returned: a returned instruction was copied once more on its way.
+    items.push(Item::Instruction(inst));
+    Ok(length)
 }
 
 impl Program {
