@@ -152,7 +152,7 @@ impl Cursor<'_> {
 
     fn register(&self, at: usize, t: u32) -> Result<Register, DecodeError> {
         let ty = (t >> 28) & 7 | (t >> 8) & 0x18;
-        let ty = RegisterType::from_u32(ty).ok_or(DecodeError::new(
+        let ty = RegisterType::from_u32(ty).ok_or_else(|| DecodeError::new(
             at,
             K::BadValue {
                 what: "register type",
@@ -242,7 +242,7 @@ impl Cursor<'_> {
         Self::check_param(at, t, "source", 0)?;
         let reg = self.register(at, t)?;
         let m = (t >> 24) & 0xF;
-        let modifier = SourceModifier::from_u32(m).ok_or(DecodeError::new(
+        let modifier = SourceModifier::from_u32(m).ok_or_else(|| DecodeError::new(
             at,
             K::BadValue {
                 what: "source modifier",
@@ -307,7 +307,7 @@ fn dcl_token(at: usize, t: u32, reg: Register) -> Result<Declaration, DecodeErro
         let ty = TextureType::ALL
             .get(ty as usize)
             .copied()
-            .ok_or(DecodeError::new(
+            .ok_or_else(|| DecodeError::new(
                 at,
                 K::BadValue {
                     what: "sampler texture type",
@@ -323,7 +323,7 @@ fn dcl_token(at: usize, t: u32, reg: Register) -> Result<Declaration, DecodeErro
         let usage = Usage::ALL
             .get(usage as usize)
             .copied()
-            .ok_or(DecodeError::new(
+            .ok_or_else(|| DecodeError::new(
                 at,
                 K::BadValue {
                     what: "dcl usage",
@@ -348,7 +348,7 @@ fn instruction(
     items: &mut Vec<Item>,
 ) -> Result<usize, DecodeError> {
     let err = |k| DecodeError::new(pos, k);
-    let opcode = Opcode::from_u16(token as u16).ok_or(err(K::UnknownOpcode(token & 0xFFFF)))?;
+    let opcode = Opcode::from_u16(token as u16).ok_or_else(|| err(K::UnknownOpcode(token & 0xFFFF)))?;
     if token & 0xA000_0000 != 0 {
         return Err(err(K::ReservedBits {
             what: "instruction",
