@@ -152,13 +152,15 @@ impl Cursor<'_> {
 
     fn register(&self, at: usize, t: u32) -> Result<Register, DecodeError> {
         let ty = (t >> 28) & 7 | (t >> 8) & 0x18;
-        let ty = RegisterType::from_u32(ty).ok_or_else(|| DecodeError::new(
-            at,
-            K::BadValue {
-                what: "register type",
-                value: ty,
-            },
-        ))?;
+        let ty = RegisterType::from_u32(ty).ok_or_else(|| {
+            DecodeError::new(
+                at,
+                K::BadValue {
+                    what: "register type",
+                    value: ty,
+                },
+            )
+        })?;
         let num = (t & 0x7FF) as u16;
         let max = match ty {
             RegisterType::RastOut => 2,
@@ -242,13 +244,15 @@ impl Cursor<'_> {
         Self::check_param(at, t, "source", 0)?;
         let reg = self.register(at, t)?;
         let m = (t >> 24) & 0xF;
-        let modifier = SourceModifier::from_u32(m).ok_or_else(|| DecodeError::new(
-            at,
-            K::BadValue {
-                what: "source modifier",
-                value: m,
-            },
-        ))?;
+        let modifier = SourceModifier::from_u32(m).ok_or_else(|| {
+            DecodeError::new(
+                at,
+                K::BadValue {
+                    what: "source modifier",
+                    value: m,
+                },
+            )
+        })?;
         let relative = if t & 0x2000 != 0 {
             Some(self.relative(at)?)
         } else {
@@ -304,32 +308,30 @@ fn dcl_token(at: usize, t: u32, reg: Register) -> Result<Declaration, DecodeErro
             return Err(reserved(t & 0x000F_001F));
         }
         let ty = (t >> 27) & 0xF;
-        let ty = TextureType::ALL
-            .get(ty as usize)
-            .copied()
-            .ok_or_else(|| DecodeError::new(
+        let ty = TextureType::ALL.get(ty as usize).copied().ok_or_else(|| {
+            DecodeError::new(
                 at,
                 K::BadValue {
                     what: "sampler texture type",
                     value: ty,
                 },
-            ))?;
+            )
+        })?;
         Ok(Declaration::Sampler(ty))
     } else {
         if t & 0x7800_0000 != 0 {
             return Err(reserved(t & 0x7800_0000));
         }
         let usage = t & 0x1F;
-        let usage = Usage::ALL
-            .get(usage as usize)
-            .copied()
-            .ok_or_else(|| DecodeError::new(
+        let usage = Usage::ALL.get(usage as usize).copied().ok_or_else(|| {
+            DecodeError::new(
                 at,
                 K::BadValue {
                     what: "dcl usage",
                     value: usage,
                 },
-            ))?;
+            )
+        })?;
         Ok(Declaration::Semantic {
             usage,
             index: ((t >> 16) & 0xF) as u8,
@@ -348,7 +350,8 @@ fn instruction(
     items: &mut Vec<Item>,
 ) -> Result<usize, DecodeError> {
     let err = |k| DecodeError::new(pos, k);
-    let opcode = Opcode::from_u16(token as u16).ok_or_else(|| err(K::UnknownOpcode(token & 0xFFFF)))?;
+    let opcode =
+        Opcode::from_u16(token as u16).ok_or_else(|| err(K::UnknownOpcode(token & 0xFFFF)))?;
     if token & 0xA000_0000 != 0 {
         return Err(err(K::ReservedBits {
             what: "instruction",
