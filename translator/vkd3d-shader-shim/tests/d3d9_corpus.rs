@@ -11,7 +11,8 @@
 //! input register `v0`–`v15` (libvkd3d takes the attribute's location from it). A second pass gives separate texture and sampler bindings instead (no combined
 //! samplers), as vkd3d's D3D9 callers without combined samplers do.
 
-use std::ffi::c_void;
+mod common;
+
 use std::path::PathBuf;
 
 use integration_tests::{d3dbc_files, shared_dir, spirv_val};
@@ -178,23 +179,14 @@ fn compile(bytes: &[u8], combined: bool) -> Result<(Vec<u32>, Option<usize>), St
         value: 21,
     }];
     let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw const target).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_D3D_BYTECODE,
-        target_type: TARGET_SPIRV_BINARY,
-        options: options.as_ptr(),
-        option_count: 1,
         log_level: LOG_WARNING,
         source_name: c"d3d9".as_ptr(),
+        ..common::with_options(
+            common::compile_info(bytes, SOURCE_D3D_BYTECODE, (&raw const target).cast()),
+            &options,
+        )
     };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let mut out = common::empty_code();
     let mut messages: *mut std::ffi::c_char = std::ptr::null_mut();
     // SAFETY: every structure above lives until the call returns.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, &mut messages) };

@@ -10,8 +10,9 @@
 //! through the stand-in too (nothing vkd3d asks is refused), and that every module produced
 //! passes `spirv-val`.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::ffi::c_void;
 
 use integration_tests::{dxbc_files, shared_dir, spirv_val};
 use translator::reflect::RegisterClass;
@@ -76,20 +77,7 @@ fn declared_cbvs(bytes: &[u8]) -> Vec<(u32, u32)> {
         descriptors: std::ptr::null_mut(),
         descriptor_count: 0,
     };
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw mut descriptors).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: std::ptr::null(),
-        option_count: 0,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
-    };
+    let info = common::compile_info(bytes, SOURCE_DXBC_TPF, (&raw mut descriptors).cast());
     // SAFETY: every structure lives across the call.
     if unsafe { dxbc_spirv_shim_scan(&info, std::ptr::null_mut()) } < 0 {
         return Vec::new();
@@ -278,23 +266,14 @@ fn compile(bytes: &[u8], storage_buffer_uavs: bool) -> Option<Result<Vec<u32>, S
         },
     ];
     let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw const interface).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: options.as_ptr(),
-        option_count: options.len() as u32,
         log_level: LOG_ERROR,
         source_name: c"corpus".as_ptr(),
+        ..common::with_options(
+            common::compile_info(bytes, SOURCE_DXBC_TPF, (&raw const interface).cast()),
+            &options,
+        )
     };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let mut out = common::empty_code();
     let mut messages: *mut std::ffi::c_char = std::ptr::null_mut();
     // SAFETY: every structure above lives until the call returns.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, &mut messages) };

@@ -4,7 +4,7 @@
 //! (`shaders/asm/docs_ps51.asm`) through `vkd3d_shader_compile`, reading the SPIR-V's
 //! `DescriptorSet`/`Binding` decorations.
 
-use std::ffi::c_void;
+mod common;
 
 use translator::binding::{Placement, RangeRequest, Resolver};
 use translator::reflect::{DescriptorType, RegisterClass};
@@ -449,24 +449,8 @@ fn the_docs_sm51_example_compiles_with_vkd3d_bindings() {
         uav_counters: std::ptr::null(),
         uav_counter_count: 0,
     };
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw const interface).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: std::ptr::null(),
-        option_count: 0,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
-    };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let info = common::compile_info(&bytes, SOURCE_DXBC_TPF, (&raw const interface).cast());
+    let mut out = common::empty_code();
     // SAFETY: all structures live across the call.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, std::ptr::null_mut()) };
     assert_eq!(rc, VKD3D_OK);

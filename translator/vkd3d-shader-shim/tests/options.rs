@@ -5,6 +5,8 @@
 //! the rasterizer's sample count and writes two render targets, and a geometry shader that
 //! emits points. vkd3d's defaults (no options, no target info) are checked the same way.
 
+mod common;
+
 use std::ffi::c_void;
 
 use translator::binding::BindingPolicy;
@@ -47,26 +49,15 @@ const GS: &str = "gs_4_0\n\
 
 /// The stand-in's SPIR-V for `bytes` with `options` and an optional target info.
 fn stand_in(bytes: &[u8], options: &[CompileOption], target: Option<&SpirvTargetInfo>) -> Vec<u32> {
+    let next = target.map_or(std::ptr::null(), |t| {
+        (t as *const SpirvTargetInfo).cast::<c_void>()
+    });
     let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: target.map_or(std::ptr::null(), |t| {
-            (t as *const SpirvTargetInfo).cast::<c_void>()
-        }),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: options.as_ptr(),
-        option_count: options.len() as u32,
         log_level: LOG_ERROR,
         source_name: c"options".as_ptr(),
+        ..common::with_options(common::compile_info(bytes, SOURCE_DXBC_TPF, next), options)
     };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let mut out = common::empty_code();
     let mut messages: *mut std::ffi::c_char = std::ptr::null_mut();
     // SAFETY: every structure lives across the call.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, &mut messages) };
@@ -242,24 +233,8 @@ fn a_swizzle_component_past_w_is_the_callers_error() {
         output_swizzles: swizzles.as_ptr(),
         output_swizzle_count: 1,
     };
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw const target).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: std::ptr::null(),
-        option_count: 0,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
-    };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let info = common::compile_info(&bytes, SOURCE_DXBC_TPF, (&raw const target).cast());
+    let mut out = common::empty_code();
     // SAFETY: every structure lives across the call.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, std::ptr::null_mut()) };
     assert_eq!(rc, VKD3D_ERROR_INVALID_ARGUMENT);

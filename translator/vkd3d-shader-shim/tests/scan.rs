@@ -51,24 +51,15 @@ fn ours(bytes: &[u8], d3d9: bool, api: u32) -> Result<String, i32> {
         name: OPTION_API_VERSION,
         value: api,
     };
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw mut descriptors).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: if d3d9 {
-            SOURCE_D3D_BYTECODE
-        } else {
-            SOURCE_DXBC_TPF
-        },
-        target_type: TARGET_SPIRV_BINARY,
-        options: &option,
-        option_count: 1,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
+    let source_type = if d3d9 {
+        SOURCE_D3D_BYTECODE
+    } else {
+        SOURCE_DXBC_TPF
     };
+    let info = common::with_options(
+        common::compile_info(bytes, source_type, (&raw mut descriptors).cast()),
+        std::slice::from_ref(&option),
+    );
     // SAFETY: every structure lives across the call.
     let rc = unsafe { dxbc_spirv_shim_scan(&info, std::ptr::null_mut()) };
     if rc < 0 {
@@ -270,24 +261,8 @@ fn a_compile_fills_scan_outputs_without_the_real_library() {
         descriptors: std::ptr::null_mut(),
         descriptor_count: 0,
     };
-    let info = CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next: (&raw mut descriptors).cast::<c_void>(),
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type: SOURCE_DXBC_TPF,
-        target_type: TARGET_SPIRV_BINARY,
-        options: std::ptr::null(),
-        option_count: 0,
-        log_level: LOG_NONE,
-        source_name: std::ptr::null(),
-    };
-    let mut out = Code {
-        code: std::ptr::null(),
-        size: 0,
-    };
+    let info = common::compile_info(&bytes, SOURCE_DXBC_TPF, (&raw mut descriptors).cast());
+    let mut out = common::empty_code();
     // SAFETY: all structures live across the call.
     let rc = unsafe { dxbc_spirv_shim_compile(&info, &mut out, std::ptr::null_mut()) };
     assert_eq!(rc, VKD3D_OK);

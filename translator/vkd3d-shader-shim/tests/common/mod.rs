@@ -4,8 +4,50 @@
 
 #![allow(dead_code)]
 
+use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use vkd3d_shader_shim::abi::{
+    Code, CompileInfo, CompileOption, LOG_NONE, STRUCTURE_TYPE_COMPILE_INFO, TARGET_SPIRV_BINARY,
+};
+
+/// A compile of `bytes` (of `source_type`) to SPIR-V with `next` as its chain: no options, no
+/// log, no source name. A test sets what else it needs with struct update syntax
+/// (`CompileInfo { log_level: LOG_ERROR, ..compile_info(..) }`, [`with_options`]).
+pub fn compile_info(bytes: &[u8], source_type: u32, next: *const c_void) -> CompileInfo {
+    CompileInfo {
+        ty: STRUCTURE_TYPE_COMPILE_INFO,
+        next,
+        source: Code {
+            code: bytes.as_ptr().cast(),
+            size: bytes.len(),
+        },
+        source_type,
+        target_type: TARGET_SPIRV_BINARY,
+        options: std::ptr::null(),
+        option_count: 0,
+        log_level: LOG_NONE,
+        source_name: std::ptr::null(),
+    }
+}
+
+/// `info` with `options` (which must outlive its use).
+pub fn with_options(info: CompileInfo, options: &[CompileOption]) -> CompileInfo {
+    CompileInfo {
+        options: options.as_ptr(),
+        option_count: options.len() as u32,
+        ..info
+    }
+}
+
+/// An empty code, for a compile to fill.
+pub fn empty_code() -> Code {
+    Code {
+        code: std::ptr::null(),
+        size: 0,
+    }
+}
 
 /// The packages of tools/in-vkd3d.sh's root (lavapipe.sh's four plus vkd3d's).
 pub const ROOT_PACKAGES: &[&str] = &[
