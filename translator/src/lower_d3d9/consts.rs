@@ -58,6 +58,11 @@ impl<'p, 'm> D9<'p, 'm> {
         if used.relative {
             return true;
         }
+        if used.range.is_none() {
+            // The scan saw no source of the set (every source goes through it): no buffer,
+            // without walking the program again.
+            return false;
+        }
         self.insts.iter().any(|i| {
             i.src.iter().any(|s| {
                 tys.contains(&s.reg.ty) && {
