@@ -67,10 +67,10 @@ impl<'p, 'm> D9<'p, 'm> {
         if !self.state.read.iter().any(|e| e.item == item) {
             let delivery = self.state_delivery(item).to_owned();
             if self.state.read.capacity() == 0 {
-                // Room for what a program's state code reads (the six clip planes and their
-                // enable mask, fog's four items...) in one allocation: the list becomes the
-                // reflection's, so it cannot be kept.
-                self.state.read.reserve(8);
+                // Room for what a program's state code reads (a vertex shader's six clip
+                // planes, their enable mask and the point size's three items; fog's four...)
+                // in one allocation: the list becomes the reflection's, so it cannot be kept.
+                self.state.read.reserve(16);
             }
             self.state.read.push(D3d9StateEntry { item, delivery });
         }
