@@ -548,13 +548,19 @@ impl<'m> FnBuilder<'m> {
             if n == parts.len() && sels.iter().enumerate().all(|(i, &s)| s as usize == i) {
                 return src;
             }
-            let mut args: SmallVec<[Operand; 8]> = SmallVec::new();
-            args.push(src);
-            args.push(src);
-            args.extend(sels.iter().map(|&s| Operand::Lit(s as u32)));
-            return self.op(Op::VectorShuffle, ty, &args);
+            return self.shuffle(ty, src, &sels);
         }
         self.op(Op::CompositeConstruct, ty, parts)
+    }
+
+    /// `OpVectorShuffle` of type `ty` taking components `sels` of `src` (its only vector).
+    #[inline]
+    fn shuffle(&mut self, ty: TypeId, src: Operand, sels: &[u8]) -> Operand {
+        let mut args: SmallVec<[Operand; 8]> = SmallVec::new();
+        args.push(src);
+        args.push(src);
+        args.extend(sels.iter().map(|&s| Operand::Lit(s as u32)));
+        self.op(Op::VectorShuffle, ty, &args)
     }
 
     /// If every part is `CompositeExtract(src, k)` of one vector `src`, the selectors.
@@ -596,12 +602,7 @@ impl<'m> FnBuilder<'m> {
             )
         {
             let s = self.m.types.scalar(tx).expect("a vector");
-            let ty = TypeTable::vec(s, sel.len() as u8);
-            let mut args: SmallVec<[Operand; 8]> = SmallVec::new();
-            args.push(x);
-            args.push(x);
-            args.extend(sel.iter().map(|&s| Operand::Lit(s as u32)));
-            return self.op(Op::VectorShuffle, ty, &args);
+            return self.shuffle(TypeTable::vec(s, sel.len() as u8), x, sel);
         }
         let parts: SmallVec<[Operand; 4]> = sel.iter().map(|&s| self.extract(x, s)).collect();
         self.construct(&parts)

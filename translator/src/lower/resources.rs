@@ -1121,18 +1121,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
             OperandType::ThisPointer => self.load_this_row(op),
             OperandType::IndexableTemp => {
-                let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
-                if idx.len() < 2 {
-                    return Err(self.invalid("indexable temp operand without an index"));
-                }
-                let reg = idx[0].imm32();
-                let info = self
-                    .res
-                    .indexable
-                    .get(&reg)
-                    .cloned()
-                    .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
-                let i = self.index_value(&idx[1])?;
+                let (info, i) = self.indexable_temp(op)?;
                 self.load_array_row(info.global, info.size, i, StorageClass::Function)
             }
             _ => Err(self.invalid("not a row operand")),
@@ -1191,20 +1180,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             )
             && self.b.f.inst(v).flags & crate::ir::flags::VIEW == 0
         {
-            let (row, global) = match self.indexable_row(dst)? {
-                Some(r) => r,
-                None => return Ok(()),
-            };
-            let ptr = self
-                .b
-                .m
-                .types
-                .pointer(StorageClass::Function, TypeId::UVEC4);
-            let p = self
-                .b
-                .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
-            let whole = self.b.bitcast(TypeId::UVEC4, value);
-            self.b.op_void(Op::Store, &[p, whole]);
+            if let Some((row, global)) = self.indexable_row(dst)? {
+                let p = self.row_pointer(global, row);
+                let whole = self.b.bitcast(TypeId::UVEC4, value);
+                self.b.op_void(Op::Store, &[p, whole]);
+            }
             return Ok(());
         }
         let component = |l: &mut Self, c: u8| {
@@ -1225,27 +1205,30 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             component(self, 2),
             component(self, 3),
         ];
-        let Some((row, global)) = target else {
-            return Ok(());
-        };
+        if let Some((row, global)) = target {
+            let p = self.row_pointer(global, row);
+            let whole = self.b.op(Op::CompositeConstruct, TypeId::UVEC4, &bits);
+            self.b.op_void(Op::Store, &[p, whole]);
+        }
+        Ok(())
+    }
+
+    /// A pointer to row `row` (a `uvec4`) of the indexable temp array `global`.
+    #[inline]
+    fn row_pointer(&mut self, global: GlobalId, row: Operand) -> Operand {
         let ptr = self
             .b
             .m
             .types
             .pointer(StorageClass::Function, TypeId::UVEC4);
-        let p = self
-            .b
-            .op(Op::AccessChain, ptr, &[Operand::Global(global), row]);
-        let whole = self.b.op(Op::CompositeConstruct, TypeId::UVEC4, &bits);
-        self.b.op_void(Op::Store, &[p, whole]);
-        Ok(())
+        self.b
+            .op(Op::AccessChain, ptr, &[Operand::Global(global), row])
     }
 
-    /// The row an indexable temp destination writes and its array (`None` for a constant
-    /// index out of range: the store is dropped); a dynamic index past the end goes to the
-    /// spare row past the end (see the declaration).
-    fn indexable_row(&mut self, dst: &Sm4Operand) -> R<Option<(Operand, GlobalId)>> {
-        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
+    /// The declared array an indexable temp operand (`x#[i]`) names, and its row index.
+    #[inline]
+    fn indexable_temp(&mut self, op: &Sm4Operand) -> R<(IndexableInfo, Idx)> {
+        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = op.indices().collect();
         if idx.len() < 2 {
             return Err(self.invalid("indexable temp operand without an index"));
         }
@@ -1256,7 +1239,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             .get(&reg)
             .cloned()
             .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
-        Ok(match self.index_value(&idx[1])? {
+        let i = self.index_value(&idx[1])?;
+        Ok((info, i))
+    }
+
+    /// The row an indexable temp destination writes and its array (`None` for a constant
+    /// index out of range: the store is dropped); a dynamic index past the end goes to the
+    /// spare row past the end (see the declaration).
+    fn indexable_row(&mut self, dst: &Sm4Operand) -> R<Option<(Operand, GlobalId)>> {
+        let (info, i) = self.indexable_temp(dst)?;
+        Ok(match i {
             Idx::Imm(k) if k < info.size => Some((self.b.u32c(k), info.global)),
             Idx::Imm(_) => None,
             Idx::Dyn(v) => {
@@ -1271,45 +1263,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Stores one component of an indexable temp; out-of-bounds stores are dropped.
     pub fn store_indexable(&mut self, dst: &Sm4Operand, c: u8, raw: Operand) -> R<()> {
-        let idx: smallvec::SmallVec<[crate::sm4::Index; 3]> = dst.indices().collect();
-        if idx.len() < 2 {
-            return Err(self.invalid("indexable temp operand without an index"));
-        }
-        let reg = idx[0].imm32();
-        let info = self
-            .res
-            .indexable
-            .get(&reg)
-            .cloned()
-            .ok_or_else(|| self.invalid(format!("x{reg} is not declared")))?;
-        let i = self.index_value(&idx[1])?;
-        let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::U32);
-        let comp = self.b.u32c(c as u32);
-        match i {
-            Idx::Imm(k) => {
-                if k < info.size {
-                    let k = self.b.u32c(k);
-                    let p = self.b.op(
-                        Op::AccessChain,
-                        ptr,
-                        &[Operand::Global(info.global), k, comp],
-                    );
-                    self.b.op_void(Op::Store, &[p, raw]);
-                }
-            }
-            Idx::Dyn(v) => {
-                // Out of range: into the spare row past the end (see the declaration).
-                let spare = self.b.u32c(info.size);
-                let row = self
-                    .b
-                    .glsl(spirv::GlslStd450Op::UMin, TypeId::U32, &[v, spare]);
-                let p = self.b.op(
-                    Op::AccessChain,
-                    ptr,
-                    &[Operand::Global(info.global), row, comp],
-                );
-                self.b.op_void(Op::Store, &[p, raw]);
-            }
+        if let Some((row, global)) = self.indexable_row(dst)? {
+            let ptr = self.b.m.types.pointer(StorageClass::Function, TypeId::U32);
+            let comp = self.b.u32c(c as u32);
+            let p = self
+                .b
+                .op(Op::AccessChain, ptr, &[Operand::Global(global), row, comp]);
+            self.b.op_void(Op::Store, &[p, raw]);
         }
         Ok(())
     }

@@ -60,7 +60,7 @@ impl<'p, 'm> D9<'p, 'm> {
             return false;
         };
         let consts = &self.b.m.consts;
-        let nonzero = |c: ConstId| matches!(consts.get(c), Const::Scalar { bits, .. } if bits & 0x7fff_ffff != 0);
+        let nonzero = |c: ConstId| consts.scalar_bits(c).is_some_and(|b| b & 0x7fff_ffff != 0);
         match consts.get(c) {
             Const::Composite { parts, .. } => parts.iter().all(|&p| nonzero(p)),
             _ => nonzero(c),

@@ -151,14 +151,9 @@ impl<'p, 'm> D9<'p, 'm> {
     /// register reads.
     pub fn register_vec4(&mut self, key: (RT, u16)) -> R<Operand> {
         if let Some(vars) = self.regs.get(&key).copied() {
-            // Written whole from one vector in this block: that vector, with no extracts.
-            let v = match self.b.peek_var(vars[0]) {
-                Some((v, 0))
-                    if (1..4u8).all(|c| self.b.peek_var(vars[c as usize]) == Some((v, c))) =>
-                {
-                    v
-                }
-                _ => {
+            let v = match self.whole_vector(&vars) {
+                Some(v) => v,
+                None => {
                     let parts = vars.map(|v| self.b.load_var(v));
                     self.b.construct(&parts)
                 }
@@ -308,6 +303,18 @@ impl<'p, 'm> D9<'p, 'm> {
         self.modify(v, s.modifier)
     }
 
+    /// The vector a register's four variables hold as its components in order, when the
+    /// register was written whole from it in this block (read with no extracts).
+    #[inline]
+    fn whole_vector(&self, vars: &[VarId; 4]) -> Option<Operand> {
+        match self.b.peek_var(vars[0]) {
+            Some((v, 0)) if (1..4u8).all(|c| self.b.peek_var(vars[c as usize]) == Some((v, c))) => {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
     /// A temp `r#` read through its swizzle straight from the component variables: the
     /// components the swizzle names, in its order, with no whole-register vector in between
     /// (`None` for other registers and for `_dz`/`_dw`, which divide before the swizzle).
@@ -320,10 +327,7 @@ impl<'p, 'm> D9<'p, 'm> {
         }
         let vars = self.regs.get(&(s.reg.ty, s.reg.num)).copied()?;
         let sel = s.swizzle.0;
-        // Written whole from one vector in this block: a swizzle of that vector.
-        if let Some((v, 0)) = self.b.peek_var(vars[0])
-            && (1..4u8).all(|c| self.b.peek_var(vars[c as usize]) == Some((v, c)))
-        {
+        if let Some(v) = self.whole_vector(&vars) {
             return Some(self.b.swizzle(v, &sel));
         }
         let parts = sel.map(|c| self.b.load_var(vars[c as usize & 3]));
