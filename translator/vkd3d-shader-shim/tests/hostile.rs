@@ -6,6 +6,8 @@
 //! Direct3D 9 bytecode (the stand-in's own) is held to the same, with every scan output in the
 //! chain.
 
+mod common;
+
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr::{null, null_mut};
 
@@ -21,20 +23,12 @@ fn example(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
+/// A compile with errors logged under a name (the messages are part of what is checked).
 fn info(bytes: &[u8], source_type: u32, next: *const c_void) -> CompileInfo {
     CompileInfo {
-        ty: STRUCTURE_TYPE_COMPILE_INFO,
-        next,
-        source: Code {
-            code: bytes.as_ptr().cast(),
-            size: bytes.len(),
-        },
-        source_type,
-        target_type: TARGET_SPIRV_BINARY,
-        options: null(),
-        option_count: 0,
         log_level: LOG_ERROR,
         source_name: c"hostile".as_ptr(),
+        ..common::compile_info(bytes, source_type, next)
     }
 }
 
