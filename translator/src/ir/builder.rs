@@ -41,7 +41,7 @@ pub(crate) struct Scratch {
     /// Per variable: the block (id + 1) in which it is listed in `dirty`.
     pub(crate) var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
-    rows: HashMap<(GlobalId, Operand), Operand>,
+    pub(super) rows: HashMap<(GlobalId, Operand), Operand>,
     /// Components extracted in the current block, by vector (indexed by its `ValueId`):
     /// valid where the slot's stamp is `stamp` (a direct table, cheaper than hashing).
     extracts: Vec<ExtractSlot>,

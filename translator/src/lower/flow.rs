@@ -599,10 +599,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 else {
                     return Err(self.invalid("case outside of a switch"));
                 };
-                // Consecutive labels share one block; otherwise start a new one (falling
-                // through into it from the previous case if that did not break).
+                // Consecutive labels share one block. After a `break` (or the `switch`
+                // itself) the untouched block for the code after it is the case's block;
+                // otherwise start a new one (falling through into it from the previous case
+                // if that did not break).
                 let target = match case_block {
                     Some(b) if b == cur && empty && self.b.is_open() => b,
+                    _ if self.flow.dead == Some(cur) && self.b.adopt_untouched(switch_block) => {
+                        self.flow.dead = None;
+                        cur
+                    }
                     _ => {
                         let b = self.b.new_block();
                         self.b.terminate(Terminator::Branch(b));

@@ -246,7 +246,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 let mut found = None;
                 for c in src_components(op, mask) {
                     let var = self.temps.get(reg)?[c as usize & 3]?;
-                    let (value, _) = self.b.peek_var(var)?;
+                    // A value from an earlier block is fetched now (the copy reads it next
+                    // anyway), so that a copy across a join keeps its type too.
+                    let (value, _) = match self.b.peek_var(var) {
+                        Some(v) => v,
+                        None => {
+                            self.b.load_var(var);
+                            self.b.peek_var(var)?
+                        }
+                    };
                     let ty = self.b.type_of(value);
                     let s = self.b.m.types.scalar(ty)?;
                     if found.is_some_and(|f| f != s) {

@@ -103,3 +103,26 @@ fn a_long_chain_of_joins_is_read_without_recursion() {
         .expect("no stack overflow");
     assert!(out.is_ok(), "{out:?}");
 }
+
+#[test]
+fn switch_cases_take_the_blocks_left_after_a_jump() {
+    // Entry, join, the four cases' blocks (case 0 takes the block after `switch`, the others
+    // the blocks after each `break`), and the unreachable blocks after the last `break` and
+    // after `ret` (twelve when each case began a block of its own).
+    let blocks = |text: &str| {
+        let dxbc = crate::asm::assemble(text).unwrap();
+        let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+        super::validate(&t.spirv);
+        let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
+        m.functions[0].blocks.len()
+    };
+    assert_eq!(blocks(&switch_of(3)), 8);
+    // Code after a `break` (never run) keeps its block: the next case gets a fresh one.
+    let dead = switch_of(3).replacen(
+        "break\ncase l(1)",
+        "break\nadd r0.x, r0.x, l(5.0)\ncase l(1)",
+        1,
+    );
+    assert_ne!(dead, switch_of(3));
+    assert_eq!(blocks(&dead), 9);
+}
