@@ -42,6 +42,9 @@ pub(crate) struct Scratch {
     pub(crate) var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
     pub(super) rows: HashMap<(GlobalId, Operand), Operand>,
+    /// Integer arithmetic made in the current block, by (opcode, type, operands): the same
+    /// computation asked for again gives the same value ([`FnBuilder::op`]).
+    ints: HashMap<(u32, u32, Operand, Operand), ValueId>,
     /// Components extracted in the current block, by vector (indexed by its `ValueId`):
     /// valid where the slot's stamp is `stamp` (a direct table, cheaper than hashing).
     extracts: Vec<ExtractSlot>,
@@ -63,6 +66,24 @@ pub(crate) struct Scratch {
 struct ExtractSlot {
     stamp: u32,
     comps: [u32; 4],
+}
+
+/// The operations [`FnBuilder::op`] gives one value per block for: pure two-operand integer
+/// arithmetic, which no flag set after the fact (precise) applies to.
+#[inline]
+fn numbered(op: Op) -> bool {
+    matches!(
+        op,
+        Op::IAdd
+            | Op::ISub
+            | Op::IMul
+            | Op::ShiftLeftLogical
+            | Op::ShiftRightLogical
+            | Op::ShiftRightArithmetic
+            | Op::BitwiseAnd
+            | Op::BitwiseOr
+            | Op::BitwiseXor
+    )
 }
 
 impl Scratch {
@@ -140,6 +161,7 @@ impl<'m> FnBuilder<'m> {
         s.var_dirty.clear();
         s.rows.clear();
         s.rows.reserve(16);
+        s.ints.clear();
         s.next_block();
         s.ssa.reset(entry);
         FnBuilder {
@@ -156,6 +178,7 @@ impl<'m> FnBuilder<'m> {
         let mut s = std::mem::take(&mut m.spare.builder);
         s.dirty.clear();
         s.rows.clear();
+        s.ints.clear();
         s.next_block();
         s.ssa.track = false;
         let cur = f.layout.first().copied().unwrap_or(BlockId(0));
@@ -165,6 +188,7 @@ impl<'m> FnBuilder<'m> {
     /// Makes `b` (already in the layout, open) the block instructions go to.
     pub fn resume_at(&mut self, b: BlockId) {
         self.s.rows.clear();
+        self.s.ints.clear();
         self.s.next_block();
         self.cur = b;
     }
@@ -221,6 +245,7 @@ impl<'m> FnBuilder<'m> {
         }
         self.s.dirty.clear();
         self.s.rows.clear();
+        self.s.ints.clear();
         self.s.next_block();
         self.mark_begun(b, sealed);
         let insts = &mut self.f.block_mut(b).insts;
@@ -282,9 +307,32 @@ impl<'m> FnBuilder<'m> {
         v
     }
 
-    /// Appends `op` with result type `ty` and returns its result.
+    /// Appends `op` with result type `ty` and returns its result. Two-operand integer
+    /// arithmetic the current block already computed (address arithmetic, repeated by
+    /// compilers at every use) gives the earlier value instead.
     pub fn op(&mut self, op: Op, ty: TypeId, args: &[Operand]) -> Operand {
+        if let &[a, b] = args
+            && numbered(op)
+            && !self.s.no_cache
+        {
+            return self.op_numbered(op, ty, a, b);
+        }
         Operand::Value(self.push(Inst::new(op, ty, Args::from_slice(args))))
+    }
+
+    /// [`FnBuilder::op`] of an operation [`numbered`]. An earlier value whose instruction has
+    /// flags (set after it was made: relaxed precision, non-uniform) is not reused for a
+    /// computation that may need none of them.
+    fn op_numbered(&mut self, op: Op, ty: TypeId, a: Operand, b: Operand) -> Operand {
+        let key = (op as u32, ty.0, a, b);
+        if let Some(&v) = self.s.ints.get(&key)
+            && self.f.inst(v).flags == 0
+        {
+            return Operand::Value(v);
+        }
+        let v = self.push(Inst::new(op, ty, Args::from_slice(&[a, b])));
+        self.s.ints.insert(key, v);
+        Operand::Value(v)
     }
 
     /// Appends `op` without a result.
@@ -779,5 +827,42 @@ pub fn recast_const(
         Const::Null(_) => Some(consts.null(to)),
         Const::Undef(_) => Some(consts.undef(to)),
         Const::Spec { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spirv::{Op, StorageClass};
+
+    use super::FnBuilder;
+    use crate::ir::{Module, Terminator, TypeId, flags};
+    use crate::reflect::ShaderStage;
+
+    #[test]
+    fn integer_arithmetic_is_made_once_per_block() {
+        let mut m = Module::new(ShaderStage::Pixel);
+        let input = m.add_global(TypeId::U32, StorageClass::Input, None);
+        let mut b = FnBuilder::new(&mut m, 32);
+        let x = b.load_global(input);
+        let three = b.u32c(3);
+        let first = b.op(Op::IMul, TypeId::U32, &[x, three]);
+        assert_eq!(b.op(Op::IMul, TypeId::U32, &[x, three]), first);
+        // Other operands, opcode or type: another value.
+        assert_ne!(b.op(Op::IMul, TypeId::U32, &[three, x]), first);
+        assert_ne!(b.op(Op::IAdd, TypeId::U32, &[x, three]), first);
+        assert_ne!(b.op(Op::IMul, TypeId::I32, &[x, three]), first);
+        // An instruction given flags after it was made is not taken for a plain one.
+        let sum = b.op(Op::IAdd, TypeId::U32, &[first, three]);
+        b.f.inst_mut(sum.value().unwrap()).flags |= flags::RELAXED;
+        let plain = b.op(Op::IAdd, TypeId::U32, &[first, three]);
+        assert_ne!(plain, sum);
+        assert_eq!(b.op(Op::IAdd, TypeId::U32, &[first, three]), plain);
+        // Only within a block: the next one computes it again.
+        let next = b.new_block();
+        b.terminate(Terminator::Branch(next));
+        b.begin(next);
+        let again = b.op(Op::IMul, TypeId::U32, &[x, three]);
+        assert_ne!(again, first);
+        assert_eq!(b.op(Op::IMul, TypeId::U32, &[x, three]), again);
     }
 }
