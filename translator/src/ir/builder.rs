@@ -712,6 +712,18 @@ impl<'m> FnBuilder<'m> {
         v
     }
 
+    /// The value [`FnBuilder::remember_row`] left for (`g`, `key`) in the current block.
+    pub fn cached_row(&self, g: GlobalId, key: Operand) -> Option<Operand> {
+        self.s.rows.get(&(g, key)).copied()
+    }
+
+    /// Keeps `v` as the current block's value for (`g`, `key`): a value derived from
+    /// read-only memory `g` alone (under a key no row of `g` uses), made once per block like
+    /// [`FnBuilder::read_only_row`]'s rows.
+    pub fn remember_row(&mut self, g: GlobalId, key: Operand, v: Operand) {
+        self.s.rows.insert((g, key), v);
+    }
+
     /// The value a variable holds in the current block without materializing it: the value
     /// and, for a lazily written component, its index in that vector value.
     pub fn peek_var(&self, var: VarId) -> Option<(Operand, u8)> {

@@ -75,6 +75,10 @@ pub(crate) struct IoState {
     pub declared_outputs: Vec<(RT, u16)>,
 }
 
+/// The key under which the builder keeps a texture coordinate input after the point-sprite
+/// state code (its load is row 0).
+const SPRITE_VIEW: Operand = Operand::Lit(u32::MAX);
+
 impl IoState {
     /// Empty, with the allocations kept (for the next program).
     pub fn clear(&mut self) {
@@ -183,12 +187,17 @@ impl<'p, 'm> D9<'p, 'm> {
                 g
             }
         };
-        let v = self.load_input(g, TypeId::VEC4);
-        if usage == Usage::TexCoord {
-            self.point_sprite(v)
-        } else {
-            v
+        if usage != Usage::TexCoord {
+            return self.load_input(g, TypeId::VEC4);
         }
+        // The coordinate as point sprites leave it, made once per block like the load.
+        if let Some(v) = self.b.cached_row(g, SPRITE_VIEW) {
+            return v;
+        }
+        let v = self.load_input(g, TypeId::VEC4);
+        let v = self.point_sprite(v);
+        self.b.remember_row(g, SPRITE_VIEW, v);
+        v
     }
 
     /// D3DRS_SHADEMODE flat (baked only): a colour input gets `Flat`.

@@ -859,3 +859,40 @@ fn bool_constant_rows_give_each_bool_a_row() {
     let (_, r, _) = lowered(src, &rows);
     assert_eq!(set_sizes(&r), [(256, None), (16, Some(16 * 16))]);
 }
+
+#[test]
+fn a_texture_coordinate_passes_the_point_sprite_code_once_per_block() {
+    // With the default state (point sprites a specialization constant), each read of t0 is
+    // the select between it and PointCoord: made at the first read of the block, reused at
+    // the second (the passes would merge a second copy; lowering makes none).
+    let src = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\ntexld r1, t0, s0\nadd r0, r0, r1\n\
+               mov oC0, r0\n";
+    let bytes = d3dbc::asm::assemble(src).unwrap();
+    let prog = d3dbc::decode(&bytes).unwrap();
+    let mut kept = super::Kept::default();
+    let (m, _, _) = super::lower(&prog, &Options::default(), None, &mut kept).unwrap();
+    let f = &m.functions[0];
+    let vec2 = crate::ir::TypeTable::vec(Scalar::F32, 2);
+    let count = |op: Op, ty: Option<crate::ir::TypeId>| {
+        f.insts
+            .iter()
+            .filter(|i| i.op == op && ty.is_none_or(|t| i.ty == t))
+            .count()
+    };
+    assert_eq!(count(Op::Load, Some(vec2)), 1, "PointCoord loads");
+    assert_eq!(count(Op::ImageSampleImplicitLod, None), 2);
+    // Both samples take their coordinates (a shuffle each) from the one select.
+    let source = |v: Operand| {
+        let i = f.inst(v.value().expect("a value"));
+        assert_eq!(i.op, Op::VectorShuffle);
+        i.args[0]
+    };
+    let coords: Vec<Operand> = f
+        .insts
+        .iter()
+        .filter(|i| i.op == Op::ImageSampleImplicitLod)
+        .map(|i| source(i.args[1]))
+        .collect();
+    assert_eq!(coords[0], coords[1]);
+    assert_eq!(f.inst(coords[0].value().unwrap()).op, Op::Select);
+}
