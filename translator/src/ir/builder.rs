@@ -3,7 +3,10 @@
 //!
 //! Small folds happen right here (operations on constants, extracting from a composite that
 //! was just built, bitcasting a bitcast back) because they are free at construction time and
-//! keep the later passes' work small.
+//! keep the later passes' work small. For the same reason the current block remembers what it
+//! already computed where repeats are common and cheap to recognise: rows of read-only memory,
+//! extracted components, and two-operand integer arithmetic (compilers repeat address
+//! arithmetic at every use), each made once per block.
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
