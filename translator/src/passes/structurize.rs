@@ -931,7 +931,19 @@ fn join_after_exits(
 }
 
 /// Orders each switch's cases so that fall-through targets directly follow their source.
-fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), PassError> {
+fn order_switch_cases(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> Result<(), PassError> {
+    const NONE: u32 = u32::MAX;
+    // Per block: its index among the switch's targets (NONE when not one), then its rank in
+    // the new order; entries are reset after each switch (a switch may have thousands of
+    // cases, a function many switches).
+    let index = &mut sc.index;
+    index.clear();
+    index.resize(f.blocks.len(), NONE);
+    let targets = &mut sc.nodes;
+    let subtree = &mut sc.stack;
+    let falls_into = &mut sc.case_falls;
+    let has_source = &mut sc.case_source;
+    let order = &mut sc.case_order;
     for bi in 0..f.blocks.len() {
         let Terminator::Switch { default, cases, .. } = &f.blocks[bi].term else {
             continue;
@@ -941,20 +953,21 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), PassError> 
         };
         let default = *default;
         // Distinct targets in source order, default first (SPIR-V's target order), and the
-        // index of each (a map: a switch may have thousands of cases).
-        let mut targets: Vec<BlockId> = Vec::new();
-        let mut index: rustc_hash::FxHashMap<BlockId, usize> = Default::default();
+        // index of each.
+        targets.clear();
         for t in std::iter::once(default).chain(cases.iter().map(|c| c.1)) {
-            if t != merge && !index.contains_key(&t) {
-                index.insert(t, targets.len());
+            if t != merge && index[t.0 as usize] == NONE {
+                index[t.0 as usize] = targets.len() as u32;
                 targets.push(t);
             }
         }
         // falls_into[i] = index of the target case i falls through to.
-        let mut falls_into: Vec<Option<usize>> = vec![None; targets.len()];
-        let mut has_source = vec![false; targets.len()];
-        let mut subtree: Vec<BlockId> = Vec::new();
-        for (i, &t) in targets.iter().enumerate() {
+        falls_into.clear();
+        falls_into.resize(targets.len(), NONE);
+        has_source.clear();
+        has_source.resize(targets.len(), false);
+        let mut result = Ok(());
+        'targets: for (i, &t) in targets.iter().enumerate() {
             // The blocks `t` dominates, through the dominator tree.
             subtree.clear();
             if dom.contains(t) {
@@ -966,47 +979,54 @@ fn order_switch_cases(f: &mut Function, dom: &DomTree) -> Result<(), PassError> 
                 subtree.extend_from_slice(dom.children(b));
                 k += 1;
             }
-            for &b in &subtree {
+            for &b in subtree.iter() {
                 for s in f.block(b).term.successors() {
-                    if let Some(&j) = index.get(&s).filter(|&&j| j != i) {
-                        if falls_into[i].is_some_and(|k| k != j)
-                            || (has_source[j] && falls_into[i] != Some(j))
-                        {
-                            return Err(unsupported(
-                                "switch case falling through into several cases",
-                            ));
-                        }
-                        falls_into[i] = Some(j);
-                        has_source[j] = true;
+                    let j = index[s.0 as usize];
+                    if j == NONE || j as usize == i {
+                        continue;
                     }
+                    // A second target, or a target something else already falls into.
+                    if falls_into[i] != j && (falls_into[i] != NONE || has_source[j as usize]) {
+                        result = Err(unsupported(
+                            "switch case falling through into several cases",
+                        ));
+                        break 'targets;
+                    }
+                    falls_into[i] = j;
+                    has_source[j as usize] = true;
                 }
             }
         }
-        if falls_into.iter().all(Option::is_none) {
-            continue;
-        }
-        // Chains, each starting at a target nothing falls into, in source order.
-        let mut order: Vec<BlockId> = Vec::with_capacity(targets.len());
-        for start in (0..targets.len()).filter(|&s| !has_source[s]) {
-            let mut cur = Some(start);
-            let mut guard = 0;
-            while let Some(c) = cur {
-                order.push(targets[c]);
-                cur = falls_into[c];
-                guard += 1;
-                if guard > targets.len() {
-                    return Err(unsupported("switch cases falling through in a cycle"));
+        let fallthrough = result.is_ok() && falls_into.iter().any(|&j| j != NONE);
+        if fallthrough {
+            // Chains, each starting at a target nothing falls into, in source order.
+            order.clear();
+            for start in (0..targets.len()).filter(|&s| !has_source[s]) {
+                let mut cur = start as u32;
+                let mut guard = 0;
+                while cur != NONE && guard <= targets.len() {
+                    order.push(targets[cur as usize]);
+                    cur = falls_into[cur as usize];
+                    guard += 1;
                 }
             }
+            if order.len() != targets.len() {
+                result = Err(unsupported("switch cases falling through in a cycle"));
+            }
         }
-        if order.len() != targets.len() {
-            return Err(unsupported("switch cases falling through in a cycle"));
+        if result.is_ok() && fallthrough {
+            // Ranks in the new order, where the indices were.
+            for (r, &t) in order.iter().enumerate() {
+                index[t.0 as usize] = r as u32;
+            }
+            if let Terminator::Switch { cases, .. } = &mut f.blocks[bi].term {
+                cases.sort_by_key(|c| index[c.1.0 as usize]);
+            }
         }
-        if let Terminator::Switch { cases, .. } = &mut f.blocks[bi].term {
-            let rank: rustc_hash::FxHashMap<BlockId, usize> =
-                order.iter().enumerate().map(|(r, &t)| (t, r)).collect();
-            cases.sort_by_key(|c| rank.get(&c.1).copied().unwrap_or(usize::MAX));
+        for &t in targets.iter() {
+            index[t.0 as usize] = NONE;
         }
+        result?;
     }
     Ok(())
 }
@@ -1079,8 +1099,8 @@ pub struct Scratch {
     /// Each block's innermost loop construct (see [`assign_regions`]).
     region: Vec<usize>,
     preds: Preds,
-    /// Per-block arrays: a number (layout index, region node), the loop a block heads, whether
-    /// a loop merges there, dominator subtree sizes.
+    /// Per-block arrays: a number (layout index, region node, switch target), the loop a
+    /// block heads, whether a loop merges there, dominator subtree sizes.
     index: Vec<u32>,
     loop_of: Vec<u32>,
     header_of: Vec<usize>,
@@ -1106,6 +1126,11 @@ pub struct Scratch {
     /// (see `phis::forward`).
     moved: Vec<BlockId>,
     mark: Vec<bool>,
+    /// Switches: per case target, the target it falls through into and whether one falls
+    /// into it; the targets in their new order.
+    case_falls: Vec<u32>,
+    case_source: Vec<bool>,
+    case_order: Vec<BlockId>,
     /// Walks: visited marks, work stacks, the layout being built.
     seen: Vec<bool>,
     stack: Vec<BlockId>,
@@ -1171,7 +1196,7 @@ pub fn structurize_with(
             structured_layout(f, sc);
             dom.recompute(f, cfg);
         }
-        order_switch_cases(f, &dom)?;
+        order_switch_cases(f, &dom, sc)?;
         structured_layout(f, sc);
         if cfg!(debug_assertions) {
             check_merges_dominated(f)?;

@@ -487,6 +487,52 @@ fn structurize_keeps_a_returning_entry_block_alone() {
     assert!(matches!(f.block(BlockId(0)).merge, crate::ir::Merge::None));
 }
 
+/// A switch on `in_u` with cases 0 → A, 1 → B, 2 → C and the join as default, where `wire`
+/// ends A, B and C (given the three blocks and the join). Returns the blocks (A, B, C).
+fn switch_with(
+    fx: &mut Fixture,
+    wire: impl FnOnce(&mut FnBuilder<'_>, [BlockId; 3], BlockId),
+) -> [BlockId; 3] {
+    let mut blocks = [BlockId(0); 3];
+    build(fx, |b, fx| {
+        let u = b.load_global(fx.in_u);
+        let entry = b.current();
+        let cases = [b.new_block(), b.new_block(), b.new_block()];
+        let join = b.new_block();
+        b.terminate(Terminator::Switch {
+            selector: u,
+            default: join,
+            cases: vec![(0, cases[0]), (1, cases[1]), (2, cases[2])],
+        });
+        b.f.block_mut(entry).join = Some(join);
+        wire(b, cases, join);
+        b.begin(join);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
+        blocks = cases;
+    });
+    blocks
+}
+
+#[test]
+fn structurize_puts_a_switch_case_before_the_case_it_falls_into() {
+    // B falls through into A: SPIR-V wants B listed right before A.
+    let mut fx = fixture();
+    let [a, bb, c] = switch_with(&mut fx, |b, [a, bb, c], join| {
+        b.begin(bb);
+        b.terminate(Terminator::Branch(a));
+        b.begin(a);
+        b.terminate(Terminator::Branch(join));
+        b.begin(c);
+        b.terminate(Terminator::Branch(join));
+    });
+    run_until(&mut fx.m, "structurize");
+    let f = &fx.m.functions[0];
+    let Terminator::Switch { cases, .. } = &f.block(f.entry()).term else {
+        panic!("no switch:\n{}", dump(f));
+    };
+    assert_eq!(cases, &vec![(1, bb), (0, a), (2, c)], "{}", dump(f));
+}
+
 #[test]
 fn writes_that_nothing_reads_leave_nothing() {
     // Both arms write x, which the join never reads: no store, no phi.
