@@ -230,26 +230,33 @@ impl FnBuilder<'_> {
         preds.push(from);
     }
 
-    /// Makes the current block the target of an edge from `from`, when nothing has reached it
-    /// or happened in it yet: it was begun with no live predecessor (code after a jump), is
-    /// still open, and holds no instruction and no register read or write. Such a block can
-    /// take the place of a fresh one (a `switch` case after a `break`), which saves a block
-    /// and its branch. Returns whether it did; when not, nothing changed.
-    pub(crate) fn adopt_untouched(&mut self, from: BlockId) -> bool {
+    /// Makes the current block the target of an edge from `from` (none: no edge) when
+    /// nothing has happened in it yet: it is still open and holds no instruction and no
+    /// register read or write, so no read has asked its predecessors anything and one more
+    /// changes no answer. Such a block can take the place of a fresh one (a `switch` case after
+    /// a `break`, where lowering had begun a block for the code after the jump) or gain an edge
+    /// after it began (a second label of a case). Returns whether it could; when not, nothing
+    /// changed.
+    pub(crate) fn enter_untouched(&mut self, from: Option<BlockId>) -> bool {
         let cur = self.current();
-        let s = &self.s.ssa;
         let untouched = self.is_open()
             && self.f.block(cur).insts.is_empty()
             && self.s.dirty.is_empty()
-            && self.s.rows.is_empty()
-            && (!s.track || (s.state(cur) & LIVE == 0 && s.preds[cur.0 as usize].is_empty()));
+            && self.s.rows.is_empty();
         if !untouched {
             return false;
         }
-        // Sealed with its one predecessor: no read has asked it anything yet.
-        if self.s.ssa.track && self.s.ssa.state(from) & LIVE != 0 {
-            self.s.ssa.preds[cur.0 as usize].push(from);
-            self.s.ssa.bstate[cur.0 as usize] |= LIVE;
+        let s = &mut self.s.ssa;
+        if let Some(from) = from
+            && s.track
+            && s.state(from) & LIVE != 0
+        {
+            s.grow(cur.0 as usize + 1);
+            let preds = &mut s.preds[cur.0 as usize];
+            if preds.last() != Some(&from) {
+                preds.push(from);
+            }
+            s.bstate[cur.0 as usize] |= LIVE;
         }
         true
     }

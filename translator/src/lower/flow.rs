@@ -33,7 +33,8 @@ pub(crate) enum Frame {
         exit: BlockId,
         default: Option<BlockId>,
         cases: Vec<(u32, BlockId)>,
-        /// The case values seen (the first label of a value wins).
+        /// The case values seen (the first label of a value wins), filled once there are
+        /// sixteen cases (`cases` is searched before).
         values: rustc_hash::FxHashSet<u32>,
         case_block: Option<BlockId>,
         /// A `ret` of the inlined subroutine left this switch.
@@ -591,32 +592,54 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 };
                 let cur = self.b.current();
                 let empty = self.b.f.block(cur).insts.is_empty();
-                let Some(&Frame::Switch {
+                let Some(Frame::Switch {
                     case_block,
                     block: switch_block,
+                    cases,
+                    values,
+                    default,
                     ..
-                }) = self.flow.frames.last()
+                }) = self.flow.frames.last_mut()
                 else {
                     return Err(self.invalid("case outside of a switch"));
                 };
-                // Consecutive labels share one block. After a `break` (or the `switch`
-                // itself) the untouched block for the code after it is the case's block;
-                // otherwise start a new one (falling through into it from the previous case
-                // if that did not break).
-                let target = match case_block {
-                    Some(b) if b == cur && empty && self.b.is_open() => b,
-                    _ if self.flow.dead == Some(cur) && self.b.adopt_untouched(switch_block) => {
-                        self.flow.dead = None;
-                        cur
+                let (case_block, switch_block) = (*case_block, *switch_block);
+                // Only a new label (a value not seen yet, the first `default`) makes the
+                // switch branch to its block: the first label of a value wins. A few cases
+                // are searched; the set of values is filled from the sixteenth on (a switch
+                // may have thousands).
+                let new = match value {
+                    Some(v) if cases.len() < 16 => !cases.iter().any(|&(c, _)| c == v),
+                    Some(v) => {
+                        if values.is_empty() {
+                            values.extend(cases.iter().map(|&(c, _)| c));
+                        }
+                        !values.contains(&v)
                     }
+                    None => default.is_none(),
+                };
+                let from = new.then_some(switch_block);
+                // Consecutive labels share one block (still untouched: labels have no
+                // code). After a `break` (or the `switch` itself) the untouched block for the
+                // code after it is the case's block; otherwise start a new one (falling
+                // through into it from the previous case if that did not break).
+                let target = match case_block {
+                    Some(b) if b == cur && empty && self.b.enter_untouched(from) => b,
+                    _ if self.flow.dead == Some(cur) && self.b.enter_untouched(from) => cur,
                     _ => {
                         let b = self.b.new_block();
                         self.b.terminate(Terminator::Branch(b));
-                        self.b.add_edge(switch_block, b);
+                        if let Some(s) = from {
+                            self.b.add_edge(s, b);
+                        }
                         self.b.begin(b);
                         b
                     }
                 };
+                if new && self.flow.dead == Some(target) {
+                    // The switch reaches it now.
+                    self.flow.dead = None;
+                }
                 if let Some(Frame::Switch {
                     cases,
                     values,
@@ -625,13 +648,16 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     ..
                 }) = self.flow.frames.last_mut()
                 {
-                    match value {
-                        Some(v) => {
-                            if values.insert(v) {
+                    if new {
+                        match value {
+                            Some(v) => {
                                 cases.push((v, target));
+                                if !values.is_empty() {
+                                    values.insert(v);
+                                }
                             }
+                            None => *default = Some(target),
                         }
-                        None => *default = Some(target),
                     }
                     *case_block = Some(target);
                 }

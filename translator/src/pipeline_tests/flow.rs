@@ -126,3 +126,73 @@ fn switch_cases_take_the_blocks_left_after_a_jump() {
     assert_ne!(dead, switch_of(3));
     assert_eq!(blocks(&dead), 9);
 }
+
+#[test]
+fn a_repeated_case_value_goes_to_its_first_label() {
+    // SPIR-V refuses an OpSwitch with a literal twice; the first label of a value wins (below
+    // sixteen cases by a search of the cases, beyond by a set of the values), and the first
+    // `default` (D3D allows one). A label that wins nothing adds no edge: its block is reached
+    // only by falling into it, here not at all.
+    let switch_cases = |text: &str| {
+        let dxbc = crate::asm::assemble(text).unwrap();
+        let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+        super::validate(&t.spirv);
+        let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
+        let f = &m.functions[0];
+        match f
+            .layout
+            .iter()
+            .map(|&b| &f.block(b).term)
+            .find(|t| matches!(t, crate::ir::Terminator::Switch { .. }))
+        {
+            Some(crate::ir::Terminator::Switch { default, cases, .. }) => (*default, cases.clone()),
+            _ => panic!("no switch"),
+        }
+    };
+    for cases in [3, 20] {
+        let (_, got) = switch_cases(&switch_of(cases).replace(
+            "default\nbreak\nendswitch",
+            "case l(1)\nadd r0.x, r0.x, l(100.0)\nbreak\ndefault\nbreak\nendswitch",
+        ));
+        assert_eq!(got.len(), cases, "{got:?}");
+        let mut values: Vec<u32> = got.iter().map(|c| c.0).collect();
+        values.sort_unstable();
+        values.dedup();
+        assert_eq!(values.len(), cases);
+        // Value 1 goes to the block of the first `case l(1)`, made before any later label's.
+        let one = got.iter().find(|c| c.0 == 1).unwrap().1;
+        assert!(got.iter().all(|c| c.0 == 1 || c.1 != one));
+        assert!(one.0 < got.iter().map(|c| c.1.0).max().unwrap());
+        // A repeated value beside a new one: the new one still reaches the shared block.
+        let (_, got) = switch_cases(&switch_of(cases).replace(
+            "default\nbreak\nendswitch",
+            "case l(1)\ncase l(99)\nadd r0.x, r0.x, l(100.0)\nbreak\ndefault\nbreak\nendswitch",
+        ));
+        assert_eq!(got.len(), cases + 1, "{got:?}");
+        let ninety_nine = got.iter().find(|c| c.0 == 99).unwrap().1;
+        let one = got.iter().find(|c| c.0 == 1).unwrap().1;
+        assert_ne!(ninety_nine, one);
+    }
+    // Two defaults: the first is the switch's.
+    let (default, _) = switch_cases(&switch_of(3).replace(
+        "default\nbreak\nendswitch",
+        "default\nadd r0.x, r0.x, l(7.0)\nbreak\ndefault\nbreak\nendswitch",
+    ));
+    let text = switch_of(3).replace(
+        "default\nbreak\nendswitch",
+        "default\nadd r0.x, r0.x, l(7.0)\nbreak\ndefault\nbreak\nendswitch",
+    );
+    let dxbc = crate::asm::assemble(&text).unwrap();
+    let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
+    let f = &m.functions[0];
+    // The default's block adds 7.0 (the second `default`'s adds nothing).
+    let adds_seven = f.block(default).insts.iter().any(|&v| {
+        let i = f.inst(v);
+        i.op == spirv::Op::FAdd
+            && i.args.iter().any(|&a| {
+                matches!(a, crate::ir::Operand::Const(c)
+                    if m.consts.scalar_bits(c) == Some(7.0f32.to_bits() as u64))
+            })
+    });
+    assert!(adds_seven, "default B{}", default.0);
+}
