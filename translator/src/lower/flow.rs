@@ -571,7 +571,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     block,
                     exit,
                     default: None,
-                    cases: Vec::new(),
+                    // Room for a typical switch's cases in one allocation.
+                    cases: Vec::with_capacity(8),
                     values: Default::default(),
                     case_block: None,
                     returned: false,
