@@ -237,7 +237,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 
     /// The one 32-bit type the components of `op` read under `mask` already have (a temp's
-    /// values in this block, a constant-buffer row's float), so a copy needs no bitcasts.
+    /// values, fetched into this block; a constant-buffer row's float), so a copy needs no
+    /// bitcasts.
     pub fn natural_type(&mut self, op: &Sm4Operand, mask: u8) -> Option<Scalar> {
         match op.ty {
             OperandType::ConstantBuffer => Some(Scalar::F32),
