@@ -97,8 +97,9 @@ impl From<ConstId> for Operand {
 }
 
 /// Operand list of an instruction: six inline, which holds a four-component `VectorShuffle`
-/// (two vectors and four selectors) and a two-input phi without a heap allocation (with four,
-/// every such shuffle allocated: measured, six is faster despite the larger instruction).
+/// (two vectors and four selectors) and a phi of up to three inputs without a heap allocation
+/// (with four, every such shuffle allocated: measured, six is faster despite the larger
+/// instruction).
 pub type Args = SmallVec<[Operand; 6]>;
 
 /// A terminator's successors (inline up to eight: switches rarely have more cases).
