@@ -104,18 +104,20 @@ fn a_long_chain_of_joins_is_read_without_recursion() {
     assert!(out.is_ok(), "{out:?}");
 }
 
+/// Translates `text` (the SPIR-V must pass spirv-val) and returns its lowered module.
+fn lowered_valid(text: &str) -> crate::ir::Module {
+    let dxbc = crate::asm::assemble(text).unwrap();
+    let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
+    super::validate(&t.spirv);
+    crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap()
+}
+
 #[test]
 fn switch_cases_take_the_blocks_left_after_a_jump() {
     // Entry, join, the four cases' blocks (case 0 takes the block after `switch`, the others
     // the blocks after each `break`), and the unreachable blocks after the last `break` and
     // after `ret` (twelve when each case began a block of its own).
-    let blocks = |text: &str| {
-        let dxbc = crate::asm::assemble(text).unwrap();
-        let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
-        super::validate(&t.spirv);
-        let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
-        m.functions[0].blocks.len()
-    };
+    let blocks = |text: &str| lowered_valid(text).functions[0].blocks.len();
     assert_eq!(blocks(&switch_of(3)), 8);
     // Code after a `break` (never run) keeps its block: the next case gets a fresh one.
     let dead = switch_of(3).replacen(
@@ -127,28 +129,27 @@ fn switch_cases_take_the_blocks_left_after_a_jump() {
     assert_eq!(blocks(&dead), 9);
 }
 
+/// The default and the cases of the (first) switch of `m`'s entry function.
+fn switch_targets(m: &crate::ir::Module) -> (crate::ir::BlockId, Vec<(u32, crate::ir::BlockId)>) {
+    let f = &m.functions[0];
+    match f
+        .layout
+        .iter()
+        .map(|&b| &f.block(b).term)
+        .find(|t| matches!(t, crate::ir::Terminator::Switch { .. }))
+    {
+        Some(crate::ir::Terminator::Switch { default, cases, .. }) => (*default, cases.clone()),
+        _ => panic!("no switch"),
+    }
+}
+
 #[test]
 fn a_repeated_case_value_goes_to_its_first_label() {
     // SPIR-V refuses an OpSwitch with a literal twice; the first label of a value wins (below
     // sixteen cases by a search of the cases, beyond by a set of the values), and the first
     // `default` (D3D allows one). A label that wins nothing adds no edge: its block is reached
     // only by falling into it, here not at all.
-    let switch_cases = |text: &str| {
-        let dxbc = crate::asm::assemble(text).unwrap();
-        let t = crate::translate(&dxbc, &crate::Options::default()).unwrap();
-        super::validate(&t.spirv);
-        let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
-        let f = &m.functions[0];
-        match f
-            .layout
-            .iter()
-            .map(|&b| &f.block(b).term)
-            .find(|t| matches!(t, crate::ir::Terminator::Switch { .. }))
-        {
-            Some(crate::ir::Terminator::Switch { default, cases, .. }) => (*default, cases.clone()),
-            _ => panic!("no switch"),
-        }
-    };
+    let switch_cases = |text: &str| switch_targets(&lowered_valid(text));
     for cases in [3, 20] {
         let (_, got) = switch_cases(&switch_of(cases).replace(
             "default\nbreak\nendswitch",
@@ -174,16 +175,11 @@ fn a_repeated_case_value_goes_to_its_first_label() {
         assert_ne!(ninety_nine, one);
     }
     // Two defaults: the first is the switch's.
-    let (default, _) = switch_cases(&switch_of(3).replace(
+    let m = lowered_valid(&switch_of(3).replace(
         "default\nbreak\nendswitch",
         "default\nadd r0.x, r0.x, l(7.0)\nbreak\ndefault\nbreak\nendswitch",
     ));
-    let text = switch_of(3).replace(
-        "default\nbreak\nendswitch",
-        "default\nadd r0.x, r0.x, l(7.0)\nbreak\ndefault\nbreak\nendswitch",
-    );
-    let dxbc = crate::asm::assemble(&text).unwrap();
-    let m = crate::translate::lower_container(&dxbc, &crate::Options::default()).unwrap();
+    let (default, _) = switch_targets(&m);
     let f = &m.functions[0];
     // The default's block adds 7.0 (the second `default`'s adds nothing).
     let adds_seven = f.block(default).insts.iter().any(|&v| {
