@@ -249,12 +249,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     let var = self.temps.get(reg)?[c as usize & 3]?;
                     // A value from an earlier block is fetched now (the copy reads it next
                     // anyway), so that a copy across a join keeps its type too.
-                    let (value, _) = match self.b.peek_var(var) {
-                        Some(v) => v,
-                        None => {
-                            self.b.load_var(var);
-                            self.b.peek_var(var)?
-                        }
+                    let value = match self.b.peek_var(var) {
+                        Some((v, _)) => v,
+                        None => self.b.load_var(var),
                     };
                     let ty = self.b.type_of(value);
                     let s = self.b.m.types.scalar(ty)?;
