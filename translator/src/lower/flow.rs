@@ -592,7 +592,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     None
                 };
                 let cur = self.b.current();
-                let empty = self.b.f.block(cur).insts.is_empty();
                 let Some(Frame::Switch {
                     case_block,
                     block: switch_block,
@@ -625,7 +624,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 // code after it is the case's block; otherwise start a new one (falling
                 // through into it from the previous case if that did not break).
                 let target = match case_block {
-                    Some(b) if b == cur && empty && self.b.enter_untouched(from) => b,
+                    Some(b) if b == cur && self.b.enter_untouched(from) => b,
                     _ if self.flow.dead == Some(cur) && self.b.enter_untouched(from) => cur,
                     _ => {
                         let b = self.b.new_block();
