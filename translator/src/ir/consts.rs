@@ -314,17 +314,17 @@ impl ConstTable {
 
     /// Component `i` of a scalar or vector constant (a scalar is its own component 0).
     pub fn component(&mut self, id: ConstId, i: u8, types: &TypeTable) -> Option<ConstId> {
-        match self.get(id).clone() {
+        // Matched by reference: a composite's parts are not copied to read one of them.
+        match *self.get(id) {
             Const::Scalar { .. } | Const::Spec { .. } if i == 0 => Some(id),
-            Const::Composite { parts, .. } => parts.get(i as usize).copied(),
-            Const::Null(ty) | Const::Undef(ty) => {
+            Const::Composite { ref parts, .. } => parts.get(i as usize).copied(),
+            Const::Null(ty) => {
                 let (s, _) = types.shape(ty)?;
-                let sty = TypeTable::vec(s, 1);
-                Some(if matches!(self.get(id), Const::Null(_)) {
-                    self.null(sty)
-                } else {
-                    self.undef(sty)
-                })
+                Some(self.null(TypeTable::vec(s, 1)))
+            }
+            Const::Undef(ty) => {
+                let (s, _) = types.shape(ty)?;
+                Some(self.undef(TypeTable::vec(s, 1)))
             }
             _ => None,
         }
