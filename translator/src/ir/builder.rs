@@ -829,15 +829,18 @@ pub fn recast_const(
     {
         return None;
     }
-    match consts.get(c).clone() {
+    // Matched by reference: a composite's parts are read, not copied with it.
+    match *consts.get(c) {
         Const::Scalar { bits, .. } => Some(consts.scalar(to, bits)),
-        Const::Composite { parts, .. } => {
-            let sty = TypeTable::vec(s_to, 1);
-            let p = parts
-                .iter()
-                .map(|&p| consts.scalar_bits(p).map(|b| consts.scalar(sty, b)))
-                .collect::<Option<_>>()?;
-            Some(consts.intern(Const::Composite { ty: to, parts: p }))
+        Const::Composite { ref parts, .. } => {
+            // A vector (`shape` said so): at most four parts, each a plain scalar; the
+            // vector table gives the same constant `intern` of the composite would.
+            let mut bits = [0u64; 4];
+            let n = parts.len();
+            for (b, &p) in bits.get_mut(..n)?.iter_mut().zip(parts) {
+                *b = consts.scalar_bits(p)?;
+            }
+            Some(consts.vector(s_to, &bits[..n]))
         }
         Const::Null(_) => Some(consts.null(to)),
         Const::Undef(_) => Some(consts.undef(to)),
