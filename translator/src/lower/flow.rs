@@ -74,25 +74,23 @@ pub(crate) struct FlowState {
 }
 
 impl FlowState {
-    /// This state emptied for the next program, its lists' allocations kept.
-    pub fn recycled(self) -> Self {
-        use super::Emptied;
+    /// Empties this state in place for the next program (what `default()` makes), keeping its
+    /// lists' allocations.
+    pub fn recycle(&mut self) {
         let FlowState {
             frames,
             labels,
             calls,
             call_frame_base,
-            dead: _,
-            inlined: _,
+            dead,
+            inlined,
         } = self;
-        FlowState {
-            frames: frames.emptied(),
-            labels: labels.emptied(),
-            calls: calls.emptied(),
-            call_frame_base: call_frame_base.emptied(),
-            dead: None,
-            inlined: 0,
-        }
+        frames.clear();
+        labels.clear();
+        calls.clear();
+        call_frame_base.clear();
+        *dead = None;
+        *inlined = 0;
     }
 }
 

@@ -148,10 +148,10 @@ pub(crate) struct Lowerer<'p, 'm> {
     opts: &'p Options,
     stage: ShaderStage,
     /// `r#` components as promotable variables, created on first use.
-    temps: Vec<[Option<VarId>; 4]>,
-    io: IoState,
-    res: ResourceState,
-    flow: flow::FlowState,
+    temps: &'m mut Vec<[Option<VarId>; 4]>,
+    io: &'m mut IoState,
+    res: &'m mut ResourceState,
+    flow: &'m mut flow::FlowState,
     refl: Reflection,
     /// Byte offset of the instruction being lowered (for errors).
     offset: usize,
@@ -371,23 +371,30 @@ pub fn lower<'p>(
     io::check_stream_output_stage(stage, opts.stream_output.as_ref())?;
     let mut module = Module::reuse_or_new(reuse, stage);
     module.keep_names = opts.debug_names;
-    // The state kept from the last translation, emptied (field by field: the scratch stays
-    // where it is).
-    let temps = std::mem::take(&mut kept.temps);
-    let io = std::mem::take(&mut kept.io);
-    let res = std::mem::take(&mut kept.res);
-    let flow = std::mem::take(&mut kept.flow);
-    let refl_globals = std::mem::take(&mut kept.refl_globals);
+    // The state kept from the last translation, emptied in place (field by field: the
+    // allocations stay where they are) and borrowed by the lowering.
+    let LowerScratch {
+        temps,
+        io,
+        res,
+        flow,
+        refl_globals,
+    } = kept;
+    temps.clear();
+    io.recycle();
+    res.recycle();
+    flow.recycle();
+    let refl_globals = std::mem::take(refl_globals);
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),
         prog,
         sigs,
         opts,
         stage,
-        temps: temps.emptied(),
-        io: io.recycled(),
-        res: res.recycled(),
-        flow: flow.recycled(),
+        temps,
+        io,
+        res,
+        flow,
         refl: Reflection::empty(stage),
         offset: prog.base_offset,
         opcode: None,
@@ -405,7 +412,7 @@ pub fn lower<'p>(
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
-    let (func, refl, globals) = l.finish(kept)?;
+    let (func, refl, globals) = l.finish()?;
     module.functions.push(func);
     Ok((module, refl, globals))
 }
@@ -442,17 +449,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.lower_body(i)
     }
 
-    /// The entry function, reflection and reflection globals of the finished lowering; the
-    /// state's buffers go back to `kept` for the next (the globals' through the caller).
-    fn finish(
-        mut self,
-        kept: &mut LowerScratch,
-    ) -> R<(crate::ir::Function, Reflection, ReflectionGlobals)> {
+    /// The entry function, reflection and reflection globals of the finished lowering (the
+    /// state's buffers stay in the caller's `LowerScratch` for the next; the globals' come
+    /// back through the caller).
+    fn finish(mut self) -> R<(crate::ir::Function, Reflection, ReflectionGlobals)> {
         self.refl.class_linkage = self.classes.reflection();
-        kept.temps = std::mem::take(&mut self.temps);
-        kept.io = std::mem::take(&mut self.io);
-        kept.res = std::mem::take(&mut self.res);
-        kept.flow = std::mem::take(&mut self.flow);
         finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
     }
 }

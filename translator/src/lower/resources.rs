@@ -167,9 +167,9 @@ pub(crate) struct ResourceState {
 }
 
 impl ResourceState {
-    /// This state emptied for the next program, its maps' allocations kept.
-    pub fn recycled(self) -> Self {
-        use crate::lower::Emptied;
+    /// Empties this state in place for the next program (what `default()` makes), keeping its
+    /// maps' allocations.
+    pub fn recycle(&mut self) {
         // Every field named, so that a new one cannot be left out.
         let ResourceState {
             cbs,
@@ -178,25 +178,27 @@ impl ResourceState {
             samplers,
             tgsm,
             indexable,
-            icb: _,
+            icb,
             sparse_structs,
-            sample_positions: _,
+            sample_positions,
             plan,
-            push_block: _,
-            rasterizer_ordered: _,
-            row_access: _,
+            push_block,
+            rasterizer_ordered,
+            row_access,
         } = self;
-        ResourceState {
-            cbs: cbs.emptied(),
-            srvs: srvs.emptied(),
-            uavs: uavs.emptied(),
-            samplers: samplers.emptied(),
-            tgsm: tgsm.emptied(),
-            indexable: indexable.emptied(),
-            sparse_structs: sparse_structs.emptied(),
-            plan: plan.recycled(),
-            ..ResourceState::default()
-        }
+        cbs.clear();
+        srvs.clear();
+        uavs.clear();
+        samplers.clear();
+        tgsm.clear();
+        indexable.clear();
+        *icb = None;
+        sparse_structs.clear();
+        *sample_positions = None;
+        plan.recycle();
+        *push_block = None;
+        *rasterizer_ordered = false;
+        *row_access = None;
     }
 }
 

@@ -215,9 +215,9 @@ pub(crate) struct IoState {
 }
 
 impl IoState {
-    /// This state emptied for the next program, its lists' and maps' allocations kept.
-    pub fn recycled(self) -> Self {
-        use crate::lower::Emptied;
+    /// Empties this state in place for the next program (what `default()` makes), keeping its
+    /// lists' and maps' allocations.
+    pub fn recycle(&mut self) {
         // Every field named, so that a new one cannot be left out.
         let IoState {
             input_ranges,
@@ -228,35 +228,38 @@ impl IoState {
             patch_outputs,
             patch_input_ranges,
             patch_output_ranges,
-            current_stream: _,
-            declared_streams: _,
-            patch_phase: _,
-            patch_location_base: _,
-            stream_location_base: _,
+            current_stream,
+            declared_streams,
+            patch_phase,
+            patch_location_base,
+            stream_location_base,
             vertex_loads,
             special,
             special_decls,
-            clip_out: _,
-            cull_out: _,
-            clip_in: _,
-            cull_in: _,
+            clip_out,
+            cull_out,
+            clip_in,
+            cull_in,
             builtins,
         } = self;
-        IoState {
-            input_ranges: input_ranges.emptied(),
-            output_ranges: output_ranges.emptied(),
-            inputs: inputs.emptied(),
-            outputs: outputs.emptied(),
-            patch_inputs: patch_inputs.emptied(),
-            patch_outputs: patch_outputs.emptied(),
-            patch_input_ranges: patch_input_ranges.emptied(),
-            patch_output_ranges: patch_output_ranges.emptied(),
-            vertex_loads: vertex_loads.emptied(),
-            special: special.emptied(),
-            special_decls: special_decls.emptied(),
-            builtins: builtins.emptied(),
-            ..IoState::default()
-        }
+        input_ranges.clear();
+        output_ranges.clear();
+        inputs.clear();
+        outputs.clear();
+        patch_inputs.clear();
+        patch_outputs.clear();
+        patch_input_ranges.clear();
+        patch_output_ranges.clear();
+        *current_stream = 0;
+        *declared_streams = 0;
+        *patch_phase = false;
+        *patch_location_base = 0;
+        *stream_location_base = [0; 4];
+        vertex_loads.clear();
+        special.clear();
+        special_decls.clear();
+        (*clip_out, *cull_out, *clip_in, *cull_in) = (None, None, None, None);
+        builtins.clear();
     }
 
     /// The registers of one file.

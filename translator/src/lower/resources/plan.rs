@@ -40,21 +40,19 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// This plan emptied for the next program, its maps' allocations kept.
-    pub fn recycled(self) -> Self {
-        use crate::lower::Emptied;
+    /// Empties this plan in place for the next program (what `default()` makes), keeping its
+    /// maps' allocations.
+    pub fn recycle(&mut self) {
         let Plan {
-            ready: _,
+            ready,
             places,
             uav_usage,
             texel_srvs,
         } = self;
-        Plan {
-            ready: false,
-            places: places.emptied(),
-            uav_usage: uav_usage.emptied(),
-            texel_srvs: texel_srvs.emptied(),
-        }
+        *ready = false;
+        places.clear();
+        uav_usage.clear();
+        texel_srvs.clear();
     }
 
     pub fn placement(&self, class: RegisterClass, id: u32, counter: bool) -> Option<Placement> {
