@@ -63,13 +63,13 @@ pub(crate) struct D9<'p, 'm> {
     pub refl: Reflection,
     pub refl_globals: ReflectionGlobals,
     /// Variables of the registers the code writes, by (type, number).
-    pub regs: regs::RegVars,
-    pub decl: decls::Decls,
+    pub regs: &'m mut regs::RegVars,
+    pub decl: &'m mut decls::Decls,
     /// The constant sets' sizes (the runtime's limits, or grown when relaxed).
     pub limits: decls::Limits,
-    pub io: io::IoState,
+    pub io: &'m mut io::IoState,
     pub consts: consts::ConstState,
-    pub tex: texture::TexState,
+    pub tex: &'m mut texture::TexState,
     pub flow: flow::FlowState,
     /// The ps_1_x texture-addressing state (`texm*pad` rows, bump-environment buffer).
     pub ps1_state: ps1_tex::Ps1State,
@@ -81,9 +81,9 @@ pub(crate) struct D9<'p, 'm> {
     /// were before the pair): `Some` while buffering.
     pub pending: Option<Vec<(VarId, Operand)>>,
     /// Placeholders of the state code made after the passes (`tail`).
-    pub tails: Vec<tail::Tail>,
+    pub tails: &'m mut Vec<tail::Tail>,
     /// The prebuilt state code kept between translations (`prebuilt`).
-    pub templates: prebuilt::Templates,
+    pub templates: &'m mut prebuilt::Templates,
 }
 
 /// What the D3D9 lowering keeps from one translation to the next (in the `Translator`):
@@ -244,14 +244,11 @@ pub fn lower(
     module.keep_names = opts.debug_names;
     let mut insts: Vec<&Instruction> = Vec::with_capacity(prog.items.len());
     insts.extend(prog.instructions());
-    let mut decl = std::mem::take(&mut kept.decl);
-    decl.clear();
-    let mut regs = std::mem::take(&mut kept.regs);
-    regs.clear();
-    let mut io = std::mem::take(&mut kept.io);
-    io.clear();
-    let mut tex = std::mem::take(&mut kept.tex);
-    tex.samplers.clear();
+    // The state kept from the last translation, emptied in place and borrowed by the lowering.
+    kept.decl.clear();
+    kept.regs.clear();
+    kept.io.clear();
+    kept.tex.samplers.clear();
     // The lowering state lives in this block and is dropped where it lies at its end (a
     // `drop(l)` call would first copy the whole struct).
     let (func, refl, globals) = {
@@ -265,19 +262,19 @@ pub fn lower(
             offset: 0,
             refl: Reflection::empty(stage),
             refl_globals: ReflectionGlobals::default(),
-            regs,
-            decl,
+            regs: &mut kept.regs,
+            decl: &mut kept.decl,
             limits: decls::Limits::of(stage, prog.version, &opts.d3d9),
-            io,
+            io: &mut kept.io,
             consts: consts::ConstState::default(),
-            tex,
+            tex: &mut kept.tex,
             flow: flow::FlowState::default(),
             ps1_state: ps1_tex::Ps1State::default(),
             state: state::StateLowering::default(),
             state_table: crate::d3d9_state::StateTable::new(&opts.d3d9.state),
             pending: None,
-            tails: std::mem::take(&mut kept.tails.list),
-            templates: std::mem::take(&mut kept.templates),
+            tails: &mut kept.tails.list,
+            templates: &mut kept.templates,
         };
         if stage == ShaderStage::Pixel {
             l.b.m
@@ -297,13 +294,7 @@ pub fn lower(
             info.state.sort_by_key(|e| e.item);
         }
         let lowered = crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
-        kept.tails.list = std::mem::take(&mut l.tails);
-        kept.templates = std::mem::take(&mut l.templates);
         kept.tails.push = l.state.push.take();
-        kept.decl = std::mem::take(&mut l.decl);
-        kept.regs = std::mem::take(&mut l.regs);
-        kept.io = std::mem::take(&mut l.io);
-        kept.tex = std::mem::take(&mut l.tex);
         lowered
     };
     module.functions.push(func);
