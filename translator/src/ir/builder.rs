@@ -22,12 +22,10 @@ pub struct FnBuilder<'m> {
     pub m: &'m mut Module,
     pub f: Function,
     cur: BlockId,
-    /// Per-variable state and per-block maps, handed back to the module when the builder is
-    /// dropped.
-    pub(crate) s: Scratch,
 }
 
-/// A builder's per-variable state and per-block maps, kept in the module between functions
+/// A builder's per-variable state and per-block maps, kept in the module between functions and
+/// used there in place by the builder of the current one
 /// (see [`Module::reset`]); stale until [`FnBuilder::new`] clears it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
@@ -108,14 +106,13 @@ impl Scratch {
 }
 
 impl Drop for FnBuilder<'_> {
-    /// Gives the builder's buffers back to the module for its next function.
     fn drop(&mut self) {
         // A huge function's extract table is not kept for the next ones (1.25 MiB at most
         // stays).
-        if self.s.extracts.len() > 1 << 16 {
-            self.s.extracts = Vec::new();
+        let s = &mut self.m.spare.builder;
+        if s.extracts.len() > 1 << 16 {
+            s.extracts = Vec::new();
         }
-        self.m.spare.builder = std::mem::take(&mut self.s);
     }
 }
 
@@ -127,7 +124,8 @@ impl<'m> FnBuilder<'m> {
     /// It reuses the buffers the module keeps from its last function ([`Module::reset`]).
     pub fn new(m: &'m mut Module, size_hint: usize) -> Self {
         let mut f = std::mem::take(&mut m.spare.function);
-        let mut s = std::mem::take(&mut m.spare.builder);
+        // The builder's per-variable state stays in the module (emptied here, used in place).
+        let s = &mut m.spare.builder;
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
         f.insts.clear();
@@ -167,32 +165,27 @@ impl<'m> FnBuilder<'m> {
         s.ints.clear();
         s.next_block();
         s.ssa.reset(entry);
-        FnBuilder {
-            m,
-            f,
-            cur: entry,
-            s,
-        }
+        FnBuilder { m, f, cur: entry }
     }
 
     /// A builder adding to `f`, a finished function of `m` (after the passes: it reads and
     /// writes no register variables), positioned nowhere until [`FnBuilder::resume_at`].
     pub fn resume(m: &'m mut Module, f: Function) -> Self {
-        let mut s = std::mem::take(&mut m.spare.builder);
+        let s = &mut m.spare.builder;
         s.dirty.clear();
         s.rows.clear();
         s.ints.clear();
         s.next_block();
         s.ssa.track = false;
         let cur = f.layout.first().copied().unwrap_or(BlockId(0));
-        FnBuilder { m, f, cur, s }
+        FnBuilder { m, f, cur }
     }
 
     /// Makes `b` (already in the layout, open) the block instructions go to.
     pub fn resume_at(&mut self, b: BlockId) {
-        self.s.rows.clear();
-        self.s.ints.clear();
-        self.s.next_block();
+        self.m.spare.builder.rows.clear();
+        self.m.spare.builder.ints.clear();
+        self.m.spare.builder.next_block();
         self.cur = b;
     }
 
@@ -220,7 +213,7 @@ impl<'m> FnBuilder<'m> {
     /// A new block, not yet placed in the layout.
     pub fn new_block(&mut self) -> BlockId {
         let b = self.f.new_block();
-        if let Some(insts) = self.s.block_insts.pop() {
+        if let Some(insts) = self.m.spare.builder.block_insts.pop() {
             self.f.blocks[b.0 as usize].insts = insts;
         }
         b
@@ -238,18 +231,19 @@ impl<'m> FnBuilder<'m> {
         // (A per-block flag, not a search of the layout: debug builds of programs with many
         // blocks stay linear.)
         debug_assert!(
-            !self.s.ssa.track || self.s.ssa.state(b) & super::ssa::BEGUN == 0,
+            !self.m.spare.builder.ssa.track
+                || self.m.spare.builder.ssa.state(b) & super::ssa::BEGUN == 0,
             "B{} begun twice",
             b.0
         );
         // Writes in an unfinished block are recorded where they are.
-        if !self.s.dirty.is_empty() && self.is_open() {
+        if !self.m.spare.builder.dirty.is_empty() && self.is_open() {
             self.record_defs();
         }
-        self.s.dirty.clear();
-        self.s.rows.clear();
-        self.s.ints.clear();
-        self.s.next_block();
+        self.m.spare.builder.dirty.clear();
+        self.m.spare.builder.rows.clear();
+        self.m.spare.builder.ints.clear();
+        self.m.spare.builder.next_block();
         self.mark_begun(b, sealed);
         let insts = &mut self.f.block_mut(b).insts;
         if insts.capacity() == 0 {
@@ -286,10 +280,10 @@ impl<'m> FnBuilder<'m> {
         if matches!(term, Terminator::Return | Terminator::Unreachable) {
             // No successor reads the variables.
             // Emptied in place: the list keeps its allocation for the next block and program.
-            for &v in &self.s.dirty {
-                self.s.var_dirty[v.0 as usize] = 0;
+            for &v in &self.m.spare.builder.dirty {
+                self.m.spare.builder.var_dirty[v.0 as usize] = 0;
             }
-            self.s.dirty.clear();
+            self.m.spare.builder.dirty.clear();
         } else {
             self.record_defs();
         }
@@ -316,7 +310,7 @@ impl<'m> FnBuilder<'m> {
     pub fn op(&mut self, op: Op, ty: TypeId, args: &[Operand]) -> Operand {
         if let &[a, b] = args
             && numbered(op)
-            && !self.s.no_cache
+            && !self.m.spare.builder.no_cache
         {
             return self.op_numbered(op, ty, a, b);
         }
@@ -328,13 +322,13 @@ impl<'m> FnBuilder<'m> {
     /// computation that may need none of them.
     fn op_numbered(&mut self, op: Op, ty: TypeId, a: Operand, b: Operand) -> Operand {
         let key = (op as u32, ty.0, a, b);
-        if let Some(&v) = self.s.ints.get(&key)
+        if let Some(&v) = self.m.spare.builder.ints.get(&key)
             && self.f.inst(v).flags == 0
         {
             return Operand::Value(v);
         }
         let v = self.push(Inst::new(op, ty, Args::from_slice(&[a, b])));
-        self.s.ints.insert(key, v);
+        self.m.spare.builder.ints.insert(key, v);
         Operand::Value(v)
     }
 
@@ -445,8 +439,8 @@ impl<'m> FnBuilder<'m> {
         // so looking there first gives the same answer, cheaper.
         if let Operand::Value(xv) = x
             && i < 4
-            && let Some(e) = self.s.extracts.get(xv.0 as usize)
-            && e.stamp == self.s.stamp
+            && let Some(e) = self.m.spare.builder.extracts.get(xv.0 as usize)
+            && e.stamp == self.m.spare.builder.stamp
             && e.comps[i as usize] != 0
         {
             return Operand::Value(ValueId(e.comps[i as usize] - 1));
@@ -512,13 +506,13 @@ impl<'m> FnBuilder<'m> {
         let Operand::Value(xv) = x else {
             return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
         };
-        if self.s.no_cache {
+        if self.m.spare.builder.no_cache {
             return self.op(Op::CompositeExtract, sty, &[x, Operand::Lit(i as u32)]);
         }
         // D3D code reads the same component many times: extract it once per block.
         let (slot, c) = (xv.0 as usize, i as usize & 3);
-        let stamp = self.s.stamp;
-        if let Some(e) = self.s.extracts.get(slot)
+        let stamp = self.m.spare.builder.stamp;
+        if let Some(e) = self.m.spare.builder.extracts.get(slot)
             && i < 4
             && e.stamp == stamp
             && e.comps[c] != 0
@@ -530,13 +524,17 @@ impl<'m> FnBuilder<'m> {
             && i < 4
             && let Some(id) = ev.0.checked_add(1)
         {
-            if slot >= self.s.extracts.len() {
+            if slot >= self.m.spare.builder.extracts.len() {
                 let n = (slot + 1)
                     .max(self.f.insts.len())
-                    .max(2 * self.s.extracts.len());
-                self.s.extracts.resize(n, ExtractSlot::default());
+                    .max(2 * self.m.spare.builder.extracts.len());
+                self.m
+                    .spare
+                    .builder
+                    .extracts
+                    .resize(n, ExtractSlot::default());
             }
-            let e = &mut self.s.extracts[slot];
+            let e = &mut self.m.spare.builder.extracts[slot];
             if e.stamp != stamp {
                 *e = ExtractSlot {
                     stamp,
@@ -553,9 +551,9 @@ impl<'m> FnBuilder<'m> {
     /// vector, extracted only when a later block reads it.
     pub(crate) fn extract_at_end(&mut self, b: BlockId, x: Operand, i: u8) -> Operand {
         let cur = std::mem::replace(&mut self.cur, b);
-        self.s.no_cache = true;
+        self.m.spare.builder.no_cache = true;
         let v = self.extract(x, i);
-        self.s.no_cache = false;
+        self.m.spare.builder.no_cache = false;
         self.cur = cur;
         v
     }
@@ -666,8 +664,10 @@ impl<'m> FnBuilder<'m> {
     #[inline]
     pub fn load_var(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
-        if self.s.var_block.get(i) == Some(&(self.cur.0 + 1)) && self.s.var_comp[i] == WHOLE {
-            return self.s.var_values[i];
+        if self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1))
+            && self.m.spare.builder.var_comp[i] == WHOLE
+        {
+            return self.m.spare.builder.var_values[i];
         }
         self.load_var_other(var)
     }
@@ -676,14 +676,14 @@ impl<'m> FnBuilder<'m> {
     #[inline(never)]
     fn load_var_other(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
-        if self.s.var_block.get(i) == Some(&(self.cur.0 + 1)) {
-            let c = self.s.var_comp[i];
+        if self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1)) {
+            let c = self.m.spare.builder.var_comp[i];
             if c == WHOLE {
-                return self.s.var_values[i];
+                return self.m.spare.builder.var_values[i];
             }
-            let x = self.extract(self.s.var_values[i], c);
-            self.s.var_values[i] = x;
-            self.s.var_comp[i] = WHOLE;
+            let x = self.extract(self.m.spare.builder.var_values[i], c);
+            self.m.spare.builder.var_values[i] = x;
+            self.m.spare.builder.var_comp[i] = WHOLE;
             return x;
         }
         if self.vector_join(var, self.cur) && self.read_vector_group(var, self.cur) {
@@ -694,7 +694,7 @@ impl<'m> FnBuilder<'m> {
         self.remember(var, v, WHOLE);
         // Recorded at the block's end like a write, so that reads after the block find the
         // value here rather than walking back again.
-        if self.s.ssa.track {
+        if self.m.spare.builder.ssa.track {
             self.mark_dirty(var);
         }
         v
@@ -707,32 +707,36 @@ impl<'m> FnBuilder<'m> {
         row: Operand,
         load: impl FnOnce(&mut Self) -> Operand,
     ) -> Operand {
-        if let Some(&v) = self.s.rows.get(&(g, row)) {
+        if let Some(&v) = self.m.spare.builder.rows.get(&(g, row)) {
             return v;
         }
         let v = load(self);
-        self.s.rows.insert((g, row), v);
+        self.m.spare.builder.rows.insert((g, row), v);
         v
     }
 
     /// The value [`FnBuilder::remember_row`] left for (`g`, `key`) in the current block.
     pub fn cached_row(&self, g: GlobalId, key: Operand) -> Option<Operand> {
-        self.s.rows.get(&(g, key)).copied()
+        self.m.spare.builder.rows.get(&(g, key)).copied()
     }
 
     /// Keeps `v` as the current block's value for (`g`, `key`): a value derived from
     /// read-only memory `g` alone (under a key no row of `g` uses), made once per block like
     /// [`FnBuilder::read_only_row`]'s rows.
     pub fn remember_row(&mut self, g: GlobalId, key: Operand, v: Operand) {
-        self.s.rows.insert((g, key), v);
+        self.m.spare.builder.rows.insert((g, key), v);
     }
 
     /// The value a variable holds in the current block without materializing it: the value
     /// and, for a lazily written component, its index in that vector value.
     pub fn peek_var(&self, var: VarId) -> Option<(Operand, u8)> {
         let i = var.0 as usize;
-        (self.s.var_block.get(i) == Some(&(self.cur.0 + 1)))
-            .then(|| (self.s.var_values[i], self.s.var_comp[i]))
+        (self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1))).then(|| {
+            (
+                self.m.spare.builder.var_values[i],
+                self.m.spare.builder.var_comp[i],
+            )
+        })
     }
 
     /// Sets a variable (any 32-bit scalar type); the store is emitted at the block's end.
@@ -749,21 +753,21 @@ impl<'m> FnBuilder<'m> {
 
     fn mark_dirty(&mut self, var: VarId) {
         let i = var.0 as usize;
-        if self.s.var_dirty[i] != self.cur.0 + 1 {
-            self.s.var_dirty[i] = self.cur.0 + 1;
-            self.s.dirty.push(var);
+        if self.m.spare.builder.var_dirty[i] != self.cur.0 + 1 {
+            self.m.spare.builder.var_dirty[i] = self.cur.0 + 1;
+            self.m.spare.builder.dirty.push(var);
         }
     }
 
     #[inline]
     fn remember(&mut self, var: VarId, value: Operand, comp: u8) {
         let i = var.0 as usize;
-        if self.s.var_block.len() <= i {
+        if self.m.spare.builder.var_block.len() <= i {
             self.grow_var_state(i);
         }
-        self.s.var_block[i] = self.cur.0 + 1;
-        self.s.var_values[i] = value;
-        self.s.var_comp[i] = comp;
+        self.m.spare.builder.var_block[i] = self.cur.0 + 1;
+        self.m.spare.builder.var_values[i] = value;
+        self.m.spare.builder.var_comp[i] = comp;
     }
 
     /// Makes room in the per-variable state for variable `i`.
@@ -771,12 +775,12 @@ impl<'m> FnBuilder<'m> {
     fn grow_var_state(&mut self, i: usize) {
         let n = (i + 1)
             .max(self.f.vars.len())
-            .max(2 * self.s.var_block.len())
+            .max(2 * self.m.spare.builder.var_block.len())
             .max(32);
-        self.s.var_block.resize(n, 0);
-        self.s.var_values.resize(n, Operand::Lit(0));
-        self.s.var_comp.resize(n, WHOLE);
-        self.s.var_dirty.resize(n, 0);
+        self.m.spare.builder.var_block.resize(n, 0);
+        self.m.spare.builder.var_values.resize(n, Operand::Lit(0));
+        self.m.spare.builder.var_comp.resize(n, WHOLE);
+        self.m.spare.builder.var_dirty.resize(n, 0);
     }
 
     #[cfg(test)]

@@ -202,7 +202,7 @@ pub(super) fn resolve(s: &State, f: &super::Function, mut o: Operand) -> Operand
 impl FnBuilder<'_> {
     /// Records the edge `from -> to` (once), when `from` is live.
     pub fn add_edge(&mut self, from: BlockId, to: BlockId) {
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         if !s.track || s.state(from) & LIVE == 0 {
             return;
         }
@@ -241,12 +241,12 @@ impl FnBuilder<'_> {
         let cur = self.current();
         let untouched = self.is_open()
             && self.f.block(cur).insts.is_empty()
-            && self.s.dirty.is_empty()
-            && self.s.rows.is_empty();
+            && self.m.spare.builder.dirty.is_empty()
+            && self.m.spare.builder.rows.is_empty();
         if !untouched {
             return false;
         }
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         if let Some(from) = from
             && s.track
             && s.state(from) & LIVE != 0
@@ -271,7 +271,7 @@ impl FnBuilder<'_> {
 
     /// Marks `b` begun: sealed unless `sealed` is false, live when a live block leads to it.
     pub(crate) fn mark_begun(&mut self, b: BlockId, sealed: bool) {
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         if !s.track {
             return;
         }
@@ -280,7 +280,7 @@ impl FnBuilder<'_> {
             let (header, _) = s.unsealed.remove(i);
             self.seal(header);
         }
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         s.grow(b.0 as usize + 1);
         let live = s.preds[b.0 as usize]
             .iter()
@@ -297,8 +297,8 @@ impl FnBuilder<'_> {
 
     /// Leaves loop header `header` unsealed until `exit` begins.
     pub(crate) fn seal_when_begun(&mut self, header: BlockId, exit: BlockId) {
-        if self.s.ssa.track {
-            self.s.ssa.unsealed.push((header, exit));
+        if self.m.spare.builder.ssa.track {
+            self.m.spare.builder.ssa.unsealed.push((header, exit));
         }
     }
 
@@ -306,22 +306,22 @@ impl FnBuilder<'_> {
     /// its end (its successors read them from there).
     pub(crate) fn record_defs(&mut self) {
         let cur = self.current();
-        let dirty = std::mem::take(&mut self.s.dirty);
-        let start = self.s.ssa.end_defs.len();
+        let dirty = std::mem::take(&mut self.m.spare.builder.dirty);
+        let start = self.m.spare.builder.ssa.end_defs.len();
         for &var in &dirty {
-            self.s.var_dirty[var.0 as usize] = 0;
+            self.m.spare.builder.var_dirty[var.0 as usize] = 0;
             let Some((value, comp)) = self.peek_var(var) else {
                 continue;
             };
-            self.s.ssa.end_defs.push(EndDef {
+            self.m.spare.builder.ssa.end_defs.push(EndDef {
                 var: var.0,
                 comp,
                 value,
             });
         }
-        self.s.dirty = dirty;
-        self.s.dirty.clear();
-        let s = &mut self.s.ssa;
+        self.m.spare.builder.dirty = dirty;
+        self.m.spare.builder.dirty.clear();
+        let s = &mut self.m.spare.builder.ssa;
         if s.track && s.end_defs.len() > start {
             if s.end_defs.len() - start > 8 {
                 s.end_defs[start..].sort_unstable_by_key(|d| d.var);
@@ -349,7 +349,7 @@ impl FnBuilder<'_> {
     /// The value of `var` at the end of block `b` when `b` has one recorded.
     #[inline(always)]
     fn end_def(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         let (lo, hi) = s.end_range[b.0 as usize];
         let written = &s.end_defs[lo as usize..hi as usize];
         // A block writes a few variables as a rule: a scan, a binary search past eight.
@@ -367,7 +367,7 @@ impl FnBuilder<'_> {
                 } else {
                     // Extracted now, at the end of the block that wrote it, once.
                     let v = self.extract_at_end(b, e.value, e.comp);
-                    self.s.ssa.end_defs[at] = EndDef {
+                    self.m.spare.builder.ssa.end_defs[at] = EndDef {
                         var: var.0,
                         comp: u8::MAX,
                         value: v,
@@ -389,7 +389,7 @@ impl FnBuilder<'_> {
                 }
             }
         };
-        Some(resolve(&self.s.ssa, &self.f, d))
+        Some(resolve(&self.m.spare.builder.ssa, &self.f, d))
     }
 
     /// The component of a vector phi that `phi_defs[i]` (of block `b`) records, extracted at
@@ -397,9 +397,9 @@ impl FnBuilder<'_> {
     #[cold]
     #[inline(never)]
     fn extract_phi_def(&mut self, b: BlockId, i: u32) -> Operand {
-        let e = self.s.ssa.phi_defs[i as usize];
+        let e = self.m.spare.builder.ssa.phi_defs[i as usize];
         let v = self.extract_at_end(b, e.value, e.comp);
-        let e = &mut self.s.ssa.phi_defs[i as usize];
+        let e = &mut self.m.spare.builder.ssa.phi_defs[i as usize];
         e.value = v;
         e.comp = u8::MAX;
         v
@@ -408,7 +408,7 @@ impl FnBuilder<'_> {
     /// Records `value` (component `comp` of it, unless `u8::MAX`) as the value of `var` at
     /// the start of block `b`, which does not write it.
     pub(super) fn push_phi_def(&mut self, b: BlockId, var: VarId, value: Operand, comp: u8) {
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         let head = &mut s.phi_head[b.0 as usize];
         s.phi_defs.push(PhiDef {
             var: var.0,
@@ -432,7 +432,7 @@ impl FnBuilder<'_> {
         let phi = self
             .f
             .add_inst(Inst::new(Op::Phi, ty, Args::with_capacity(2 * inputs)));
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         s.phi_index.insert(phi.0, s.phis.len() as u32);
         s.phis.push(PhiRec {
             value: phi,
@@ -445,7 +445,7 @@ impl FnBuilder<'_> {
     /// walk is iterative (a long chain of joins must not exhaust the stack): `work` holds
     /// the phis being filled in.
     fn entry_value(&mut self, var: VarId, b0: BlockId) -> Operand {
-        let base = self.s.ssa.work.len();
+        let base = self.m.spare.builder.ssa.work.len();
         let mut step = Step::Want(b0);
         loop {
             step = match step {
@@ -454,11 +454,19 @@ impl FnBuilder<'_> {
                     None => self.next_input(var),
                 },
                 Step::Got(v) => {
-                    if self.s.ssa.work.len() == base {
+                    if self.m.spare.builder.ssa.work.len() == base {
                         return v;
                     }
-                    let top = *self.s.ssa.work.last().expect("a phi being filled");
-                    let pred = self.s.ssa.preds[top.block.0 as usize][top.next as usize - 1];
+                    let top = *self
+                        .m
+                        .spare
+                        .builder
+                        .ssa
+                        .work
+                        .last()
+                        .expect("a phi being filled");
+                    let pred =
+                        self.m.spare.builder.ssa.preds[top.block.0 as usize][top.next as usize - 1];
                     self.add_input(top.phi, v, pred);
                     self.next_input(var)
                 }
@@ -474,8 +482,8 @@ impl FnBuilder<'_> {
     fn walk_to_value(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
         let mut b = b;
         loop {
-            let st = self.s.ssa.state(b);
-            let n = self.s.ssa.preds[b.0 as usize].len();
+            let st = self.m.spare.builder.ssa.state(b);
+            let n = self.m.spare.builder.ssa.preds[b.0 as usize].len();
             if n > 1
                 && st & SEALED != 0
                 && b != self.current()
@@ -487,7 +495,7 @@ impl FnBuilder<'_> {
             if st & SEALED == 0 || n > 1 {
                 let phi = self.new_phi(var, b, n.max(2));
                 self.push_phi_def(b, var, Operand::Value(phi), u8::MAX);
-                let s = &mut self.s.ssa;
+                let s = &mut self.m.spare.builder.ssa;
                 if st & SEALED == 0 {
                     s.incomplete.push((b, var, phi));
                     return Some(Operand::Value(phi));
@@ -502,7 +510,7 @@ impl FnBuilder<'_> {
             if n == 0 {
                 return Some(self.zero(var));
             }
-            let p = self.s.ssa.preds[b.0 as usize][0];
+            let p = self.m.spare.builder.ssa.preds[b.0 as usize][0];
             if let Some(d) = self.end_def(var, p) {
                 return Some(d);
             }
@@ -514,14 +522,28 @@ impl FnBuilder<'_> {
     /// have answered, finishes the phi and hands its value down.
     fn next_input(&mut self, var: VarId) -> Step {
         loop {
-            let top = *self.s.ssa.work.last().expect("a phi being filled");
-            let preds = &self.s.ssa.preds[top.block.0 as usize];
+            let top = *self
+                .m
+                .spare
+                .builder
+                .ssa
+                .work
+                .last()
+                .expect("a phi being filled");
+            let preds = &self.m.spare.builder.ssa.preds[top.block.0 as usize];
             if top.next as usize == preds.len() {
-                self.s.ssa.work.pop();
+                self.m.spare.builder.ssa.work.pop();
                 return Step::Got(self.remove_if_trivial(top.phi));
             }
             let pred = preds[top.next as usize];
-            self.s.ssa.work.last_mut().expect("on top").next += 1;
+            self.m
+                .spare
+                .builder
+                .ssa
+                .work
+                .last_mut()
+                .expect("on top")
+                .next += 1;
             match self.end_def(var, pred) {
                 Some(d) => self.add_input(top.phi, d, pred),
                 None => return Step::Want(pred),
@@ -544,7 +566,7 @@ impl FnBuilder<'_> {
     fn remove_if_trivial(&mut self, phi: ValueId) -> Operand {
         let mut same = None;
         for pair in self.f.inst(phi).args.chunks(2) {
-            let a = resolve(&self.s.ssa, &self.f, pair[0]);
+            let a = resolve(&self.m.spare.builder.ssa, &self.f, pair[0]);
             if a == Operand::Value(phi) || Some(a) == same {
                 continue;
             }
@@ -563,26 +585,26 @@ impl FnBuilder<'_> {
 
     /// Drops `phi` (it is never placed), `to` standing for it from now on.
     fn drop_phi(&mut self, phi: ValueId, to: Operand) {
-        self.s.ssa.repl.insert(phi.0, to);
+        self.m.spare.builder.ssa.repl.insert(phi.0, to);
         self.f.inst_mut(phi).flags |= flags::DEAD;
     }
 
     /// Seals loop header `header`: its incomplete phis get their inputs.
     fn seal(&mut self, header: BlockId) {
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         s.grow(header.0 as usize + 1);
         s.bstate[header.0 as usize] |= SEALED;
         let mut i = 0;
-        while i < self.s.ssa.incomplete.len() {
-            let (b, var, phi) = self.s.ssa.incomplete[i];
+        while i < self.m.spare.builder.ssa.incomplete.len() {
+            let (b, var, phi) = self.m.spare.builder.ssa.incomplete[i];
             if b != header {
                 i += 1;
                 continue;
             }
-            self.s.ssa.incomplete.swap_remove(i);
-            let n = self.s.ssa.preds[header.0 as usize].len();
+            self.m.spare.builder.ssa.incomplete.swap_remove(i);
+            let n = self.m.spare.builder.ssa.preds[header.0 as usize].len();
             for k in 0..n {
-                let pred = self.s.ssa.preds[header.0 as usize][k];
+                let pred = self.m.spare.builder.ssa.preds[header.0 as usize][k];
                 let v = match self.end_def(var, pred) {
                     Some(d) => d,
                     None => self.entry_value(var, pred),
@@ -597,25 +619,25 @@ impl FnBuilder<'_> {
     /// once per phi and type.
     pub(crate) fn view(&mut self, p: ValueId, ty: TypeId) -> Operand {
         let k = (p.0 as u64) << 32 | ty.0 as u64;
-        if let Some(&v) = self.s.ssa.views.get(&k) {
+        if let Some(&v) = self.m.spare.builder.ssa.views.get(&k) {
             return Operand::Value(v);
         }
         let mut inst = Inst::new(Op::Bitcast, ty, Args::from_slice(&[Operand::Value(p)]));
         inst.flags = flags::VIEW;
         let v = self.f.add_inst(inst);
-        let b = match self.s.ssa.phi_index.get(&p.0) {
-            Some(&i) => self.s.ssa.phis[i as usize].block,
+        let b = match self.m.spare.builder.ssa.phi_index.get(&p.0) {
+            Some(&i) => self.m.spare.builder.ssa.phis[i as usize].block,
             None => self.current(),
         };
-        self.s.ssa.view_heads.push((b, v));
-        self.s.ssa.views.insert(k, v);
+        self.m.spare.builder.ssa.view_heads.push((b, v));
+        self.m.spare.builder.ssa.views.insert(k, v);
         Operand::Value(v)
     }
 
     /// Places the live phis, then the views, at the heads of their blocks (in the order
     /// they were made).
     fn place_heads(&mut self) {
-        let s = &mut self.s.ssa;
+        let s = &mut self.m.spare.builder.ssa;
         let n = self.f.blocks.len();
         s.head_start.clear();
         s.head_start.resize(n + 2, 0);
@@ -662,45 +684,45 @@ impl FnBuilder<'_> {
     /// their phi's type and points views at what they view. False when an edge came into a
     /// sealed block (the SSA form may be wrong: an internal error).
     pub(crate) fn finish_ssa(&mut self) -> bool {
-        if !self.s.ssa.track {
+        if !self.m.spare.builder.ssa.track {
             return true;
         }
-        while let Some((header, _)) = self.s.ssa.unsealed.pop() {
+        while let Some((header, _)) = self.m.spare.builder.ssa.unsealed.pop() {
             self.seal(header);
         }
-        if !self.s.ssa.phis.is_empty() {
+        if !self.m.spare.builder.ssa.phis.is_empty() {
             self.drop_trivial_phis();
             self.type_phis();
         }
         // Views read what their phi stands for now.
-        for i in 0..self.s.ssa.view_heads.len() {
-            let v = self.s.ssa.view_heads[i].1;
-            let x = resolve(&self.s.ssa, &self.f, self.f.inst(v).args[0]);
+        for i in 0..self.m.spare.builder.ssa.view_heads.len() {
+            let v = self.m.spare.builder.ssa.view_heads[i].1;
+            let x = resolve(&self.m.spare.builder.ssa, &self.f, self.f.inst(v).args[0]);
             let inst = self.f.inst_mut(v);
             inst.args[0] = x;
             inst.flags &= !flags::VIEW;
         }
-        if !self.s.ssa.phis.is_empty() {
+        if !self.m.spare.builder.ssa.phis.is_empty() {
             self.place_heads();
         }
         self.f.vars.clear();
-        self.s.ssa.track = false;
-        !self.s.ssa.poisoned
+        self.m.spare.builder.ssa.track = false;
+        !self.m.spare.builder.ssa.poisoned
     }
 
     /// Drops the phis whose inputs are all one value (or the phi itself), until none is left.
     fn drop_trivial_phis(&mut self) {
         loop {
             let mut changed = false;
-            for i in 0..self.s.ssa.phis.len() {
-                let p = self.s.ssa.phis[i].value;
+            for i in 0..self.m.spare.builder.ssa.phis.len() {
+                let p = self.m.spare.builder.ssa.phis[i].value;
                 if self.f.inst(p).flags & flags::DEAD != 0 {
                     continue;
                 }
                 // Inputs resolved first (a dropped phi's value stands in).
                 for k in (0..self.f.inst(p).args.len()).step_by(2) {
                     let a = self.f.inst(p).args[k];
-                    let r = resolve(&self.s.ssa, &self.f, a);
+                    let r = resolve(&self.m.spare.builder.ssa, &self.f, a);
                     if r != a {
                         self.f.inst_mut(p).args[k] = r;
                     }
@@ -721,9 +743,9 @@ impl FnBuilder<'_> {
     fn type_phis(&mut self) {
         const UNDECIDED: u32 = u32::MAX;
         const CONFLICT: u32 = u32::MAX - 1;
-        let mut parent = std::mem::take(&mut self.s.ssa.parent);
-        let mut web_ty = std::mem::take(&mut self.s.ssa.web_ty);
-        let n = self.s.ssa.phis.len();
+        let mut parent = std::mem::take(&mut self.m.spare.builder.ssa.parent);
+        let mut web_ty = std::mem::take(&mut self.m.spare.builder.ssa.web_ty);
+        let n = self.m.spare.builder.ssa.phis.len();
         parent.clear();
         parent.extend(0..n as u32);
         // (Every phi is one the builder made: the opcode answers before the map is asked.)
@@ -734,12 +756,12 @@ impl FnBuilder<'_> {
             }
         };
         for i in 0..n {
-            let p = self.s.ssa.phis[i].value;
+            let p = self.m.spare.builder.ssa.phis[i].value;
             if self.f.inst(p).flags & flags::DEAD != 0 {
                 continue;
             }
             for k in (0..self.f.inst(p).args.len()).step_by(2) {
-                if let Some(j) = index(&self.s.ssa, &self.f, self.f.inst(p).args[k]) {
+                if let Some(j) = index(&self.m.spare.builder.ssa, &self.f, self.f.inst(p).args[k]) {
                     let (x, y) = (find(&mut parent, i as u32), find(&mut parent, j));
                     if x != y {
                         parent[x as usize] = y;
@@ -750,7 +772,7 @@ impl FnBuilder<'_> {
         web_ty.clear();
         web_ty.resize(n, UNDECIDED);
         for i in 0..n {
-            let p = self.s.ssa.phis[i].value;
+            let p = self.m.spare.builder.ssa.phis[i].value;
             let inst = self.f.inst(p);
             if inst.flags & flags::DEAD != 0 {
                 continue;
@@ -763,7 +785,9 @@ impl FnBuilder<'_> {
             for k in (0..inst.args.len()).step_by(2) {
                 let a = inst.args[k];
                 let t = match a {
-                    Operand::Value(_) if index(&self.s.ssa, &self.f, a).is_some() => continue,
+                    Operand::Value(_) if index(&self.m.spare.builder.ssa, &self.f, a).is_some() => {
+                        continue;
+                    }
                     Operand::Value(x) => self.voted_type(x, phi_ty),
                     _ => continue,
                 };
@@ -776,7 +800,7 @@ impl FnBuilder<'_> {
             }
         }
         for i in 0..n {
-            let PhiRec { value: p, .. } = self.s.ssa.phis[i];
+            let PhiRec { value: p, .. } = self.m.spare.builder.ssa.phis[i];
             if self.f.inst(p).flags & flags::DEAD != 0 {
                 continue;
             }
@@ -804,8 +828,8 @@ impl FnBuilder<'_> {
                 self.f.inst_mut(p).args[k] = fixed;
             }
         }
-        self.s.ssa.parent = parent;
-        self.s.ssa.web_ty = web_ty;
+        self.m.spare.builder.ssa.parent = parent;
+        self.m.spare.builder.ssa.web_ty = web_ty;
     }
 
     /// The type input value `x` of a phi of type `phi_ty` counts as in its web's type: its

@@ -22,8 +22,8 @@ impl FnBuilder<'_> {
     /// block before it).
     fn value_at_end_raw_in(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8, BlockId)> {
         let mut b = b;
-        for _ in 0..self.s.ssa.preds.len() {
-            let s = &self.s.ssa;
+        for _ in 0..self.m.spare.builder.ssa.preds.len() {
+            let s = &self.m.spare.builder.ssa;
             let (lo, hi) = s.end_range[b.0 as usize];
             if let Some(e) = s.end_defs[lo as usize..hi as usize]
                 .iter()
@@ -57,7 +57,7 @@ impl FnBuilder<'_> {
     /// already, gets scalar phis as before).
     #[inline]
     pub(crate) fn vector_join(&self, var: VarId, cur: BlockId) -> bool {
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         if !s.track {
             return false;
         }
@@ -83,7 +83,7 @@ impl FnBuilder<'_> {
     /// the cost of one look-up.
     #[inline(never)]
     pub(crate) fn read_vector_group(&mut self, var: VarId, cur: BlockId) -> bool {
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         if !s.track || s.state(cur) & SEALED == 0 || s.preds[cur.0 as usize].len() < 2 {
             return false;
         }
@@ -94,7 +94,7 @@ impl FnBuilder<'_> {
         if k0 == u8::MAX {
             return false;
         }
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         let (lo, hi) = s.end_range[blk.0 as usize];
         let mut group: SmallVec<[VarId; 4]> = SmallVec::new();
         for e in &s.end_defs[lo as usize..hi as usize] {
@@ -119,7 +119,7 @@ impl FnBuilder<'_> {
 
     /// Whether block `b` (finished) records a value of its own for `var`.
     fn has_value_in(&self, var: VarId, b: BlockId) -> bool {
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         let (lo, hi) = s.end_range[b.0 as usize];
         if s.end_defs[lo as usize..hi as usize]
             .iter()
@@ -145,7 +145,7 @@ impl FnBuilder<'_> {
     /// vector itself. On success each variable is the component of that vector in `cur`,
     /// and no scalar phi or extract is made.
     pub(crate) fn read_vector_across(&mut self, vars: &[VarId], cur: BlockId) -> bool {
-        let s = &self.s.ssa;
+        let s = &self.m.spare.builder.ssa;
         if !s.track || vars.len() < 2 || vars.len() > 4 || s.state(cur) & SEALED == 0 {
             return false;
         }
@@ -268,7 +268,7 @@ impl FnBuilder<'_> {
                 args.push(Operand::Block(p));
             }
             let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
-            let s = &mut self.s.ssa;
+            let s = &mut self.m.spare.builder.ssa;
             s.phi_index.insert(phi.0, s.phis.len() as u32);
             s.phis.push(PhiRec {
                 value: phi,
