@@ -159,13 +159,16 @@ impl Translator {
         options: &Options,
     ) -> Result<Translation, crate::Error> {
         self.d3d9.clear();
-        let (mut module, mut reflection, globals) = lower_reusing(
+        // Filled in place by the lowering (its stage set there), then moved out once.
+        let mut reflection = Reflection::empty(crate::reflect::ShaderStage::Vertex);
+        let (mut module, globals) = lower_reusing(
             dxbc,
             options,
             self.module.take(),
             &mut self.program,
             &mut self.lower,
             &mut self.d3d9,
+            &mut reflection,
         )?;
         let r = self.finish(&mut module, &mut reflection, &globals, options);
         // The lists of the reflection globals serve the next lowering.
@@ -248,7 +251,11 @@ pub(crate) fn lower_container(
 ) -> Result<crate::ir::Module, crate::Error> {
     let mut kept = crate::lower::LowerScratch::default();
     let mut d3d9 = crate::lower_d3d9::Kept::default();
-    Ok(*lower_reusing(dxbc, options, None, &mut None, &mut kept, &mut d3d9)?.0)
+    let mut refl = Reflection::empty(crate::reflect::ShaderStage::Vertex);
+    Ok(*lower_reusing(
+        dxbc, options, None, &mut None, &mut kept, &mut d3d9, &mut refl,
+    )?
+    .0)
 }
 
 /// Makes the reflection say what the finished module holds (`used`: per global, whether the
@@ -286,10 +293,11 @@ fn sync_reflection(
     }
 }
 
-/// Parses, decodes and lowers a container to IR and its reflection, reusing the tables of
-/// `reuse` (a module of an earlier translation) when given, the decoded program's vectors
-/// of `kept` (left there for the next translation), the SM4 lowering's buffers of
-/// `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for after the passes.
+/// Parses, decodes and lowers a container to IR and its reflection (`refl`, an empty one,
+/// filled in place), reusing the tables of `reuse` (a module of an earlier translation) when
+/// given, the decoded program's vectors of `kept` (left there for the next translation), the
+/// SM4 lowering's buffers of `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for
+/// after the passes.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
@@ -297,14 +305,8 @@ fn lower_reusing(
     kept: &mut Option<crate::sm4::Program>,
     scratch: &mut crate::lower::LowerScratch,
     d3d9: &mut crate::lower_d3d9::Kept,
-) -> Result<
-    (
-        Box<crate::ir::Module>,
-        Reflection,
-        crate::lower::ReflectionGlobals,
-    ),
-    crate::Error,
-> {
+    refl: &mut Reflection,
+) -> Result<(Box<crate::ir::Module>, crate::lower::ReflectionGlobals), crate::Error> {
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
         let program = crate::d3dbc::decode_reusing(dxbc, d3d9.take_items())?;
@@ -316,7 +318,7 @@ fn lower_reusing(
             }
             .into());
         }
-        let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9);
+        let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9, refl);
         d3d9.keep_items(program.items);
         return Ok(lowered?);
     }
@@ -341,12 +343,11 @@ fn lower_reusing(
     };
     crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
     crate::rules::relax::relax(&mut program);
-    let mut lowered = crate::lower::lower(&program, sigs, options, reuse, scratch)?;
+    let lowered = crate::lower::lower(&program, sigs, options, reuse, scratch, refl)?;
     *kept = Some(program);
-    if let (Some(linkage), Some(chunk)) = (
-        lowered.1.class_linkage.as_mut(),
-        container.chunk_any(&[b"IFCE"]),
-    ) {
+    if let (Some(linkage), Some(chunk)) =
+        (refl.class_linkage.as_mut(), container.chunk_any(&[b"IFCE"]))
+    {
         let ifce = crate::container::Interfaces::parse(chunk)?;
         set_class_interfaces(linkage, &ifce);
     }

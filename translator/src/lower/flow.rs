@@ -747,7 +747,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
 
     /// Turns the invocation into a helper (D3D `discard`: derivatives stay valid).
     pub fn demote(&mut self) {
-        demote(&mut self.b, &mut self.refl, self.opts.target_env);
+        demote(&mut self.b, self.refl, self.opts.target_env);
     }
 }
 

@@ -152,7 +152,7 @@ pub(crate) struct Lowerer<'p, 'm> {
     io: &'m mut IoState,
     res: &'m mut ResourceState,
     flow: &'m mut flow::FlowState,
-    refl: Reflection,
+    refl: &'m mut Reflection,
     /// Byte offset of the instruction being lowered (for errors).
     offset: usize,
     /// The opcode of the instruction being lowered, when one is at fault (for errors; see
@@ -313,7 +313,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     }
 }
 
-/// Lowers `prog` to an IR module and its reflection.
+/// Lowers `prog` to an IR module and its reflection, written into `refl` (an empty one: its
+/// stage is set here).
 ///
 /// `reuse`: a module from an earlier translation whose tables are reset and refilled (fewer
 /// allocations); `None` makes a new one.
@@ -323,7 +324,8 @@ pub fn lower<'p>(
     opts: &'p Options,
     reuse: Option<Box<Module>>,
     kept: &mut LowerScratch,
-) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
+    refl: &mut Reflection,
+) -> R<(Box<Module>, ReflectionGlobals)> {
     let stage = match prog.version.program_type {
         crate::sm4::ProgramType::Vertex => ShaderStage::Vertex,
         crate::sm4::ProgramType::Pixel => ShaderStage::Pixel,
@@ -395,7 +397,10 @@ pub fn lower<'p>(
         io,
         res,
         flow,
-        refl: Reflection::empty(stage),
+        refl: {
+            refl.stage = stage;
+            refl
+        },
         offset: prog.base_offset,
         opcode: None,
         refl_globals: refl_globals.recycled(),
@@ -412,9 +417,9 @@ pub fn lower<'p>(
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
-    let (func, refl, globals) = l.finish()?;
+    let (func, globals) = l.finish()?;
     module.functions.push(func);
-    Ok((module, refl, globals))
+    Ok((module, globals))
 }
 
 /// Whether `dcl_globalFlags` allows refactoring. Without it D3D forbids changing float
@@ -449,12 +454,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         self.lower_body(i)
     }
 
-    /// The entry function, reflection and reflection globals of the finished lowering (the
-    /// state's buffers stay in the caller's `LowerScratch` for the next; the globals' come
-    /// back through the caller).
-    fn finish(mut self) -> R<(crate::ir::Function, Reflection, ReflectionGlobals)> {
+    /// The entry function and reflection globals of the finished lowering (the reflection is
+    /// the caller's; the state's buffers stay in the caller's `LowerScratch` for the next; the
+    /// globals' come back through the caller).
+    fn finish(mut self) -> R<(crate::ir::Function, ReflectionGlobals)> {
         self.refl.class_linkage = self.classes.reflection();
-        finish_lowering(&mut self.b, &mut self.refl, &mut self.refl_globals)
+        finish_lowering(&mut self.b, self.refl, &mut self.refl_globals)
     }
 }
 
@@ -479,14 +484,14 @@ pub(crate) fn declare_float_controls2(m: &mut Module, refl: &mut Reflection, all
     });
 }
 
-/// The entry function, reflection and reflection globals of a finished lowering, of either
-/// front end: the reflection gets the module's capabilities and extensions and its Vulkan
-/// features in order.
+/// The entry function and reflection globals of a finished lowering, of either front end; its
+/// reflection (the caller's, filled in place) gets the module's capabilities and extensions
+/// and its Vulkan features in order.
 pub(crate) fn finish_lowering(
     b: &mut FnBuilder<'_>,
     refl: &mut Reflection,
     globals: &mut ReflectionGlobals,
-) -> Result<(crate::ir::Function, Reflection, ReflectionGlobals), LowerError> {
+) -> Result<(crate::ir::Function, ReflectionGlobals), LowerError> {
     if !b.finish_ssa() {
         return Err(LowerError::Internal {
             what: "a block gained a predecessor after it began (SSA construction)".into(),
@@ -501,8 +506,7 @@ pub(crate) fn finish_lowering(
     refl.vulkan_features.sort();
     refl.vulkan_features.dedup();
     let func = std::mem::take(&mut b.f);
-    let refl = std::mem::replace(refl, Reflection::unnamed(refl.stage));
-    Ok((func, refl, std::mem::take(globals)))
+    Ok((func, std::mem::take(globals)))
 }
 
 impl Reflection {
@@ -565,7 +569,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             self.need_feature("shaderDenormFlushToZeroFloat32");
         }
         if self.opts.float_controls2 {
-            declare_float_controls2(self.b.m, &mut self.refl, self.all_precise);
+            declare_float_controls2(self.b.m, self.refl, self.all_precise);
         }
     }
 

@@ -60,7 +60,7 @@ pub(crate) struct D9<'p, 'm> {
     pub opts: &'p Options,
     /// Byte offset of the instruction being lowered (for errors).
     pub offset: usize,
-    pub refl: Reflection,
+    pub refl: &'m mut Reflection,
     pub refl_globals: ReflectionGlobals,
     /// Variables of the registers the code writes, by (type, number).
     pub regs: &'m mut regs::RegVars,
@@ -219,7 +219,8 @@ impl<'p, 'm> D9<'p, 'm> {
     }
 }
 
-/// Lowers a decoded D3D9 program to an IR module and its reflection.
+/// Lowers a decoded D3D9 program to an IR module and its reflection, written into `refl` (an
+/// empty one: its stage is set here).
 ///
 /// `reuse`: a module from an earlier translation whose tables are reset and refilled (fewer
 /// allocations); `None` makes a new one.
@@ -228,7 +229,8 @@ pub fn lower(
     opts: &Options,
     reuse: Option<Box<Module>>,
     kept: &mut Kept,
-) -> R<(Box<Module>, Reflection, ReflectionGlobals)> {
+    refl: &mut Reflection,
+) -> R<(Box<Module>, ReflectionGlobals)> {
     kept.clear();
     let stage = stage_of(prog.version);
     // Relaxed limits: a 2_0 program may use the 2_x instructions.
@@ -251,7 +253,7 @@ pub fn lower(
     kept.tex.samplers.clear();
     // The lowering state lives in this block and is dropped where it lies at its end (a
     // `drop(l)` call would first copy the whole struct).
-    let (func, refl, globals) = {
+    let (func, globals) = {
         let mut l = D9 {
             b: FnBuilder::new(&mut module, insts.len() * 8 + 64),
             prog,
@@ -260,7 +262,10 @@ pub fn lower(
             stage,
             opts,
             offset: 0,
-            refl: Reflection::empty(stage),
+            refl: {
+                refl.stage = stage;
+                refl
+            },
             refl_globals: ReflectionGlobals::default(),
             regs: &mut kept.regs,
             decl: &mut kept.decl,
@@ -282,7 +287,7 @@ pub fn lower(
         }
         if opts.float_controls2 {
             // D3D9 has no precise operations: every one may be refactored.
-            crate::lower::declare_float_controls2(l.b.m, &mut l.refl, false);
+            crate::lower::declare_float_controls2(l.b.m, l.refl, false);
         }
         l.check_state()?;
         l.scan()?;
@@ -293,10 +298,10 @@ pub fn lower(
             info.state = std::mem::take(&mut l.state.read);
             info.state.sort_by_key(|e| e.item);
         }
-        let lowered = crate::lower::finish_lowering(&mut l.b, &mut l.refl, &mut l.refl_globals)?;
+        let lowered = crate::lower::finish_lowering(&mut l.b, l.refl, &mut l.refl_globals)?;
         kept.tails.push = l.state.push.take();
         lowered
     };
     module.functions.push(func);
-    Ok((module, refl, globals))
+    Ok((module, globals))
 }

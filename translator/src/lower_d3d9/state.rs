@@ -330,7 +330,7 @@ impl<'p, 'm> D9<'p, 'm> {
         const ITEMS: [StateItem; 2] = [StateItem::AlphaFunc, StateItem::AlphaRef];
         self.state_declare(&ITEMS);
         if self.deferrable(&ITEMS) {
-            crate::lower::declare_demote(self.b.m, &mut self.refl, self.opts.target_env);
+            crate::lower::declare_demote(self.b.m, self.refl, self.opts.target_env);
             let first = self.next_value();
             let a = self.b.extract(c, 3);
             self.defer(TailKind::AlphaTest, first, TypeId::VOID, &[a], [None; 2]);

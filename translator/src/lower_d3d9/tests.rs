@@ -23,11 +23,23 @@ fn no_state() -> Options {
     o
 }
 
+/// [`super::lower`] with a reflection of its own, returned with the module.
+fn lower_with_reflection(
+    prog: &d3dbc::Program,
+    opts: &Options,
+    reuse: Option<Box<Module>>,
+    kept: &mut super::Kept,
+) -> Result<(Box<Module>, Reflection, ReflectionGlobals), crate::lower::LowerError> {
+    let mut refl = Reflection::empty(crate::reflect::ShaderStage::Vertex);
+    let (m, g) = super::lower(prog, opts, reuse, kept, &mut refl)?;
+    Ok((m, refl, g))
+}
+
 fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals) {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
     let mut kept = super::Kept::default();
-    let (mut m, r, g) = super::lower(&prog, opts, None, &mut kept).unwrap();
+    let (mut m, r, g) = lower_with_reflection(&prog, opts, None, &mut kept).unwrap();
     crate::passes::run(&mut m).unwrap();
     // The state code built in place (the evaluator runs IR; prebuilt code is SPIR-V words).
     for tail in &mut kept.tails.list {
@@ -40,7 +52,7 @@ fn lowered(src: &str, opts: &Options) -> (Module, Reflection, ReflectionGlobals)
 fn lower_err(src: &str) -> crate::lower::LowerError {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
-    match super::lower(&prog, &no_state(), None, &mut super::Kept::default()) {
+    match lower_with_reflection(&prog, &no_state(), None, &mut super::Kept::default()) {
         Err(e) => e,
         Ok(_) => panic!("lowering succeeded"),
     }
@@ -763,7 +775,7 @@ fn software_vertex_processing_has_the_software_limits() {
     );
     // Pixel shaders keep their limits.
     let bytes = d3dbc::asm::assemble("ps_2_0\nmov oC0, c32\n").unwrap();
-    let e = super::lower(
+    let e = lower_with_reflection(
         &d3dbc::decode(&bytes).unwrap(),
         &swvp,
         None,
@@ -818,7 +830,7 @@ fn relaxed_limits_grow_the_sets_and_admit_2_x_opcodes_in_2_0() {
     );
     // Other rules stay.
     let bytes = d3dbc::asm::assemble("ps_2_0\ntexbem t1, t0\n").unwrap();
-    let e = super::lower(
+    let e = lower_with_reflection(
         &d3dbc::decode(&bytes).unwrap(),
         &relaxed,
         None,
@@ -870,7 +882,7 @@ fn a_texture_coordinate_passes_the_point_sprite_code_once_per_block() {
     let bytes = d3dbc::asm::assemble(src).unwrap();
     let prog = d3dbc::decode(&bytes).unwrap();
     let mut kept = super::Kept::default();
-    let (m, _, _) = super::lower(&prog, &Options::default(), None, &mut kept).unwrap();
+    let (m, _, _) = lower_with_reflection(&prog, &Options::default(), None, &mut kept).unwrap();
     let f = &m.functions[0];
     let vec2 = crate::ir::TypeTable::vec(Scalar::F32, 2);
     let count = |op: Op, ty: Option<crate::ir::TypeId>| {
