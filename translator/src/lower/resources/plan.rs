@@ -37,6 +37,19 @@ pub(crate) struct Plan {
     /// the program reads them with residency feedback ([`crate::RawFeedback::TexelBuffer`])
     /// or the options make every such SRV one ([`crate::TexelBuffers::raw_srv`]).
     pub texel_srvs: rustc_hash::FxHashSet<u32>,
+    /// `build_plan`'s lists, kept (emptied) for the next program: the declared ranges, and
+    /// the requests in order with what each stands for.
+    scratch: PlanScratch,
+}
+
+/// The lists `build_plan` fills; their allocations serve the next program.
+#[derive(Debug, Default)]
+struct PlanScratch {
+    /// (request, range ID, offset, may have a counter, counter flag) per declaration.
+    decls: Vec<(RangeRequest, u32, usize, bool, bool)>,
+    requests: Vec<RangeRequest>,
+    /// (range ID, is the counter, offset) per request.
+    meta: Vec<(u32, bool, usize)>,
 }
 
 impl Plan {
@@ -48,6 +61,7 @@ impl Plan {
             places,
             uav_usage,
             texel_srvs,
+            scratch: _, // emptied where it is filled
         } = self;
         *ready = false;
         places.clear();
@@ -140,7 +154,15 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn build_plan(&mut self) -> R<()> {
         let prog = self.prog;
         // Declarations first: (request, range ID, offset, may have a counter, counter flag).
-        let mut decls: Vec<(RangeRequest, u32, usize, bool, bool)> = Vec::new();
+        // The kept lists are taken (and given back at the end; lost only on an error).
+        let PlanScratch {
+            mut decls,
+            mut requests,
+            mut meta,
+        } = std::mem::take(&mut self.res.plan.scratch);
+        decls.clear();
+        requests.clear();
+        meta.clear();
         // Resources are declared before the first instruction (in a hull shader, before
         // the first phase's code); a declaration after it is refused when it is lowered.
         for inst in prog.iter() {
@@ -294,8 +316,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
         }
         // Requests in declaration order, each UAV counter right after its UAV.
-        let mut requests: Vec<RangeRequest> = Vec::with_capacity(decls.len() + 1);
-        let mut meta: Vec<(u32, bool, usize)> = Vec::with_capacity(decls.len() + 1);
         for &(req, id, offset, buffer_uav, flagged) in &decls {
             requests.push(req);
             meta.push((id, false, offset));
@@ -343,6 +363,11 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         plan.places = map;
         plan.uav_usage = usage;
         plan.texel_srvs = texel_srvs;
+        plan.scratch = PlanScratch {
+            decls,
+            requests,
+            meta,
+        };
         plan.ready = true;
         Ok(())
     }
