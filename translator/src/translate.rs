@@ -119,8 +119,9 @@ pub fn translate(dxbc: &[u8], options: &Options) -> Result<Translation, crate::E
 pub struct Translator {
     /// The module of the last translation, reset for the next.
     module: Option<Box<crate::ir::Module>>,
-    /// The decoded program of the last DXBC translation, its vectors reused by the next.
-    program: Option<crate::sm4::Program>,
+    /// The decoded program of the last DXBC translation and the rule checker's lists, reused
+    /// by the next.
+    sm4: Sm4Scratch,
     /// The SM4 lowering's maps and lists, emptied by the next lowering.
     lower: crate::lower::LowerScratch,
     /// What the D3D9 lowering leaves for after the passes (its state code's placeholders).
@@ -165,7 +166,7 @@ impl Translator {
             dxbc,
             options,
             self.module.take(),
-            &mut self.program,
+            &mut self.sm4,
             &mut self.lower,
             &mut self.d3d9,
             &mut reflection,
@@ -253,7 +254,13 @@ pub(crate) fn lower_container(
     let mut d3d9 = crate::lower_d3d9::Kept::default();
     let mut refl = Reflection::empty(crate::reflect::ShaderStage::Vertex);
     Ok(*lower_reusing(
-        dxbc, options, None, &mut None, &mut kept, &mut d3d9, &mut refl,
+        dxbc,
+        options,
+        None,
+        &mut Sm4Scratch::default(),
+        &mut kept,
+        &mut d3d9,
+        &mut refl,
     )?
     .0)
 }
@@ -293,16 +300,25 @@ fn sync_reflection(
     }
 }
 
+/// What a DXBC translation keeps for the next: the decoded program's vectors and the rule
+/// checker's lists.
+#[derive(Default)]
+struct Sm4Scratch {
+    program: Option<crate::sm4::Program>,
+    rules: crate::rules::Scratch,
+}
+
 /// Parses, decodes and lowers a container to IR and its reflection (`refl`, an empty one,
 /// filled in place), reusing the tables of `reuse` (a module of an earlier translation) when
-/// given, the decoded program's vectors of `kept` (left there for the next translation), the
+/// given, the decoded program's vectors and the rule checker's lists of `kept` (left there for
+/// the next translation), the
 /// SM4 lowering's buffers of `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for
 /// after the passes.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,
     reuse: Option<Box<crate::ir::Module>>,
-    kept: &mut Option<crate::sm4::Program>,
+    kept: &mut Sm4Scratch,
     scratch: &mut crate::lower::LowerScratch,
     d3d9: &mut crate::lower_d3d9::Kept,
     refl: &mut Reflection,
@@ -326,7 +342,7 @@ fn lower_reusing(
     let chunk = container.shader_chunk().ok_or_else(|| {
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
     })?;
-    let mut program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.take())?;
+    let mut program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.program.take())?;
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
             Some(c) => Ok(Some(Signature::parse(c)?)),
@@ -341,10 +357,11 @@ fn lower_reusing(
         output: output.as_ref(),
         patch: patch.as_ref(),
     };
-    crate::rules::check(&program, sigs).map_err(crate::TranslateError::from)?;
+    crate::rules::check_with(&program, sigs, &mut kept.rules)
+        .map_err(crate::TranslateError::from)?;
     crate::rules::relax::relax(&mut program);
     let lowered = crate::lower::lower(&program, sigs, options, reuse, scratch, refl)?;
-    *kept = Some(program);
+    kept.program = Some(program);
     if let (Some(linkage), Some(chunk)) =
         (refl.class_linkage.as_mut(), container.chunk_any(&[b"IFCE"]))
     {

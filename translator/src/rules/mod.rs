@@ -141,11 +141,22 @@ fn fail(rule: Rule, offset: usize, what: impl Into<String>) -> R {
 
 /// Checks `prog` and its signatures against the shader model's rules.
 pub fn check(prog: &Program, sigs: Signatures<'_>) -> R {
+    check_with(prog, sigs, &mut Scratch::default())
+}
+
+/// What [`check`] keeps from one program to the next (a [`crate::Translator`] holds one):
+/// the lists of what the walk has seen, emptied before each program.
+#[derive(Default)]
+pub struct Scratch(Seen);
+
+/// [`check`], with the lists of `scratch` (their allocations kept for the next program).
+pub fn check_with(prog: &Program, sigs: Signatures<'_>, scratch: &mut Scratch) -> R {
     let stage = prog.version.program_type;
     check_signatures(stage, sigs, prog.base_offset)?;
+    scratch.0.reset();
     let mut c = Checker {
         stage,
-        seen: Seen::default(),
+        seen: &mut scratch.0,
     };
     for inst in prog.iter() {
         c.instruction(&inst).map_err(|mut v| {
@@ -158,9 +169,9 @@ pub fn check(prog: &Program, sigs: Signatures<'_>) -> R {
     c.finish(prog.base_offset)
 }
 
-struct Checker {
+struct Checker<'s> {
     stage: ProgramType,
-    seen: Seen,
+    seen: &'s mut Seen,
 }
 
 /// What the walk over the instructions has seen so far.
@@ -197,6 +208,60 @@ struct Seen {
     streams: Vec<u32>,
     /// Declared resources (`t#`, `u#`, `g#`) by file and first index: their kind.
     resources: Vec<((T, u32), Kind)>,
+}
+
+impl Seen {
+    /// Empties this record in place for the next program (what `default()` makes), keeping
+    /// its lists' allocations.
+    fn reset(&mut self) {
+        // Every field named, so that a new one cannot be left out.
+        let Seen {
+            phase,
+            stream,
+            temps,
+            indexable,
+            io_masks,
+            thread_groups,
+            gs_input,
+            gs_topology,
+            gs_maxout,
+            gs_emits,
+            input_cp,
+            output_cp,
+            tess_domain,
+            tess_partitioning,
+            tess_output,
+            has_cp_phase,
+            in_cp_phase,
+            code_seen,
+            depth_declared,
+            special_outputs,
+            streams,
+            resources,
+        } = self;
+        *phase = 0;
+        *stream = 0;
+        *temps = 0;
+        indexable.clear();
+        io_masks.clear();
+        *thread_groups = 0;
+        *gs_input = None;
+        *gs_topology = false;
+        *gs_maxout = false;
+        *gs_emits = false;
+        *input_cp = None;
+        *output_cp = None;
+        *tess_domain = false;
+        *tess_partitioning = false;
+        *tess_output = false;
+        *has_cp_phase = false;
+        *in_cp_phase = false;
+        *code_seen = false;
+        *depth_declared = None;
+        special_outputs.clear();
+        streams.clear();
+        resources.clear();
+    }
 }
 
 /// What a declared resource, UAV or shared-memory region is, for the instructions on it.
@@ -432,7 +497,7 @@ fn check_signature(stage: ProgramType, sig: &Signature<'_>, output: bool, offset
     Ok(())
 }
 
-impl Checker {
+impl Checker<'_> {
     fn instruction(&mut self, inst: &InstRef<'_>) -> R {
         let at = inst.offset;
         match inst.opcode {
