@@ -334,7 +334,8 @@ fn lower_reusing(
             }
             .into());
         }
-        let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9, refl);
+        let globals = scratch.take_globals();
+        let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9, refl, globals);
         d3d9.keep_items(program.items);
         return Ok(lowered?);
     }

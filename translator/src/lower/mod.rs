@@ -91,6 +91,12 @@ impl LowerScratch {
     pub(crate) fn keep_globals(&mut self, globals: ReflectionGlobals) {
         self.refl_globals = globals;
     }
+
+    /// The kept reflection globals' lists, emptied (for the D3D9 lowering; the SM4 lowering
+    /// takes them itself).
+    pub(crate) fn take_globals(&mut self) -> ReflectionGlobals {
+        std::mem::take(&mut self.refl_globals).recycled()
+    }
 }
 
 /// Collections emptied with their allocations kept (state recycled for the next program).

@@ -220,7 +220,8 @@ impl<'p, 'm> D9<'p, 'm> {
 }
 
 /// Lowers a decoded D3D9 program to an IR module and its reflection, written into `refl` (an
-/// empty one: its stage is set here).
+/// empty one: its stage is set here), and the reflection's globals, in `globals` (empty lists,
+/// their allocations reused).
 ///
 /// `reuse`: a module from an earlier translation whose tables are reset and refilled (fewer
 /// allocations); `None` makes a new one.
@@ -230,6 +231,7 @@ pub fn lower(
     reuse: Option<Box<Module>>,
     kept: &mut Kept,
     refl: &mut Reflection,
+    globals: ReflectionGlobals,
 ) -> R<(Box<Module>, ReflectionGlobals)> {
     kept.clear();
     let stage = stage_of(prog.version);
@@ -266,7 +268,7 @@ pub fn lower(
                 refl.stage = stage;
                 refl
             },
-            refl_globals: ReflectionGlobals::default(),
+            refl_globals: globals,
             regs: &mut kept.regs,
             decl: &mut kept.decl,
             limits: decls::Limits::of(stage, prog.version, &opts.d3d9),

@@ -31,7 +31,7 @@ fn lower_with_reflection(
     kept: &mut super::Kept,
 ) -> Result<(Box<Module>, Reflection, ReflectionGlobals), crate::lower::LowerError> {
     let mut refl = Reflection::empty(crate::reflect::ShaderStage::Vertex);
-    let (m, g) = super::lower(prog, opts, reuse, kept, &mut refl)?;
+    let (m, g) = super::lower(prog, opts, reuse, kept, &mut refl, Default::default())?;
     Ok((m, refl, g))
 }
 
