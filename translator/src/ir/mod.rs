@@ -323,7 +323,8 @@ pub struct FastMathDefault {
 
 /// The buffers a module keeps from its last built function for the next (see
 /// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
-/// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them.
+/// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them. The builder
+/// of a function uses its state here, in place (it moves no copy of it in or out).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spare {
     pub function: Function,
