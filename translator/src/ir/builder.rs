@@ -524,17 +524,12 @@ impl<'m> FnBuilder<'m> {
             && i < 4
             && let Some(id) = ev.0.checked_add(1)
         {
-            if slot >= self.m.spare.builder.extracts.len() {
-                let n = (slot + 1)
-                    .max(self.f.insts.len())
-                    .max(2 * self.m.spare.builder.extracts.len());
-                self.m
-                    .spare
-                    .builder
-                    .extracts
-                    .resize(n, ExtractSlot::default());
+            let extracts = &mut self.m.spare.builder.extracts;
+            if slot >= extracts.len() {
+                let n = (slot + 1).max(self.f.insts.len()).max(2 * extracts.len());
+                extracts.resize(n, ExtractSlot::default());
             }
-            let e = &mut self.m.spare.builder.extracts[slot];
+            let e = &mut extracts[slot];
             if e.stamp != stamp {
                 *e = ExtractSlot {
                     stamp,

@@ -454,19 +454,12 @@ impl FnBuilder<'_> {
                     None => self.next_input(var),
                 },
                 Step::Got(v) => {
-                    if self.m.spare.builder.ssa.work.len() == base {
+                    let ssa = &self.m.spare.builder.ssa;
+                    if ssa.work.len() == base {
                         return v;
                     }
-                    let top = *self
-                        .m
-                        .spare
-                        .builder
-                        .ssa
-                        .work
-                        .last()
-                        .expect("a phi being filled");
-                    let pred =
-                        self.m.spare.builder.ssa.preds[top.block.0 as usize][top.next as usize - 1];
+                    let top = *ssa.work.last().expect("a phi being filled");
+                    let pred = ssa.preds[top.block.0 as usize][top.next as usize - 1];
                     self.add_input(top.phi, v, pred);
                     self.next_input(var)
                 }
@@ -522,28 +515,15 @@ impl FnBuilder<'_> {
     /// have answered, finishes the phi and hands its value down.
     fn next_input(&mut self, var: VarId) -> Step {
         loop {
-            let top = *self
-                .m
-                .spare
-                .builder
-                .ssa
-                .work
-                .last()
-                .expect("a phi being filled");
-            let preds = &self.m.spare.builder.ssa.preds[top.block.0 as usize];
+            let ssa = &mut self.m.spare.builder.ssa;
+            let top = *ssa.work.last().expect("a phi being filled");
+            let preds = &ssa.preds[top.block.0 as usize];
             if top.next as usize == preds.len() {
-                self.m.spare.builder.ssa.work.pop();
+                ssa.work.pop();
                 return Step::Got(self.remove_if_trivial(top.phi));
             }
             let pred = preds[top.next as usize];
-            self.m
-                .spare
-                .builder
-                .ssa
-                .work
-                .last_mut()
-                .expect("on top")
-                .next += 1;
+            ssa.work.last_mut().expect("on top").next += 1;
             match self.end_def(var, pred) {
                 Some(d) => self.add_input(top.phi, d, pred),
                 None => return Step::Want(pred),
