@@ -250,7 +250,16 @@ pub(crate) fn lower_container(
     dxbc: &[u8],
     options: &Options,
 ) -> Result<crate::ir::Module, crate::Error> {
-    let mut kept = crate::lower::LowerScratch::default();
+    lower_container_with(dxbc, options, &mut crate::lower::LowerScratch::default())
+}
+
+/// [`lower_container`] with the SM4 lowering's kept state `kept` (left there, as a
+/// [`Translator`] leaves it for its next translation).
+pub(crate) fn lower_container_with(
+    dxbc: &[u8],
+    options: &Options,
+    kept: &mut crate::lower::LowerScratch,
+) -> Result<crate::ir::Module, crate::Error> {
     let mut d3d9 = crate::lower_d3d9::Kept::default();
     let mut refl = Reflection::empty(crate::reflect::ShaderStage::Vertex);
     Ok(*lower_reusing(
@@ -258,7 +267,7 @@ pub(crate) fn lower_container(
         options,
         None,
         &mut Sm4Scratch::default(),
-        &mut kept,
+        kept,
         &mut d3d9,
         &mut refl,
     )?

@@ -175,7 +175,7 @@ struct Checker<'s> {
 }
 
 /// What the walk over the instructions has seen so far.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Seen {
     /// Hull shader phase number (0: declarations, then one per phase marker); every phase has
     /// its own temps and I/O declarations.

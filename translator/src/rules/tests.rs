@@ -578,3 +578,45 @@ fn every_rule_is_tested() {
         );
     }
 }
+
+/// The checker's kept record, emptied in place after programs that fill it, is what a new one
+/// is: `Seen::reset` names every field and gives each its default (compared as text:
+/// contents, not capacities).
+#[test]
+fn the_kept_record_emptied_in_place_is_a_new_one() {
+    let programs = [
+        // Resources, I/O masks, an indexable temp and a depth output.
+        "ps_5_0\n.input TEXCOORD 0 v1 float\n.output SV_Target 0 o0 float\n\
+         .output SV_Depth 0 oDepth float\n\
+         dcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_uav_typed_texture2d (float,float,float,float) u1\n\
+         dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_output oDepth\ndcl_temps 1\n\
+         dcl_indexableTemp x0[4], 4\nmov o0.xyzw, v1.xyxy\nmov oDepth, v1.x\nret\n",
+        // A geometry shader: its input primitive, topology and vertex count.
+        "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\n\
+         emit\nret\n",
+    ];
+    let new = format!("{:?}", super::Seen::default());
+    for text in programs {
+        let dxbc = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let c = Container::parse(&dxbc).unwrap();
+        let chunk = c.shader_chunk().unwrap();
+        let prog = crate::sm4::decode(chunk.data, chunk.offset).unwrap();
+        let sig = |tags: &[&[u8; 4]]| c.chunk_any(tags).map(|ch| Signature::parse(ch).unwrap());
+        let (input, output) = (sig(&[b"ISG1", b"ISGN"]), sig(&[b"OSG1", b"OSG5", b"OSGN"]));
+        let sigs = Signatures {
+            input: input.as_ref(),
+            output: output.as_ref(),
+            patch: None,
+        };
+        let mut scratch = super::Scratch::default();
+        super::check_with(&prog, sigs, &mut scratch).unwrap_or_else(|v| panic!("{v:?}\n{text}"));
+        assert_ne!(
+            format!("{:?}", scratch.0),
+            new,
+            "the program left no record:\n{text}"
+        );
+        scratch.0.reset();
+        assert_eq!(format!("{:?}", scratch.0), new, "{text}");
+    }
+}

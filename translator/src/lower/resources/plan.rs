@@ -61,12 +61,15 @@ impl Plan {
             places,
             uav_usage,
             texel_srvs,
-            scratch: _, // emptied where it is filled
+            scratch,
         } = self;
         *ready = false;
         places.clear();
         uav_usage.clear();
         texel_srvs.clear();
+        scratch.decls.clear();
+        scratch.requests.clear();
+        scratch.meta.clear();
     }
 
     pub fn placement(&self, class: RegisterClass, id: u32, counter: bool) -> Option<Placement> {
