@@ -320,9 +320,8 @@ struct Sm4Scratch {
 /// Parses, decodes and lowers a container to IR and its reflection (`refl`, an empty one,
 /// filled in place), reusing the tables of `reuse` (a module of an earlier translation) when
 /// given, the decoded program's vectors and the rule checker's lists of `kept` (left there for
-/// the next translation), the
-/// SM4 lowering's buffers of `scratch`, and leaving in `d3d9` what a D3D9 lowering leaves for
-/// after the passes.
+/// the next translation), the SM4 lowering's buffers of `scratch`, and leaving in `d3d9` what
+/// a D3D9 lowering leaves for after the passes.
 fn lower_reusing(
     dxbc: &[u8],
     options: &Options,

@@ -92,6 +92,24 @@ impl LowerScratch {
         self.refl_globals = globals;
     }
 
+    /// Empties the lowering's state in place for the next program (the reflection globals'
+    /// lists are emptied where they are taken), keeping the allocations.
+    pub(crate) fn recycle(&mut self) {
+        self.temps.clear();
+        self.io.recycle();
+        self.res.recycle();
+        self.flow.recycle();
+    }
+
+    /// What the kept state holds, as text (contents, not capacities; tests of `recycle`).
+    #[cfg(test)]
+    pub(crate) fn contents(&self) -> String {
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}",
+            self.temps, self.io, self.res, self.flow
+        )
+    }
+
     /// The kept reflection globals' lists, emptied (for the D3D9 lowering; the SM4 lowering
     /// takes them itself).
     pub(crate) fn take_globals(&mut self) -> ReflectionGlobals {
@@ -381,6 +399,7 @@ pub fn lower<'p>(
     module.keep_names = opts.debug_names;
     // The state kept from the last translation, emptied in place (field by field: the
     // allocations stay where they are) and borrowed by the lowering.
+    kept.recycle();
     let LowerScratch {
         temps,
         io,
@@ -388,11 +407,8 @@ pub fn lower<'p>(
         flow,
         refl_globals,
     } = kept;
-    temps.clear();
-    io.recycle();
-    res.recycle();
-    flow.recycle();
     let refl_globals = std::mem::take(refl_globals);
+    refl.stage = stage;
     let mut l = Lowerer {
         b: FnBuilder::new(&mut module, prog.instructions.len() * 4 + 64),
         prog,
@@ -403,10 +419,7 @@ pub fn lower<'p>(
         io,
         res,
         flow,
-        refl: {
-            refl.stage = stage;
-            refl
-        },
+        refl,
         offset: prog.base_offset,
         opcode: None,
         refl_globals: refl_globals.recycled(),
@@ -599,61 +612,5 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// Records that the module needs a Vulkan device feature.
     pub fn need_feature(&mut self, name: &'static str) {
         self.refl.need_feature(name);
-    }
-}
-
-#[cfg(test)]
-mod kept_state_tests {
-    use super::LowerScratch;
-
-    /// A pixel shader that fills the I/O, resource and plan state.
-    const PS: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.input TEXCOORD 0 v1 float\n\
-        .output SV_Target 0 o0 float\n\
-        dcl_constantbuffer cb0[1], immediateIndexed\ndcl_sampler s0, mode_default\n\
-        dcl_resource_texture2d (float,float,float,float) t0\n\
-        dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
-        sample r0.xyzw, v1.xyxx, t0.xyzw, s0\nmul o0.xyzw, r0.xyzw, cb0[0].xyzw\nret\n";
-
-    /// A compute shader with a loop and a raw UAV (flow state, UAV usage).
-    const CS: &str = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 2\n\
-        dcl_thread_group 8, 1, 1\nmov r0.x, l(0)\nmov r1.x, l(0)\nloop\n\
-        uge r0.y, r1.x, l(4)\nbreakc_nz r0.y\niadd r0.x, r0.x, r1.x\n\
-        iadd r1.x, r1.x, l(1)\nendloop\nishl r0.w, vThreadID.x, l(2)\n\
-        store_raw u0.x, r0.w, r0.x\nret\n";
-
-    /// A pixel shader with a rasterizer-ordered view (the ROV state).
-    const ROV_PS: &str = "ps_5_0\n.input SV_Position 0 v0 float POS\n.output SV_Target 0 o0 uint\n\
-        dcl_uav_typed_texture2d_rov (uint,uint,uint,uint) u1\n\
-        dcl_input_ps_siv linear noperspective v0.xy, position\ndcl_output o0.xyzw\n\
-        dcl_temps 2\nftou r0.xy, v0.xyxx\n\
-        ld_uav_typed_indexable(texture2d)(uint,uint,uint,uint) r1.x, r0.xyyy, u1.xyzw\n\
-        mov o0.xyzw, r1.xxxx\nstore_uav_typed u1.xyzw, r0.xyyy, r1.xxxx\nret\n";
-
-    /// What the kept state holds, as text (contents, not capacities).
-    fn contents(k: &LowerScratch) -> String {
-        format!("{:?}\n{:?}\n{:?}\n{:?}", k.temps, k.io, k.res, k.flow)
-    }
-
-    /// The SM4 lowering's kept state, emptied in place after programs that fill it, is what a
-    /// new one is: the in-place resets (`recycle`) name every field and give each its default.
-    #[test]
-    fn kept_state_emptied_in_place_is_a_new_one() {
-        let new = contents(&LowerScratch::default());
-        for src in [CS, PS, ROV_PS] {
-            let mut kept = LowerScratch::default();
-            let dxbc = crate::asm::assemble(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-            crate::translate::lower_container_with(&dxbc, &crate::Options::default(), &mut kept)
-                .expect("lowers");
-            assert_ne!(
-                contents(&kept),
-                new,
-                "the program left state behind:\n{src}"
-            );
-            kept.temps.clear();
-            kept.io.recycle();
-            kept.res.recycle();
-            kept.flow.recycle();
-            assert_eq!(contents(&kept), new, "{src}");
-        }
     }
 }

@@ -253,6 +253,7 @@ pub fn lower(
     kept.regs.clear();
     kept.io.clear();
     kept.tex.samplers.clear();
+    refl.stage = stage;
     // The lowering state lives in this block and is dropped where it lies at its end (a
     // `drop(l)` call would first copy the whole struct).
     let (func, globals) = {
@@ -264,10 +265,7 @@ pub fn lower(
             stage,
             opts,
             offset: 0,
-            refl: {
-                refl.stage = stage;
-                refl
-            },
+            refl,
             refl_globals: globals,
             regs: &mut kept.regs,
             decl: &mut kept.decl,

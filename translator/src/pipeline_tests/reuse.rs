@@ -132,3 +132,25 @@ fn kept_buffers_do_not_grow_with_translations() {
         "kept block lists grew: {kept:?}"
     );
 }
+
+/// The SM4 lowering's kept state, emptied in place (`LowerScratch::recycle`, as each lowering
+/// does first) after programs that fill it (I/O, resources and the binding plan, flow, a
+/// rasterizer-ordered view), is what a new one is: the in-place resets name every field and
+/// give each its default.
+#[test]
+fn kept_lowering_state_emptied_in_place_is_a_new_one() {
+    let new = crate::lower::LowerScratch::default().contents();
+    for src in [LOOP_CS, SAMPLE_PS, ROV_PS] {
+        let mut kept = crate::lower::LowerScratch::default();
+        let dxbc = crate::asm::assemble(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        crate::translate::lower_container_with(&dxbc, &Options::default(), &mut kept)
+            .expect("lowers");
+        assert_ne!(
+            kept.contents(),
+            new,
+            "the program left state behind:\n{src}"
+        );
+        kept.recycle();
+        assert_eq!(kept.contents(), new, "{src}");
+    }
+}

@@ -157,15 +157,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     fn build_plan(&mut self) -> R<()> {
         let prog = self.prog;
         // Declarations first: (request, range ID, offset, may have a counter, counter flag).
-        // The kept lists are taken (and given back at the end; lost only on an error).
+        // The kept lists, empty (`Plan::recycle`), are taken and given back at the end (lost
+        // only on an error).
         let PlanScratch {
             mut decls,
             mut requests,
             mut meta,
         } = std::mem::take(&mut self.res.plan.scratch);
-        decls.clear();
-        requests.clear();
-        meta.clear();
         // Resources are declared before the first instruction (in a hull shader, before
         // the first phase's code); a declaration after it is refused when it is lowered.
         for inst in prog.iter() {
