@@ -3,14 +3,20 @@
 # same run and dxbc-spirv's published sizes; then the same speed comparison on the D3D9
 # corpus once our translator accepts D3D9.
 #
-#   tools/bench.sh [-t SECONDS] [STAGES...]      (default stages: vs ps cs)
+#   tools/bench.sh [-t SECONDS] [--plain] [STAGES...]      (default stages: vs ps cs)
 #
-# Speed: `dxbc bench -v` and `../shared/tools/vkd3d-bench -v` alternate over the same files,
-# three rounds each. The total ratio vkd3d/ours is taken from each side's best round (> 1 = we
-# are faster); the per-shader table takes each file's best of the three rounds on each side,
-# and the line "slowest shader: NAME RATIOx" names the file with the lowest ratio.
+# Builds: our translator is timed as two builds in the same run, cargo's plain release build
+# (`cargo build --release`, what a crate user compiles) and the profile-guided build of
+# tools/pgo.sh (what `translator/capi/install.sh --pgo` installs); --plain times the plain
+# build only. vkd3d-shader is Debian's build of it.
+# Speed: `dxbc bench -v` of each build and `../shared/tools/vkd3d-bench -v` alternate over the
+# same files, three rounds each. The total ratio vkd3d/ours is taken from each side's best
+# round (> 1 = we are faster); the per-shader table takes each file's best of the three rounds
+# on each side, and the line "slowest shader (BUILD): NAME RATIOx" names the file with the
+# lowest ratio.
 # Size: our SPIR-V for the same files, counted by `../shared/tools/spirv-metrics` (debug names
-# stripped), beside dxbc-spirv's instruction counts from ../shared/bench/peer-metrics.csv.
+# stripped), beside dxbc-spirv's instruction counts from ../shared/bench/peer-metrics.csv; the
+# profile-guided build's output is compared byte for byte with the plain build's.
 # D3D9: when `dxbc translate` accepts one of ../shared/corpus/d3dbc's files, the files both
 # translators translate are timed the same way (total ratio only), once with our default
 # render-state code and once with `--d3d9-no-state` (none, as vkd3d-shader's default compiles);
@@ -18,8 +24,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=../shared
-secs=2
-if [ "${1:-}" = "-t" ]; then secs=$2; shift 2; fi
+secs=2 pgo=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    -t) secs=$2; shift 2 ;;
+    --plain) pgo=0; shift ;;
+    *) break ;;
+  esac
+done
 stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(vs ps cs)
 [ -d "$shared/bench/dxbc" ] || { echo "bench.sh: $shared/bench is absent" >&2; exit 1; }
 
@@ -27,21 +39,28 @@ files=()
 for s in "${stages[@]}"; do files+=("$shared"/bench/dxbc/"$s"[0-9]*.dxbc); done
 cargo build -q --release -p dxbc-tools
 dxbc=${CARGO_TARGET_DIR:-target}/release/dxbc
+builds=(plain) bins=("$dxbc")
+if [ "$pgo" = 1 ]; then
+  builds+=(pgo) bins+=("$(tools/pgo.sh --print-dir | tail -n1)/dxbc")
+fi
+echo "builds timed: ${builds[*]} (plain: cargo build --release; pgo: tools/pgo.sh)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 ours_args=()
-# compare LABEL FILES...: three alternating rounds of both benchmarks over FILES (with -v, into
-# $out/LABEL.{ours,vkd3d}.N), the best-round totals and the ratio.
+# compare LABEL FILES...: three alternating rounds of the benchmarks over FILES (with -v, into
+# $out/LABEL.{vkd3d,BUILD}.N), the best-round totals and the ratios.
 compare() {
   local label=$1; shift
   for round in 1 2 3; do
     "$shared"/tools/vkd3d-bench -v -t "$secs" "$@" > "$out/$label.vkd3d.$round"
-    "$dxbc" bench -v -t "$secs" "${ours_args[@]}" "$@" > "$out/$label.ours.$round"
+    for i in "${!builds[@]}"; do
+      "${bins[$i]}" bench -v -t "$secs" "${ours_args[@]}" "$@" > "$out/$label.${builds[$i]}.$round"
+    done
   done
-  python3 - "$out" "$label" "$secs" "$#" <<'PY'
+  python3 - "$out" "$label" "$secs" "$#" "${builds[@]}" <<'PY'
 import re, sys
-out, label, secs, n = sys.argv[1:]
+out, label, secs, n, *builds = sys.argv[1:]
 def read(side):
     means, per = [], {}
     for r in (1, 2, 3):
@@ -54,20 +73,27 @@ def read(side):
             if m:
                 per[m.group(1)] = min(per.get(m.group(1), float("inf")), float(m.group(2)))
     return min(means), per
-o, po = read("ours")
 t, pt = read("vkd3d")
-print(f"{label} speed: {n} shaders; ours {o:.2f} us/shader, vkd3d-shader {t:.2f} us/shader "
-      f"(best of 3 rounds of {secs}s)")
-print(f"{label} speed ratio (vkd3d / ours): {t / o:.2f}x")
+ours = {b: read(b) for b in builds}
+print(f"{label} speed: {n} shaders; vkd3d-shader {t:.2f} us/shader; " +
+      "; ".join(f"ours ({b}) {ours[b][0]:.2f} us/shader" for b in builds) +
+      f" (best of 3 rounds of {secs}s)")
+for b in builds:
+    print(f"{label} speed ratio (vkd3d / ours, {b} build): {t / ours[b][0]:.2f}x")
 if label == "bench":
-    print(f"{'shader':<22}{'ours us':>10}{'vkd3d us':>10}{'ratio':>8}")
-    for f in sorted(po):
+    print(f"{'shader':<22}{'vkd3d us':>10}" + "".join(f"{b + ' us':>10}{'ratio':>7}" for b in builds))
+    for f in sorted(pt):
         name = f.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        print(f"{name:<22}{po[f]:>10.2f}{pt[f]:>10.2f}{pt[f] / po[f]:>8.2f}")
-    so, st = sum(po.values()), sum(pt.values())
-    print(f"{'sum of best':<22}{so:>10.2f}{st:>10.2f}{st / so:>8.2f}  (ratio > 1: we are faster)")
-    slow = min(po, key=lambda f: pt[f] / po[f])
-    print(f"slowest shader: {slow.rsplit('/', 1)[-1].rsplit('.', 1)[0]} {pt[slow] / po[slow]:.2f}x")
+        print(f"{name:<22}{pt[f]:>10.2f}" +
+              "".join(f"{ours[b][1][f]:>10.2f}{pt[f] / ours[b][1][f]:>7.2f}" for b in builds))
+    st = sum(pt.values())
+    print(f"{'sum of best':<22}{st:>10.2f}" +
+          "".join(f"{sum(ours[b][1].values()):>10.2f}{st / sum(ours[b][1].values()):>7.2f}" for b in builds) +
+          "  (ratio > 1: we are faster)")
+    for b in builds:
+        po = ours[b][1]
+        slow = min(po, key=lambda f: pt[f] / po[f])
+        print(f"slowest shader ({b} build): {slow.rsplit('/', 1)[-1].rsplit('.', 1)[0]} {pt[slow] / po[slow]:.2f}x")
 PY
 }
 compare bench "${files[@]}"
@@ -75,6 +101,10 @@ compare bench "${files[@]}"
 mkdir "$out/spv"
 for f in "${files[@]}"; do
   "$dxbc" translate -o "$out/spv/$(basename "${f%.dxbc}").spv" "$f" || echo "size: $(basename "$f") does not translate"
+  if [ "$pgo" = 1 ]; then
+    "${bins[1]}" translate -o "$out/pgo.spv" "$f" && cmp -s "$out/pgo.spv" "$out/spv/$(basename "${f%.dxbc}").spv" ||
+      echo "output: the pgo build's SPIR-V for $(basename "$f") differs from the plain build's"
+  fi
 done
 python3 "$shared/tools/spirv-metrics" --csv "$out/ours.csv" "$out/spv" > "$out/metrics.txt" || true
 tail -n1 "$out/metrics.txt"

@@ -18,6 +18,8 @@
 # for many the footprint of the whole set. The instruction counts are per translation; the
 # peer's are not comparable with ours (valgrind counts each iteration of a `rep` string
 # instruction, which its memory clearing uses), so only its lines are printed.
+# DXBC=PATH measures that `dxbc` binary instead of cargo's release build (for example the
+# profile-guided build of tools/pgo.sh, target/pgo/use/release/dxbc).
 # Needs valgrind; the vkd3d-shader column needs ../shared/tools/vkd3d-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,8 +30,12 @@ if [ "${1:-}" = "-v" ]; then verbose=1; shift; fi
 command -v valgrind >/dev/null || { echo "footprint.sh: needs valgrind (apt install valgrind)" >&2; exit 1; }
 files=()
 for f in "$@"; do files+=("$(realpath "$f")"); done
-cargo build -q --release -p dxbc-tools
-dxbc=$(realpath "${CARGO_TARGET_DIR:-target}/release/dxbc")
+if [ -n "${DXBC:-}" ]; then
+  dxbc=$(realpath "$DXBC")
+else
+  cargo build -q --release -p dxbc-tools
+  dxbc=$(realpath "${CARGO_TARGET_DIR:-target}/release/dxbc")
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cg=(valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no)

@@ -4,7 +4,9 @@
 //! block builds with cargo, installs, compiles the C example with pkg-config against the
 //! installed shared library and runs it). Then the installed files are checked: the SONAME
 //! (the ABI major of `DXBC_SPIRV_API_VERSION`), the links, the `.pc` (its version and its
-//! description naming D3D9), and that the program loaded the installed library.
+//! description naming D3D9), and that the program loaded the installed library. The same block
+//! with `install.sh --pgo` (docs/capi.md's profile-guided build) runs too, where rustup can give
+//! the toolchain's llvm-profdata, and is checked to have trained on the translator.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,25 +40,10 @@ fn which(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-#[test]
-fn documented_install_builds_links_and_runs() {
-    let missing: Vec<_> = ["cc", "pkg-config", "readelf", "bash"]
-        .into_iter()
-        .filter(|t| !which(t))
-        .collect();
-    if !missing.is_empty() {
-        integration_tests::skip::skip("C toolchain", &format!("needs {missing:?} on PATH"));
-        return;
-    }
-    let block = doc_block("tests/install.rs runs the next block");
-    assert!(block.contains("install.sh --prefix"), "{block}");
-    assert!(
-        block.contains("pkg-config --cflags --libs dxbc_spirv"),
-        "{block}"
-    );
-
-    let scratch = std::env::temp_dir().join(format!("dxbc-spirv-install-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
+/// Runs `block` in bash from the repository root with `PREFIX` and `TMPDIR` in `scratch` and no
+/// `LD_LIBRARY_PATH`, `PKG_CONFIG_PATH` or `DESTDIR`: (PREFIX, TMPDIR, the run).
+fn run_block(block: &str, scratch: &Path) -> (PathBuf, PathBuf, std::process::Output) {
+    let _ = std::fs::remove_dir_all(scratch);
     let prefix = scratch.join("prefix");
     let tmp = scratch.join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
@@ -68,7 +55,7 @@ fn documented_install_builds_links_and_runs() {
         std::env::var("PATH").unwrap_or_default()
     );
     let run = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", &block])
+        .args(["-euo", "pipefail", "-c", block])
         .current_dir(repo_root())
         .env("PATH", path)
         .env("PREFIX", &prefix)
@@ -78,6 +65,36 @@ fn documented_install_builds_links_and_runs() {
         .env_remove("DESTDIR")
         .output()
         .unwrap();
+    (prefix, tmp, run)
+}
+
+/// The C toolchain the install block needs, or the skip that says what is missing.
+fn c_toolchain() -> bool {
+    let missing: Vec<_> = ["cc", "pkg-config", "readelf", "bash"]
+        .into_iter()
+        .filter(|t| !which(t))
+        .collect();
+    if !missing.is_empty() {
+        integration_tests::skip::skip("C toolchain", &format!("needs {missing:?} on PATH"));
+        return false;
+    }
+    true
+}
+
+#[test]
+fn documented_install_builds_links_and_runs() {
+    if !c_toolchain() {
+        return;
+    }
+    let block = doc_block("tests/install.rs runs the next block");
+    assert!(block.contains("install.sh --prefix"), "{block}");
+    assert!(
+        block.contains("pkg-config --cflags --libs dxbc_spirv"),
+        "{block}"
+    );
+
+    let scratch = std::env::temp_dir().join(format!("dxbc-spirv-install-{}", std::process::id()));
+    let (prefix, tmp, run) = run_block(&block, &scratch);
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -158,5 +175,91 @@ fn documented_install_builds_links_and_runs() {
             "not loaded from the prefix: {line}"
         );
     }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// `install.sh --pgo`: the same documented block with the profile-guided build. It trains on the
+/// repository's shaders (`tools/pgo.sh` says how many), its profile holds the translator's
+/// functions, and the installed library translates the examples.
+#[test]
+fn documented_install_with_pgo_trains_and_runs() {
+    if !c_toolchain() {
+        return;
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .unwrap();
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
+    let has_profdata = std::fs::read_dir(Path::new(&sysroot).join("lib/rustlib"))
+        .into_iter()
+        .flatten()
+        .any(|e| e.unwrap().path().join("bin/llvm-profdata").is_file());
+    if !has_profdata && !which("rustup") {
+        integration_tests::skip::skip(
+            "profile-guided build",
+            "no llvm-profdata in the toolchain and no rustup to add llvm-tools",
+        );
+        return;
+    }
+    let doc = std::fs::read_to_string(repo_root().join("docs/capi.md")).unwrap();
+    assert!(
+        doc.contains("install.sh --pgo --prefix"),
+        "docs/capi.md names --pgo"
+    );
+    let block = doc_block("tests/install.rs runs the next block")
+        .replace("install.sh --prefix", "install.sh --pgo --prefix");
+    let scratch = std::env::temp_dir().join(format!("dxbc-spirv-pgo-{}", std::process::id()));
+    let (prefix, _, run) = run_block(&block, &scratch);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "the install block with --pgo failed ({}):\n{block}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        run.status
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("2 translated, 0 failed"),
+        "{stdout}"
+    );
+    let trained: usize = stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("pgo.sh: training on ")?
+                .strip_suffix(" programs")
+        })
+        .unwrap_or_else(|| panic!("no training line:\n{stderr}"))
+        .parse()
+        .unwrap();
+    assert!(trained >= 100, "trained on {trained} programs");
+    assert!(prefix.join("lib/libdxbc_spirv.a").is_file());
+
+    // The profile counts the translator's own functions (the training went through it).
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo_root().join("target"));
+    let target = if target.is_absolute() {
+        target
+    } else {
+        repo_root().join(target)
+    };
+    let profdata = std::fs::read_dir(Path::new(&sysroot).join("lib/rustlib"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("bin/llvm-profdata"))
+        .find(|p| p.is_file())
+        .expect("pgo.sh added llvm-profdata");
+    let show = Command::new(profdata)
+        .args(["show", "--all-functions", "--counts"])
+        .arg(target.join("pgo/merged.profdata"))
+        .output()
+        .unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    let translate = show
+        .lines()
+        .filter(|l| l.contains("Translator") && l.contains("translate"))
+        .count();
+    assert!(translate > 0, "no Translator::translate in the profile");
     let _ = std::fs::remove_dir_all(&scratch);
 }
