@@ -8,7 +8,8 @@
 # a C and C++ compiler, pkg-config, binutils, valgrind, and what tools/debian-root.sh needs),
 # then fetches into the cache, once, Mesa 25's lavapipe with the Khronos validation layer
 # (tools/lavapipe.sh) and vkd3d-compiler 2.x (tools/vkd3d-compiler.sh, the HLSL compiler of the
-# runtime tests); a failure there stops the run. Without --install the two fetches happen on
+# runtime tests), and adds rustup's llvm-tools component (tools/pgo.sh's llvm-profdata); a
+# failure there stops the run. Without --install the two fetches happen on
 # first use, and where they fail the tests that need them record themselves skipped.
 #
 # 1. Release: `cargo test --workspace --release --no-fail-fast`, through tools/lavapipe.sh, so
@@ -58,6 +59,12 @@ if [ "$install" = 1 ]; then
   say "Vulkan: $(grep -m1 'driverInfo' <<<"$vulkan" | sed 's/.*= *//')"
   compiler=$(tools/vkd3d-compiler.sh --version) || { say "tools/vkd3d-compiler.sh failed"; exit 1; }
   say "HLSL compiler: $compiler"
+  # llvm-profdata for the profile-guided build (tools/pgo.sh, tested by install.rs).
+  if command -v rustup >/dev/null; then
+    rustup component add llvm-tools >/dev/null 2>&1 || { say "rustup component add llvm-tools failed"; exit 1; }
+  else
+    say "no rustup: the profile-guided build's test will record itself skipped"
+  fi
 fi
 
 # Mesa 25's lavapipe when it can be had; else the machine's own Vulkan driver, if any (the
