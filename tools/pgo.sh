@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Profile-guided release build of the CLI and the C library (docs/architecture.md, "Profile-guided
+# Profile-guided release build of the CLI and the C libraries (docs/architecture.md, "Profile-guided
 # build"): the translator is built instrumented, translates this repository's own shaders (the
 # training set below), and is rebuilt with that profile, so that the optimizer lays out and
 # inlines the code for the paths translations take.
 #
 #   tools/pgo.sh [--print-dir]
 #
-# Output: target/pgo/use/release/{dxbc, libdxbc_spirv.so, libdxbc_spirv.a} (under
-# $CARGO_TARGET_DIR/pgo when that is set). With --print-dir the script prints that release
+# Output: target/pgo/use/release/{dxbc, libdxbc_spirv.so, libdxbc_spirv.a,
+# libvkd3d_shader_shim.so} (under $CARGO_TARGET_DIR/pgo when that is set). With --print-dir the script prints that release
 # directory as its last line, for scripts (tools/bench.sh, translator/capi/install.sh --pgo).
 #
 # Training set: every program in shaders/ (shaders/asm/*.asm, shaders/d3d9/*.asm,
@@ -41,9 +41,9 @@ fi
 base=${CARGO_TARGET_DIR:-target}/pgo
 mkdir -p "$base"
 base=$(cd "$base" && pwd)
-packages=(-p dxbc-tools -p dxbc-spirv-capi)
+packages=(-p dxbc-tools -p dxbc-spirv-capi -p vkd3d-shader-shim)
 
-# 1. The instrumented build. Both packages in one build, so the translator crate is compiled
+# 1. The instrumented build. All packages in one build, so the translator crate is compiled
 # once (one feature set): the profile's function names then match what the last step builds.
 say "instrumented build"
 rm -rf "$base/raw"
@@ -102,5 +102,5 @@ say "training on ${#inputs[@]} programs"
 say "optimized build"
 RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$base/merged.profdata" \
   cargo build -q --release "${packages[@]}" --target-dir "$base/use"
-say "built $base/use/release/{dxbc,libdxbc_spirv.so,libdxbc_spirv.a}"
+say "built $base/use/release/{dxbc,libdxbc_spirv.so,libdxbc_spirv.a,libvkd3d_shader_shim.so}"
 if [ "$print_dir" = 1 ]; then echo "$base/use/release"; fi
