@@ -30,8 +30,9 @@ install=0
 if [ "${1:-}" = --install ]; then install=1; shift; fi
 
 # What the tests run: spirv-val, cc/c++, pkg-config and readelf (the C API), valgrind (the C
-# example), and apt, dpkg-deb, the archive keyring and flock (tools/debian-root.sh).
-packages=(spirv-tools gcc g++ libc6-dev pkg-config binutils valgrind
+# example), python3 (tools/pgo.sh's training set), and apt, dpkg-deb, the archive keyring and
+# flock (tools/debian-root.sh).
+packages=(spirv-tools gcc g++ libc6-dev pkg-config binutils valgrind python3
           apt dpkg ca-certificates debian-archive-keyring util-linux)
 
 say() { echo "tests/run.sh: $*" >&2; }

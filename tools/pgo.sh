@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Profile-guided release build of the CLI and the C libraries (docs/architecture.md, "Profile-guided
-# build"): the translator is built instrumented, translates this repository's own shaders (the
-# training set below), and is rebuilt with that profile, so that the optimizer lays out and
-# inlines the code for the paths translations take.
+# Profile-guided release build of the CLI and the C libraries (docs/architecture.md,
+# "Profile-guided build"): the translator is built instrumented, translates this repository's
+# own shaders (the training set below), and is rebuilt with that profile, so that the optimizer
+# lays out and inlines the code for the paths translations take.
 #
 #   tools/pgo.sh [--print-dir]
 #
 # Output: target/pgo/use/release/{dxbc, libdxbc_spirv.so, libdxbc_spirv.a,
-# libvkd3d_shader_shim.so} (under $CARGO_TARGET_DIR/pgo when that is set). With --print-dir the script prints that release
-# directory as its last line, for scripts (tools/bench.sh, translator/capi/install.sh --pgo).
+# libvkd3d_shader_shim.so} (under $CARGO_TARGET_DIR/pgo when that is set). With --print-dir the
+# script prints that release directory as its last line, for scripts (tools/bench.sh,
+# translator/capi/install.sh --pgo). Needs python3 (to cut the training set out of the tests).
 #
 # Training set: every program in shaders/ (shaders/asm/*.asm, shaders/d3d9/*.asm,
 # shaders/examples/*.dxbc, and each assembly or hex section of shaders/runtime/**/*.shader_test),

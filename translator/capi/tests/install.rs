@@ -178,6 +178,21 @@ fn documented_install_builds_links_and_runs() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// The Rust toolchain's `llvm-profdata` (rustup's `llvm-tools` component), where it is there.
+fn toolchain_profdata() -> Option<PathBuf> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let sysroot = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()?;
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    std::fs::read_dir(sysroot.join("lib/rustlib"))
+        .ok()?
+        .map(|e| e.ok().map(|e| e.path().join("bin/llvm-profdata")))
+        .find(|p| p.as_ref().is_some_and(|p| p.is_file()))
+        .flatten()
+}
+
 /// `install.sh --pgo`: the same documented block with the profile-guided build. It trains on the
 /// repository's shaders (`tools/pgo.sh` says how many), its profile holds the translator's
 /// functions, and the installed library translates the examples.
@@ -186,35 +201,24 @@ fn documented_install_with_pgo_trains_and_runs() {
     if !c_toolchain() {
         return;
     }
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let sysroot = Command::new(&rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .unwrap();
-    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
-    let has_profdata = || {
-        std::fs::read_dir(Path::new(&sysroot).join("lib/rustlib"))
-            .into_iter()
-            .flatten()
-            .any(|e| e.unwrap().path().join("bin/llvm-profdata").is_file())
-    };
     // What tools/pgo.sh would do: add rustup's llvm-tools where it is missing. Where that
     // cannot be done (no rustup, or offline), this test cannot run here.
-    if !has_profdata() {
+    let profdata = toolchain_profdata().or_else(|| {
         let added = which("rustup")
             && Command::new("rustup")
                 .args(["component", "add", "llvm-tools"])
                 .output()
                 .is_ok_and(|o| o.status.success());
-        if !added || !has_profdata() {
-            integration_tests::skip::skip(
-                "profile-guided build",
-                "no llvm-profdata in the toolchain, and `rustup component add llvm-tools` \
-                 could not add it",
-            );
-            return;
-        }
-    }
+        if added { toolchain_profdata() } else { None }
+    });
+    let Some(profdata) = profdata else {
+        integration_tests::skip::skip(
+            "profile-guided build",
+            "no llvm-profdata in the toolchain, and `rustup component add llvm-tools` could not \
+             add it",
+        );
+        return;
+    };
     let doc = std::fs::read_to_string(repo_root().join("docs/capi.md")).unwrap();
     assert!(
         doc.contains("install.sh --pgo --prefix"),
@@ -257,21 +261,26 @@ fn documented_install_with_pgo_trains_and_runs() {
     } else {
         repo_root().join(target)
     };
-    let profdata = std::fs::read_dir(Path::new(&sysroot).join("lib/rustlib"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("bin/llvm-profdata"))
-        .find(|p| p.is_file())
-        .expect("pgo.sh added llvm-profdata");
     let show = Command::new(profdata)
         .args(["show", "--all-functions", "--counts"])
         .arg(target.join("pgo/merged.profdata"))
         .output()
         .unwrap();
     let show = String::from_utf8_lossy(&show.stdout);
-    let translate = show
+    // `Translator::translate`'s entry: its busiest block ran once per translation at least.
+    let counts: Vec<u64> = show
         .lines()
-        .filter(|l| l.contains("Translator") && l.contains("translate"))
-        .count();
-    assert!(translate > 0, "no Translator::translate in the profile");
+        .skip_while(|l| !(l.contains("Translator9translate") && l.ends_with(':')))
+        .find_map(|l| l.trim().strip_prefix("Block counts: ["))
+        .unwrap_or_else(|| panic!("no Translator::translate with block counts in the profile"))
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let busiest = counts.iter().copied().max().unwrap_or(0);
+    assert!(
+        busiest >= trained as u64,
+        "Translator::translate's busiest block ran {busiest} times for {trained} programs"
+    );
     let _ = std::fs::remove_dir_all(&scratch);
 }
