@@ -41,8 +41,9 @@ fn which(tool: &str) -> bool {
 }
 
 /// Runs `block` in bash from the repository root with `PREFIX` and `TMPDIR` in `scratch` and no
-/// `LD_LIBRARY_PATH`, `PKG_CONFIG_PATH` or `DESTDIR`: (PREFIX, TMPDIR, the run).
-fn run_block(block: &str, scratch: &Path) -> (PathBuf, PathBuf, std::process::Output) {
+/// `LD_LIBRARY_PATH`, `PKG_CONFIG_PATH` or `DESTDIR`, and checks that it succeeded and that its
+/// last line is the example's `2 translated, 0 failed`: (PREFIX, TMPDIR, its standard error).
+fn run_block(block: &str, scratch: &Path) -> (PathBuf, PathBuf, String) {
     let _ = std::fs::remove_dir_all(scratch);
     let prefix = scratch.join("prefix");
     let tmp = scratch.join("tmp");
@@ -65,7 +66,19 @@ fn run_block(block: &str, scratch: &Path) -> (PathBuf, PathBuf, std::process::Ou
         .env_remove("DESTDIR")
         .output()
         .unwrap();
-    (prefix, tmp, run)
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(
+        run.status.success(),
+        "the install block failed ({}):\n{block}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        run.status
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("2 translated, 0 failed"),
+        "{stdout}"
+    );
+    (prefix, tmp, stderr)
 }
 
 /// The C toolchain the install block needs, or the skip that says what is missing.
@@ -94,19 +107,7 @@ fn documented_install_builds_links_and_runs() {
     );
 
     let scratch = std::env::temp_dir().join(format!("dxbc-spirv-install-{}", std::process::id()));
-    let (prefix, tmp, run) = run_block(&block, &scratch);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        run.status.success(),
-        "docs/capi.md's install block failed ({}):\n{block}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        run.status
-    );
-    assert_eq!(
-        stdout.lines().last(),
-        Some("2 translated, 0 failed"),
-        "{stdout}"
-    );
+    let (prefix, tmp, _) = run_block(&block, &scratch);
 
     // The files, the links and the SONAME.
     let lib = prefix.join("lib");
@@ -227,19 +228,7 @@ fn documented_install_with_pgo_trains_and_runs() {
     let block = doc_block("tests/install.rs runs the next block")
         .replace("install.sh --prefix", "install.sh --pgo --prefix");
     let scratch = std::env::temp_dir().join(format!("dxbc-spirv-pgo-{}", std::process::id()));
-    let (prefix, _, run) = run_block(&block, &scratch);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        run.status.success(),
-        "the install block with --pgo failed ({}):\n{block}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        run.status
-    );
-    assert_eq!(
-        stdout.lines().last(),
-        Some("2 translated, 0 failed"),
-        "{stdout}"
-    );
+    let (prefix, _, stderr) = run_block(&block, &scratch);
     let trained: usize = stderr
         .lines()
         .find_map(|l| {
