@@ -16,9 +16,10 @@ use smallvec::SmallVec;
 use spirv::{GlslStd450Op as Glsl, Op};
 
 use super::alu::{Map, dst_mask, dst_width};
+use super::regs::src_components;
 use super::{Lowerer, R};
 use crate::ir::{Operand, Scalar, TypeId, TypeTable};
-use crate::sm4::{InstRef, Opcode};
+use crate::sm4::{InstRef, Opcode, OperandType};
 
 impl<'p, 'm> Lowerer<'p, 'm> {
     /// Lowers a conversion instruction; false when `inst` is not one.
@@ -43,10 +44,29 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let n = dst_width(dst);
         let fty = TypeTable::vec(Scalar::F32, n);
         let bty = TypeTable::vec(Scalar::Bool, n);
-        let x = self.read(&inst.operands[1], mask, Scalar::F32)?;
+        let src = &inst.operands[1];
+        let x = self.read(src, mask, Scalar::F32)?;
         // Integer results are typed u32 (SPIR-V's conversions take either signedness; the bits
         // go to u32 registers anyway).
         let s = Scalar::U32;
+        let ity = TypeTable::vec(s, n);
+        // A pixel's window coordinates (`int2(pos.xy)`, the usual texel address of a `Load`)
+        // are finite and within [0, 2^15], negated within [-2^15, 0]: in range, so the
+        // conversion alone rounds toward zero as D3D's does, without the clamps and NaN test.
+        if src.ty == OperandType::Input
+            && (signed || !src.modifier.neg())
+            && src
+                .register()
+                .is_some_and(|r| self.input_is_window_xy(r, &src_components(src, mask)))
+        {
+            let op = if signed {
+                Op::ConvertFToS
+            } else {
+                Op::ConvertFToU
+            };
+            let r = self.b.op(op, ity, &[x]);
+            return self.write(dst, r, s, false);
+        }
         let (lo, hi, limit, max, conv) = if signed {
             (
                 -2147483648.0f32,
@@ -64,7 +84,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 Op::ConvertFToU,
             )
         };
-        let ity = TypeTable::vec(s, n);
         let lo = self.b.splat(Scalar::F32, n, lo.to_bits() as u64);
         let hi = self.b.splat(Scalar::F32, n, hi.to_bits() as u64);
         // NClamp maps NaN to the lower bound: 0 for ftou, i32::MIN for ftoi (fixed below).

@@ -420,3 +420,46 @@ fn double_operands_with_bad_masks_are_invalid() {
     );
     assert!(e.contains("cannot hold a double"), "{e}");
 }
+
+/// `ftoi`/`ftou` of a pixel shader's `SV_Position.xy` (window coordinates, always in range) are a
+/// bare conversion; the same conversions of `SV_Position.z`, of a varying, of `-x` for `ftou`, of
+/// a copy in a temp, and of a vertex shader's position input keep the clamp and the selects.
+#[test]
+fn only_window_coordinates_convert_without_the_range_clamp() {
+    let pixel = |body: &str| {
+        let text = format!(
+            "ps_5_0\n.input SV_Position 0 v0 float POS\n.input TEXCOORD 0 v1 float\n\
+             .output SV_Target 0 o0 uint\ndcl_input_ps_siv linear noperspective v0.xyzw, position\n\
+             dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_temps 1\n{body}\nret\n"
+        );
+        let dxbc = crate::asm::assemble(&text).unwrap();
+        crate::translate(&dxbc, &crate::Options::default())
+            .unwrap()
+            .spirv
+    };
+    let clamps = |spirv: &[u32]| count_glsl(spirv, Glsl::NClamp);
+    let bare = pixel("ftoi o0.xy, v0.xyxx\nftou o0.zw, |v0.yyyx|\nftoi o0.x, -v0.y");
+    assert_eq!(clamps(&bare), 0);
+    assert_eq!(count_op(&bare, Op::Select), 0);
+    assert_eq!(count_op(&bare, Op::ConvertFToS), 2);
+    assert_eq!(count_op(&bare, Op::ConvertFToU), 1);
+    for kept in [
+        "ftoi o0.x, v0.z",
+        "ftoi o0.x, v0.w",
+        "ftou o0.x, v1.x",
+        "ftou o0.x, -v0.x",
+        "mov r0.x, v0.x\nftoi o0.x, r0.x",
+    ] {
+        assert_eq!(clamps(&pixel(kept)), 1, "{kept}");
+    }
+    let text = "vs_5_0\n.input SV_Position 0 v0 float\n.output SV_Position 0 o0 float POS\n\
+                dcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\n\
+                ftoi o0.x, v0.x\nmov o0.yzw, v0.yyzw\nret\n";
+    let vertex = crate::translate(
+        &crate::asm::assemble(text).unwrap(),
+        &crate::Options::default(),
+    )
+    .unwrap()
+    .spirv;
+    assert_eq!(clamps(&vertex), 1);
+}

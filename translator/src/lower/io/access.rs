@@ -85,6 +85,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Some(self.b.swizzle(value, sel))
     }
 
+    /// Whether components `comps` of input register `reg` are all `FragCoord`'s x or y (a pixel
+    /// shader's `SV_Position.xy`). Those are window coordinates of a fragment inside the render
+    /// target: finite, non-negative and at most the largest framebuffer size, far below 2^31,
+    /// whether at the pixel centre or at a sample.
+    pub fn input_is_window_xy(&self, reg: u32, comps: &[u8]) -> bool {
+        let Some(slot) = self.io.inputs.get(reg as usize) else {
+            return false;
+        };
+        comps.iter().all(|&c| {
+            c < 2
+                && slot
+                    .parts
+                    .iter()
+                    .any(|p| p.kind == PartKind::FragCoord && c >= p.first && c < p.first + p.count)
+        })
+    }
+
     /// Component `c` of input register `base + index` (index dynamic), read through a
     /// function-local copy of the `dcl_indexrange` holding `base`; out-of-range indices read 0.
     pub fn read_input_dynamic(&mut self, base: u32, index: Operand, c: u8) -> R<Operand> {
