@@ -51,8 +51,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let s = Scalar::U32;
         let ity = TypeTable::vec(s, n);
         // A pixel's window coordinates (`int2(pos.xy)`, the usual texel address of a `Load`)
-        // are finite and within [0, 2^15], negated within [-2^15, 0]: in range, so the
-        // conversion alone rounds toward zero as D3D's does, without the clamps and NaN test.
+        // are finite and between 0 and the render target's size (D3D11's limit is 16384), so
+        // they, their absolute value and (for ftoi) their negation are in range: the conversion
+        // alone rounds toward zero as D3D's does, without the clamps and the NaN test.
         if src.ty == OperandType::Input
             && (signed || !src.modifier.neg())
             && src
