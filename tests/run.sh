@@ -9,8 +9,8 @@
 # then fetches into the cache, once, Mesa 25's lavapipe with the Khronos validation layer
 # (tools/lavapipe.sh) and vkd3d-compiler 2.x (tools/vkd3d-compiler.sh, the HLSL compiler of the
 # runtime tests), and adds rustup's llvm-tools component (tools/pgo.sh's llvm-profdata); a
-# failure there stops the run. Without --install the two fetches happen on
-# first use, and where they fail the tests that need them record themselves skipped.
+# failure there stops the run. Without --install these happen on first use, and where they
+# fail the tests that need them record themselves skipped.
 #
 # 1. Release: `cargo test --workspace --release --no-fail-fast`, through tools/lavapipe.sh, so
 #    that every test binary (and the vk-runner it starts) runs on Mesa 25's lavapipe.
@@ -30,9 +30,8 @@ install=0
 if [ "${1:-}" = --install ]; then install=1; shift; fi
 
 # What the tests run: spirv-val, cc/c++, pkg-config and readelf (the C API), valgrind (the C
-# example), python3 (tools/pgo.sh's training set), and apt, dpkg-deb, the archive keyring and
-# flock (tools/debian-root.sh).
-packages=(spirv-tools gcc g++ libc6-dev pkg-config binutils valgrind python3
+# example), and apt, dpkg-deb, the archive keyring and flock (tools/debian-root.sh).
+packages=(spirv-tools gcc g++ libc6-dev pkg-config binutils valgrind
           apt dpkg ca-certificates debian-archive-keyring util-linux)
 
 say() { echo "tests/run.sh: $*" >&2; }

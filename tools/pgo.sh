@@ -9,11 +9,12 @@
 # Output: target/pgo/use/release/{dxbc, libdxbc_spirv.so, libdxbc_spirv.a,
 # libvkd3d_shader_shim.so} (under $CARGO_TARGET_DIR/pgo when that is set). With --print-dir the
 # script prints that release directory as its last line, for scripts (tools/bench.sh,
-# translator/capi/install.sh --pgo). Needs python3 (to cut the training set out of the tests).
+# translator/capi/install.sh --pgo).
 #
 # Training set: every program in shaders/ (shaders/asm/*.asm, shaders/d3d9/*.asm,
-# shaders/examples/*.dxbc, and each assembly or hex section of shaders/runtime/**/*.shader_test),
-# translated with the default options and with --d3d9-no-state. Nothing from ../shared and
+# shaders/examples/*.dxbc, and each assembly section of shaders/runtime/**/*.shader_test: what
+# the snapshot test translates, integration_tests::programs), translated with the default
+# options and with --d3d9-no-state. Nothing from ../shared and
 # nothing from the benchmark's files, so the profile is the same on every machine and the
 # benchmark measures shaders the build never saw.
 #
@@ -51,48 +52,13 @@ rm -rf "$base/raw"
 RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$base/raw" \
   cargo build -q --release "${packages[@]}" --target-dir "$base/gen"
 
-# 2. The training set, written out as files.
+# 2. The training set: the repository's programs, as the snapshot test collects them, written
+# out as files by the integration tests' `repo-programs`.
 train=$base/train
 rm -rf "$train"
-mkdir -p "$train/asm" "$train/bin"
-cp shaders/examples/*.dxbc "$train/bin/"
-for f in shaders/asm/*.asm; do cp "$f" "$train/asm/sm4-$(basename "$f")"; done
-for f in shaders/d3d9/*.asm; do cp "$f" "$train/asm/d3d9-$(basename "$f")"; done
-python3 - "$train" <<'PY'
-# Each `[<stage> shader asm]` / `dxbc-asm` section becomes a .asm file, each `dxbc-tpf-hex` /
-# `d3dbc-hex` section (little-endian 32-bit words in hex) a binary file.
-import pathlib, re, struct, sys
-train = pathlib.Path(sys.argv[1])
-head = re.compile(r"^\[(\w+) shader (asm|dxbc-asm|dxbc-tpf-hex|d3dbc-hex)\]\s*$")
-for n, path in enumerate(sorted(pathlib.Path("shaders/runtime").rglob("*.shader_test"))):
-    kind, body, k = None, [], 0
-    def flush():
-        global k
-        if kind is None:
-            return
-        name = f"{path.stem}-{n}-{k}"
-        k += 1
-        if kind.endswith("hex"):
-            words = [int(w, 16) for line in body for w in line.split("%")[0].split()]
-            (train / "bin" / f"{name}.bin").write_bytes(struct.pack(f"<{len(words)}I", *words))
-        else:
-            (train / "asm" / f"{name}.asm").write_text("".join(body))
-    for line in path.read_text().splitlines(keepends=True):
-        if line.startswith("["):
-            flush()
-            m = head.match(line)
-            kind, body = (m.group(2) if m else None), []
-        elif kind is not None and not line.lstrip().startswith("%"):
-            body.append(line)
-    flush()
-PY
+cargo run -q --release -p integration-tests --bin repo-programs -- "$train" >/dev/null
 gen=$base/gen/release/dxbc
-shopt -s nullglob
-for f in "$train"/asm/*.asm; do
-  # A section a test means to be refused does not assemble; it trains nothing and is left out.
-  "$gen" asm -o "$train/bin/$(basename "${f%.asm}").bin" "$f" 2>/dev/null || true
-done
-inputs=("$train"/bin/*)
+inputs=("$train"/*.bin)
 [ ${#inputs[@]} -ge 100 ] || { say "only ${#inputs[@]} training inputs (expected over 100)"; exit 1; }
 say "training on ${#inputs[@]} programs"
 "$gen" bench -t 0 -n 3 "${inputs[@]}" >&2

@@ -2,6 +2,7 @@
 //! and how a test that cannot run says so ([`skip`]).
 
 pub mod mutate;
+pub mod programs;
 pub mod skip;
 
 use std::path::{Path, PathBuf};
