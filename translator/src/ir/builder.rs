@@ -136,6 +136,7 @@ impl<'m> FnBuilder<'m> {
         f.vars.clear();
         f.vars.reserve(64);
         f.layout.clear();
+        f.plain_flow = false;
         // The last function's block lists, last first (the entry block's goes to the entry).
         // Only those: lists left over from before are dropped, or the pool would grow by the
         // blocks the passes add to every function, translation after translation.

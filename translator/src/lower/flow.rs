@@ -398,6 +398,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         body: std::ops::Range<usize>,
         what: &str,
     ) -> R<()> {
+        // Not plain flow: a `ret` in the body leaves for the code after the call, through a
+        // one-trip loop when it returns from inside a construct.
+        self.b.f.plain_flow = false;
         self.flow.inlined += body.len();
         if self.flow.inlined > MAX_INLINED {
             return Err(self.unsupported(format!(
@@ -499,6 +502,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.close_if(frame);
             }
             Opcode::Loop => {
+                self.b.f.plain_flow = false;
                 let header = self.b.new_block();
                 let exit = self.b.new_block();
                 self.b.begin_loop(header, exit);
@@ -625,6 +629,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     Some(b) if b == cur && self.b.enter_untouched(from) => b,
                     _ if self.flow.dead == Some(cur) && self.b.enter_untouched(from) => cur,
                     _ => {
+                        // The previous case falls through into this one.
+                        self.b.f.plain_flow = false;
                         let b = self.b.new_block();
                         self.b.terminate(Terminator::Branch(b));
                         if let Some(s) = from {
@@ -738,7 +744,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.call(label)?;
                 self.b.branch_and_begin(next);
             }
-            Opcode::InterfaceCall => self.fcall(&inst)?,
+            Opcode::InterfaceCall => {
+                self.b.f.plain_flow = false;
+                self.fcall(&inst)?
+            }
             Opcode::Label => return Err(self.invalid("label inside the main program")),
             _ => return Ok(false),
         }

@@ -470,6 +470,9 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if let Some(plan) = xfb {
             self.apply_xfb(plan)?;
         }
+        // Plain until a construct that is not (see `Function::plain_flow`): `lower::flow`
+        // clears it.
+        self.b.f.plain_flow = true;
         self.lower_body(i)
     }
 

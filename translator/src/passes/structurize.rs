@@ -23,6 +23,11 @@
 //!    followed by it, as SPIR-V requires.
 //! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
 //!    comes after its dominators and each construct's body before its merge.
+//!
+//! **Plain flow.** When the front end promises plainly nested `if`s and `switch`es
+//! ([`Function::plain_flow`]), steps 1–4 have nothing to find: each join is its construct's
+//! merge. [`take_stated_joins`] checks what is cheap to check and takes them, and only step 5
+//! runs; where the IR is checked, the general path runs on a copy and must agree.
 
 use super::cfg::{DomTree, Preds, immediate_dominators_into, reverse_post_order_into};
 use super::{PassError, phis};
@@ -1166,6 +1171,21 @@ pub fn structurize_with(
         return Ok(DomTree::compute_with(f, cfg));
     }
     fold_trivial_branches(f);
+    if f.plain_flow {
+        // The dominators of the graph as the front end left it (the blocks it began, dead ones
+        // included: the tree holds what the entry reaches), then the final layout.
+        let oracle = super::checking().then(|| f.clone());
+        let dom = DomTree::compute_with(f, cfg);
+        if take_stated_joins(f, &dom, sc) {
+            structured_layout(f, sc);
+            if let Some(mut general) = oracle {
+                general.plain_flow = false;
+                check_same_as_general(f, &dom, &mut general)?;
+            }
+            return Ok(dom);
+        }
+        cfg.recycle(dom);
+    }
     let mut layout = std::mem::take(&mut sc.post);
     reverse_post_order_into(f, &mut layout, &mut sc.seen, &mut sc.walk);
     sc.post = std::mem::replace(&mut f.layout, layout);
@@ -1222,6 +1242,81 @@ pub fn structurize_with(
             Err(e)
         }
     }
+}
+
+/// Plain flow (see [`Function::plain_flow`]): each selection header's merge is the join the
+/// front end recorded. A plainly nested construct's join is where its paths meet, and the
+/// paths that do not meet there leave for an enclosing switch's join or end the invocation,
+/// so the join is what [`place_selection_merges`] would find; without loops there is no loop
+/// to find and nothing to reshape, and without a case falling through no switch to reorder.
+/// What is cheap to check is checked: every reachable header has a join of its own (no other
+/// header's) that it dominates, or that nothing reaches (then made an unreachable merge, as
+/// the general path does). When a check fails nothing has changed and the caller goes on
+/// with the general path.
+fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> bool {
+    let n = f.blocks.len();
+    let taken = &mut sc.hint_taken;
+    taken.clear();
+    taken.resize(n, false);
+    // The reachable headers: those of the dominator tree.
+    for &h in dom.preorder() {
+        let b = f.block(h);
+        if !matches!(
+            b.term,
+            Terminator::CondBranch { .. } | Terminator::Switch { .. }
+        ) {
+            continue;
+        }
+        let Some(j) = b.join else { return false };
+        let ji = j.0 as usize;
+        if j == h || ji >= n || taken[ji] || (dom.contains(j) && !dom.dominates(h, j)) {
+            return false;
+        }
+        taken[ji] = true;
+    }
+    for &h in dom.preorder() {
+        let b = f.block(h);
+        if !matches!(
+            b.term,
+            Terminator::CondBranch { .. } | Terminator::Switch { .. }
+        ) {
+            continue;
+        }
+        let j = b.join.expect("checked above");
+        if !dom.contains(j) {
+            // Every path left the construct: the join is an unreachable merge.
+            let blk = f.block_mut(j);
+            blk.insts.clear();
+            blk.term = Terminator::Unreachable;
+            blk.join = None;
+            blk.loop_exit = None;
+        }
+        f.block_mut(h).merge = Merge::Selection(j);
+    }
+    true
+}
+
+/// Where the IR is checked (debug builds, tests, `DXBC_VALIDATE_IR`): the general path, run on
+/// `general` (the function as it came, plain flow not claimed), must give `f`'s blocks and
+/// layout.
+#[cold]
+fn check_same_as_general(
+    f: &Function,
+    dom: &DomTree,
+    general: &mut Function,
+) -> Result<(), PassError> {
+    let general_dom = structurize(general)?;
+    let same_tree = (0..f.blocks.len() as u32)
+        .map(BlockId)
+        .all(|b| dom.idom(b) == general_dom.idom(b) && dom.contains(b) == general_dom.contains(b));
+    if general.blocks != f.blocks || general.layout != f.layout || !same_tree {
+        return Err(PassError::Internal {
+            pass: "structurize",
+            what: "plain flow: the stated joins differ from the merges the general path finds"
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 /// Every header must dominate its merge (unless the merge is unreachable).

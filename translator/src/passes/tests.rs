@@ -533,6 +533,166 @@ fn structurize_puts_a_switch_case_before_the_case_it_falls_into() {
     assert_eq!(cases, &vec![(1, bb), (0, a), (2, c)], "{}", dump(f));
 }
 
+/// `switch in_u { case 0: if (c) { break } else { } ; out_u[0] = 1; break; case 1: if (c) {
+/// ret } else { ret } (dead code after) ; break } ; out_u[1] = in_u` as the SM4 lowering
+/// builds it (a join per construct, dead blocks after `break` and `ret`), with plain flow
+/// claimed when `plain`. Returns (switch join, the `if` headers and their joins).
+fn plain_switch(fx: &mut Fixture, plain: bool) -> (BlockId, [(BlockId, BlockId); 2]) {
+    let mut out = (BlockId(0), [(BlockId(0), BlockId(0)); 2]);
+    build(fx, |b, fx| {
+        let u = b.load_global(fx.in_u);
+        let zero = b.u32c(0);
+        let cond = b.op(Op::INotEqual, TypeId::BOOL, &[u, zero]);
+        let entry = b.current();
+        let (case0, case1, exit) = (b.new_block(), b.new_block(), b.new_block());
+        b.terminate(Terminator::Switch {
+            selector: u,
+            default: exit,
+            cases: vec![(0, case0), (1, case1)],
+        });
+        b.f.block_mut(entry).join = Some(exit);
+        // case 0: the then-arm breaks; the join is reached from the else-arm.
+        b.begin(case0);
+        let (t0, e0, j0) = (b.new_block(), b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: t0,
+            on_false: e0,
+        });
+        b.f.block_mut(case0).join = Some(j0);
+        b.begin(t0);
+        b.terminate(Terminator::Branch(exit));
+        let dead = b.new_block();
+        b.begin(dead);
+        b.terminate(Terminator::Branch(j0));
+        b.begin(e0);
+        b.terminate(Terminator::Branch(j0));
+        b.begin(j0);
+        let one = b.u32c(1);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), one]);
+        b.terminate(Terminator::Branch(exit));
+        // case 1: both arms return, so nothing reaches the join.
+        b.begin(case1);
+        let (t1, e1, j1) = (b.new_block(), b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: t1,
+            on_false: e1,
+        });
+        b.f.block_mut(case1).join = Some(j1);
+        for arm in [t1, e1] {
+            b.begin(arm);
+            b.terminate(Terminator::Return);
+            let dead = b.new_block();
+            b.begin(dead);
+            b.terminate(Terminator::Branch(j1));
+        }
+        b.begin(j1);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
+        b.terminate(Terminator::Branch(exit));
+        b.begin(exit);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[1]), u]);
+        out = (exit, [(case0, j0), (case1, j1)]);
+    });
+    fx.m.functions[0].plain_flow = plain;
+    out
+}
+
+#[test]
+fn plain_flow_takes_the_stated_joins_as_merges() {
+    let mut fx = fixture();
+    let (exit, ifs) = plain_switch(&mut fx, true);
+    let mut general = fx.m.functions[0].clone();
+    general.plain_flow = false;
+    run_until(&mut fx.m, "structurize");
+    let f = &fx.m.functions[0];
+    use crate::ir::Merge;
+    assert_eq!(
+        f.block(f.entry()).merge,
+        Merge::Selection(exit),
+        "{}",
+        dump(f)
+    );
+    for (header, join) in ifs {
+        assert_eq!(f.block(header).merge, Merge::Selection(join), "{}", dump(f));
+    }
+    // The join nothing reaches is an empty unreachable merge, laid out after its construct.
+    let j1 = ifs[1].1;
+    assert!(
+        matches!(f.block(j1).term, Terminator::Unreachable),
+        "{}",
+        dump(f)
+    );
+    assert!(f.block(j1).insts.is_empty(), "{}", dump(f));
+    let at = |b: BlockId| f.layout.iter().position(|&x| x == b);
+    assert!(at(ifs[1].0) < at(j1) && at(j1) < at(exit), "{}", dump(f));
+    // The general path finds the same structure, block for block.
+    super::structurize::structurize(&mut general).expect("structurizes");
+    assert_eq!(general.blocks, f.blocks, "{}\n{}", dump(&general), dump(f));
+    assert_eq!(general.layout, f.layout);
+}
+
+#[test]
+fn a_plain_flow_claim_that_does_not_hold_takes_the_general_path() {
+    // if (c) { if (c) { } else { } } else { ret } with both `if`s naming the same join (which
+    // both dominate): no plainly nested flow has that, and two headers cannot share a merge.
+    // The claim is not taken, and the result is the general path's.
+    let mut fx = fixture();
+    let mut headers = [BlockId(0); 2];
+    let mut shared = BlockId(0);
+    build(&mut fx, |b, fx| {
+        let u = b.load_global(fx.in_u);
+        let zero = b.u32c(0);
+        let cond = b.op(Op::INotEqual, TypeId::BOOL, &[u, zero]);
+        let outer = b.current();
+        let (inner, other, join) = (b.new_block(), b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: inner,
+            on_false: other,
+        });
+        b.f.block_mut(outer).join = Some(join);
+        b.begin(other);
+        b.terminate(Terminator::Return);
+        b.begin(inner);
+        let (t, e) = (b.new_block(), b.new_block());
+        b.terminate(Terminator::CondBranch {
+            cond,
+            on_true: t,
+            on_false: e,
+        });
+        b.f.block_mut(inner).join = Some(join);
+        for arm in [t, e] {
+            b.begin(arm);
+            b.terminate(Terminator::Branch(join));
+        }
+        b.begin(join);
+        b.op_void(Op::Store, &[Operand::Global(fx.out_u[0]), u]);
+        headers = [outer, inner];
+        shared = join;
+    });
+    fx.m.functions[0].plain_flow = true;
+    let mut general = fx.m.functions[0].clone();
+    general.plain_flow = false;
+    run_until(&mut fx.m, "structurize");
+    let f = &fx.m.functions[0];
+    super::structurize::structurize(&mut general).expect("structurizes");
+    assert_eq!(general.blocks, f.blocks, "{}\n{}", dump(&general), dump(f));
+    assert_eq!(general.layout, f.layout);
+    use crate::ir::Merge;
+    assert_eq!(
+        f.block(headers[0]).merge,
+        Merge::Selection(shared),
+        "{}",
+        dump(f)
+    );
+    assert!(
+        !matches!(f.block(headers[1]).merge, Merge::Selection(m) if m == shared),
+        "{}",
+        dump(f)
+    );
+}
+
 #[test]
 fn writes_that_nothing_reads_leave_nothing() {
     // Both arms write x, which the join never reads: no store, no phi.

@@ -192,3 +192,50 @@ fn a_repeated_case_value_goes_to_its_first_label() {
     });
     assert!(adds_seven, "default B{}", default.0);
 }
+
+/// The SM4 lowering claims plain flow (`Function::plain_flow`) for nested `if`s and
+/// `switch`es, with `break`, `breakc`, `ret`, `retc` and `discard` among them, and the
+/// structurizer's shortcut for it gives what its general path finds; a loop, a case falling
+/// through and a subroutine call make no claim.
+#[test]
+fn plain_flow_is_claimed_for_nested_ifs_and_switches_only() {
+    let program = |body: &str| format!("{HEAD}{body}\nmov o0.xyzw, r0.xyzw\nret\n");
+    let plain = [
+        "lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nif_z r1.x\nmov r0.x, l(2.0)\nelse\nret\nendif\nelse\n\
+         mov r0.y, l(3.0)\nendif",
+        "ftoi r1.x, r0.x\nswitch r1.x\ncase l(0)\nif_nz r1.x\nbreak\nendif\nmov r0.x, l(1.0)\n\
+         break\ncase l(1)\ncase l(2)\nbreakc_nz r1.x\nretc_z r1.x\nmov r0.y, l(1.0)\nbreak\n\
+         default\nswitch r1.x\ncase l(3)\ndiscard_nz r1.x\nbreak\ndefault\nret\nendswitch\n\
+         break\nendswitch",
+        "lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nret\nelse\nret\nendif\nmov r0.x, l(5.0)",
+    ];
+    let irregular = [
+        "mov r1.x, l(0)\nloop\nbreakc_nz r1.x\nmov r1.x, l(1)\nendloop",
+        "ftoi r1.x, r0.x\nswitch r1.x\ncase l(0)\nmov r0.x, l(1.0)\ncase l(1)\nmov r0.y, l(1.0)\n\
+         break\nendswitch",
+    ];
+    for body in plain {
+        let mut f = lowered_valid(&program(body)).functions.remove(0);
+        assert!(f.plain_flow, "{body}");
+        let mut general = f.clone();
+        general.plain_flow = false;
+        let dom = crate::passes::structurize::structurize(&mut f).unwrap();
+        let general_dom = crate::passes::structurize::structurize(&mut general).unwrap();
+        assert_eq!(f.blocks, general.blocks, "{body}");
+        assert_eq!(f.layout, general.layout, "{body}");
+        for b in 0..f.blocks.len() as u32 {
+            let b = crate::ir::BlockId(b);
+            assert_eq!(dom.idom(b), general_dom.idom(b), "{body}");
+        }
+    }
+    for body in irregular {
+        assert!(
+            !lowered_valid(&program(body)).functions[0].plain_flow,
+            "{body}"
+        );
+    }
+    let call = format!(
+        "{HEAD}call label0\nmov o0.xyzw, r0.xyzw\nret\nlabel label0\nmov r0.x, l(1.0)\nret\n"
+    );
+    assert!(!lowered_valid(&call).functions[0].plain_flow);
+}
