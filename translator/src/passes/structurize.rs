@@ -1173,9 +1173,11 @@ pub fn structurize_with(
     fold_trivial_branches(f);
     if f.plain_flow {
         // The dominators of the graph as the front end left it (the blocks it began, dead ones
-        // included: the tree holds what the entry reaches), then the final layout.
+        // included: the tree holds what the entry reaches), in one pass when the blocks were
+        // begun in an order every edge follows, as plain flow's are; then the final layout.
         let oracle = super::checking().then(|| f.clone());
-        let dom = DomTree::compute_with(f, cfg);
+        let dom = DomTree::compute_in_layout_order(f, cfg)
+            .unwrap_or_else(|| DomTree::compute_with(f, cfg));
         if take_stated_joins(f, &dom, sc) {
             structured_layout(f, sc);
             if let Some(mut general) = oracle {
