@@ -165,19 +165,25 @@ impl State {
         self.bstate[entry.0 as usize] = BEGUN | SEALED | LIVE;
     }
 
-    /// Makes room for blocks `0..n`.
+    /// Makes room for blocks `0..n`, and then some: blocks come one at a time, so the
+    /// per-block lists grow to twice their length (at least 16) rather than by one each time.
+    /// Entries past the blocks made hold what a new block starts with.
     #[inline]
     pub fn grow(&mut self, n: usize) {
         if self.bstate.len() < n {
-            self.bstate.resize(n, 0);
+            self.grow_to(n.max(2 * self.bstate.len()).max(16));
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, n: usize) {
+        self.bstate.resize(n, 0);
         if self.preds.len() < n {
             self.preds.resize_with(n, SmallVec::new);
         }
-        if self.end_range.len() < n {
-            self.end_range.resize(n, (0, 0));
-            self.phi_head.resize(n, u32::MAX);
-        }
+        self.end_range.resize(n, (0, 0));
+        self.phi_head.resize(n, u32::MAX);
     }
 
     #[inline]
