@@ -267,20 +267,22 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         let mut labels = std::mem::take(&mut self.flow.labels);
         labels.clear();
         for i in start..n {
-            let inst = self.prog.get(i).expect("in range");
-            if inst.opcode == Opcode::Label {
-                let id = inst
-                    .operands
-                    .first()
-                    .and_then(|o| Some((o.ty, o.register()?)))
-                    .ok_or_else(|| self.invalid("label without a number"))?;
-                if let Some(last) = labels.last_mut() {
-                    last.1.end = i;
-                } else {
-                    main_end = i;
-                }
-                labels.push((id, i + 1..n));
+            // The opcode alone first: most programs have no label.
+            if self.prog.instructions[i].opcode != Opcode::Label {
+                continue;
             }
+            let inst = self.prog.get(i).expect("in range");
+            let id = inst
+                .operands
+                .first()
+                .and_then(|o| Some((o.ty, o.register()?)))
+                .ok_or_else(|| self.invalid("label without a number"))?;
+            if let Some(last) = labels.last_mut() {
+                last.1.end = i;
+            } else {
+                main_end = i;
+            }
+            labels.push((id, i + 1..n));
         }
         self.flow.labels = labels;
         Ok(main_end)
