@@ -368,7 +368,9 @@ fn lower_reusing(
     };
     crate::rules::check_with(&program, sigs, &mut kept.rules)
         .map_err(crate::TranslateError::from)?;
-    crate::rules::relax::relax(&mut program);
+    if kept.rules.has_empty_destination() {
+        crate::rules::relax::relax(&mut program);
+    }
     let lowered = crate::lower::lower(&program, sigs, options, reuse, scratch, refl)?;
     kept.program = Some(program);
     if let (Some(linkage), Some(chunk)) =

@@ -149,6 +149,14 @@ pub fn check(prog: &Program, sigs: Signatures<'_>) -> R {
 #[derive(Default)]
 pub struct Scratch(Seen);
 
+impl Scratch {
+    /// Whether the program last checked has a register destination whose write mask names no
+    /// component: the form [`relax::relax`] rewrites, which it then needs to run for.
+    pub fn has_empty_destination(&self) -> bool {
+        self.0.empty_destination
+    }
+}
+
 /// [`check`], with the lists of `scratch` (their allocations kept for the next program).
 pub fn check_with(prog: &Program, sigs: Signatures<'_>, scratch: &mut Scratch) -> R {
     let stage = prog.version.program_type;
@@ -192,6 +200,8 @@ struct Seen {
     gs_maxout: bool,
     /// An `emit*` instruction was seen (its vertices need an output topology).
     gs_emits: bool,
+    /// A register destination writes no component (see [`Scratch::has_empty_destination`]).
+    empty_destination: bool,
     input_cp: Option<u32>,
     output_cp: Option<u32>,
     tess_domain: bool,
@@ -226,6 +236,7 @@ impl Seen {
             gs_topology,
             gs_maxout,
             gs_emits,
+            empty_destination,
             input_cp,
             output_cp,
             tess_domain,
@@ -249,6 +260,7 @@ impl Seen {
         *gs_topology = false;
         *gs_maxout = false;
         *gs_emits = false;
+        *empty_destination = false;
         *input_cp = None;
         *output_cp = None;
         *tess_domain = false;
@@ -554,6 +566,11 @@ impl Checker<'_> {
         }
         let n_dsts = info.dsts().min(inst.operands.len());
         for op in &inst.operands[..n_dsts] {
+            if op.components == crate::sm4::Components::Mask(0)
+                && matches!(op.ty, T::Temp | T::IndexableTemp | T::Output)
+            {
+                self.seen.empty_destination = true;
+            }
             if let crate::sm4::Components::Mask(0) = op.components
                 && matches!(op.ty, T::UnorderedAccessView | T::ThreadGroupSharedMemory)
                 && matches!(

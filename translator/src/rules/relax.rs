@@ -4,7 +4,8 @@
 //! Why: a rule without a Direct3D source must not refuse (`docs/rules.md`); where such a
 //! program's form would otherwise reach lowering in a shape it does not expect, it is rewritten
 //! here, on the decoded program, to an equivalent form. Run after [`super::check`] and before
-//! lowering.
+//! lowering, when the check saw such a form ([`super::Scratch::has_empty_destination`]: most
+//! programs have none, and then the walk is skipped).
 //!
 //! - A register destination (`r#`, `x#`, `o#`, ...) whose write mask names no component writes
 //!   nothing: it becomes `null`, the destination of a result no one keeps. The instruction still
