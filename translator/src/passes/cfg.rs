@@ -738,6 +738,16 @@ mod tests {
     use petgraph::algo::dominators::simple_fast;
     use petgraph::graph::{DiGraph, NodeIndex};
 
+    /// A xorshift generator from `seed`: each call gives a number below its argument.
+    fn numbers(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        }
+    }
+
     /// The one-pass computation for a layout in topological order gives the tree the general
     /// one does, on random acyclic functions (repeated edges, blocks the entry does not reach,
     /// blocks outside the layout that nothing reached targets), and declines a layout with an
@@ -745,13 +755,7 @@ mod tests {
     #[test]
     fn dominators_in_layout_order_match_the_general_computation() {
         use crate::ir::{Block, Operand, Terminator};
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15u64);
         let mut scratch = Scratch::default();
         let mut declined = 0;
         for case in 0..4000 {
@@ -823,13 +827,7 @@ mod tests {
     /// self-loops, repeated edges and nodes the root does not reach.
     #[test]
     fn immediate_dominators_match_petgraph() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = numbers(0x2545_f491_4f6c_dd1du64);
         for case in 0..4000 {
             let n = 1 + next(24) as usize;
             let m = next(3 * n as u64 + 1) as usize;

@@ -716,11 +716,7 @@ fn place_selection_merges(
         {
             if !in_layout[j.0 as usize] {
                 // Every path left the construct: the join is an unreachable merge.
-                let blk = f.block_mut(j);
-                blk.insts.clear();
-                blk.term = Terminator::Unreachable;
-                blk.join = None;
-                blk.loop_exit = None;
+                make_unreachable_merge(f, j);
                 f.layout.push(j);
                 in_layout[j.0 as usize] = true;
                 region[j.0 as usize] = region[hi];
@@ -1261,6 +1257,8 @@ fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> bool 
     taken.clear();
     taken.resize(n, false);
     // The reachable headers: those of the dominator tree.
+    let headers = &mut sc.headers;
+    headers.clear();
     for &h in dom.preorder() {
         let b = f.block(h);
         if !matches!(
@@ -1275,27 +1273,25 @@ fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> bool 
             return false;
         }
         taken[ji] = true;
+        headers.push(h);
     }
-    for &h in dom.preorder() {
-        let b = f.block(h);
-        if !matches!(
-            b.term,
-            Terminator::CondBranch { .. } | Terminator::Switch { .. }
-        ) {
-            continue;
-        }
-        let j = b.join.expect("checked above");
+    for &h in headers.iter() {
+        let j = f.block(h).join.expect("checked above");
         if !dom.contains(j) {
-            // Every path left the construct: the join is an unreachable merge.
-            let blk = f.block_mut(j);
-            blk.insts.clear();
-            blk.term = Terminator::Unreachable;
-            blk.join = None;
-            blk.loop_exit = None;
+            make_unreachable_merge(f, j);
         }
         f.block_mut(h).merge = Merge::Selection(j);
     }
     true
+}
+
+/// Empties block `j`, a join every path of its construct left, into an unreachable merge.
+fn make_unreachable_merge(f: &mut Function, j: BlockId) {
+    let blk = f.block_mut(j);
+    blk.insts.clear();
+    blk.term = Terminator::Unreachable;
+    blk.join = None;
+    blk.loop_exit = None;
 }
 
 /// Where the IR is checked (debug builds, tests, `DXBC_VALIDATE_IR`): the general path, run on
