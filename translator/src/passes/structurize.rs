@@ -1295,8 +1295,8 @@ fn make_unreachable_merge(f: &mut Function, j: BlockId) {
 }
 
 /// Where the IR is checked (debug builds, tests, `DXBC_VALIDATE_IR`): the general path, run on
-/// `general` (the function as it came, plain flow not claimed), must give `f`'s blocks and
-/// layout.
+/// `general` (the function as it came, plain flow not claimed), must give `f`'s blocks, layout
+/// and dominator tree (`dom`).
 #[cold]
 fn check_same_as_general(
     f: &Function,

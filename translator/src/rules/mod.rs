@@ -566,11 +566,7 @@ impl Checker<'_> {
         }
         let n_dsts = info.dsts().min(inst.operands.len());
         for op in &inst.operands[..n_dsts] {
-            if op.components == crate::sm4::Components::Mask(0)
-                && matches!(op.ty, T::Temp | T::IndexableTemp | T::Output)
-            {
-                self.seen.empty_destination = true;
-            }
+            self.seen.empty_destination |= relax::writes_nothing(op);
             if let crate::sm4::Components::Mask(0) = op.components
                 && matches!(op.ty, T::UnorderedAccessView | T::ThreadGroupSharedMemory)
                 && matches!(

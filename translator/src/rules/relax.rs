@@ -13,6 +13,13 @@
 
 use crate::sm4::{Components, OperandType as T, Program};
 
+/// Whether destination `op` is the form [`relax`] rewrites: a register whose write mask names
+/// no component. The rule check asks the same of each destination
+/// ([`super::Scratch::has_empty_destination`]).
+pub(super) fn writes_nothing(op: &crate::sm4::Operand) -> bool {
+    op.components == Components::Mask(0) && matches!(op.ty, T::Temp | T::IndexableTemp | T::Output)
+}
+
 /// Rewrites `prog` in place (see the module documentation).
 pub fn relax(prog: &mut Program) {
     let Program {
@@ -29,9 +36,7 @@ pub fn relax(prog: &mut Program) {
         let end = (inst.operand_range.end as usize).min(operands.len());
         let n = info.dsts().min(end.saturating_sub(start));
         for op in operands.iter_mut().skip(start).take(n) {
-            if op.components == Components::Mask(0)
-                && matches!(op.ty, T::Temp | T::IndexableTemp | T::Output)
-            {
+            if writes_nothing(op) {
                 *op = crate::sm4::Operand::new(T::Null, Components::Zero);
             }
         }
