@@ -12,14 +12,9 @@ use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, VarId};
 
 impl FnBuilder<'_> {
     /// The value `var` has at the end of block `b` as recorded, without extracting a
-    /// component or making a phi: (value, component or `u8::MAX`), walking back through
-    /// blocks with one predecessor. `None` where a phi would be needed.
-    fn value_at_end_raw(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8)> {
-        self.value_at_end_raw_in(var, b).map(|(v, k, _)| (v, k))
-    }
-
-    /// [`FnBuilder::value_at_end_raw`], and the block whose end records the value (`b` or a
-    /// block before it).
+    /// component or making a phi: (value, component or `u8::MAX`, the block whose end records
+    /// it: `b` or a block before it), walking back through blocks with one predecessor.
+    /// `None` where a phi would be needed.
     fn value_at_end_raw_in(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8, BlockId)> {
         let mut b = b;
         for _ in 0..self.m.spare.builder.ssa.preds.len() {
@@ -137,6 +132,69 @@ impl FnBuilder<'_> {
         false
     }
 
+    /// The values `vars` (at most four) have at the end of block `b`, as
+    /// [`FnBuilder::value_at_end_raw`] gives each, into `out`, in one walk back through blocks
+    /// with one predecessor (each variable's value is the first the walk meets, a block's
+    /// recorded end before its phis). False where a phi would be needed for one of them.
+    fn values_at_end_raw(
+        &mut self,
+        vars: &[VarId],
+        b: BlockId,
+        out: &mut [(Operand, u8); 4],
+    ) -> bool {
+        let mut missing = (1u8 << vars.len()) - 1;
+        let mut b = b;
+        for _ in 0..self.m.spare.builder.ssa.preds.len() {
+            let s = &self.m.spare.builder.ssa;
+            let (lo, hi) = s.end_range[b.0 as usize];
+            for e in &s.end_defs[lo as usize..hi as usize] {
+                if let Some(i) = vars.iter().position(|v| v.0 == e.var)
+                    && missing & (1 << i) != 0
+                {
+                    out[i] = (resolve(s, &self.f, e.value), e.comp);
+                    missing &= !(1 << i);
+                    if missing == 0 {
+                        break;
+                    }
+                }
+            }
+            if missing != 0 {
+                let mut i = s.phi_head[b.0 as usize];
+                while let Some(e) = s.phi_defs.get(i as usize) {
+                    if let Some(k) = vars.iter().position(|v| v.0 == e.var)
+                        && missing & (1 << k) != 0
+                    {
+                        out[k] = (resolve(s, &self.f, e.value), e.comp);
+                        missing &= !(1 << k);
+                        if missing == 0 {
+                            break;
+                        }
+                    }
+                    i = e.next;
+                }
+            }
+            if missing == 0 {
+                return true;
+            }
+            if s.state(b) & SEALED == 0 {
+                return false;
+            }
+            match s.preds[b.0 as usize][..] {
+                [] => {
+                    for (k, &v) in vars.iter().enumerate() {
+                        if missing & (1 << k) != 0 {
+                            out[k] = (self.zero(v), u8::MAX);
+                        }
+                    }
+                    return true;
+                }
+                [p] => b = p,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// Reads register components `vars` (distinct, at the start of block `cur`, which has no
     /// value of its own for them: the current block, or a finished one a read walks through)
     /// as the components of one vector, when the predecessors left them so: several
@@ -149,41 +207,37 @@ impl FnBuilder<'_> {
         if !s.track || vars.len() < 2 || vars.len() > 4 || s.state(cur) & SEALED == 0 {
             return false;
         }
+        let n = vars.len();
         let preds: SmallVec<[BlockId; 8]> = s.preds[cur.0 as usize].iter().copied().collect();
         if preds.is_empty() {
             return false;
         }
-        // Each predecessor's values, and the vector type and components the first one
-        // that left all of them as components of one vector gives.
+        // Each predecessor's values and the vector they are components of (when they are),
+        // and the vector type and components the first such predecessor gives.
         let mut vals: SmallVec<[[(Operand, u8); 4]; 8]> = SmallVec::new();
+        let mut vectors: SmallVec<[Option<Components>; 8]> = SmallVec::new();
         let mut shape: Option<(TypeId, [u8; 4])> = None;
+        let mut any_value = false;
         for &p in &preds {
             let mut v = [(Operand::Lit(0), u8::MAX); 4];
-            for (slot, &var) in v.iter_mut().zip(vars) {
-                match self.value_at_end_raw(var, p) {
-                    Some(x) => *slot = x,
-                    None => return false,
-                }
+            if !self.values_at_end_raw(vars, p, &mut v) {
+                return false;
             }
-            if shape.is_none()
-                && let Some((src, ks)) = one_vector(&v[..vars.len()])
-            {
-                let ty = self.type_of(src);
-                shape = Some((ty, ks));
+            let one = one_vector(&v[..n]);
+            if let Some((src, ks)) = one {
+                if shape.is_none() {
+                    shape = Some((self.type_of(src), ks));
+                }
+                any_value |= matches!(src, Operand::Value(_));
             }
             vals.push(v);
+            vectors.push(one);
         }
-        let Some((ty, ks)) = shape else {
-            return false;
-        };
         // Only a predecessor whose vector is a value saves extracts: where every one left
         // constants, scalar phis of the constants are as small.
-        if !vals
-            .iter()
-            .any(|v| matches!(one_vector(&v[..vars.len()]), Some((Operand::Value(_), _))))
-        {
+        let Some((ty, ks)) = shape.filter(|_| any_value) else {
             return false;
-        }
+        };
         let Some((sc, width)) = self.m.types.shape(ty) else {
             return false;
         };
@@ -195,26 +249,15 @@ impl FnBuilder<'_> {
         let mut built = false;
         let sty = TypeTable::vec(sc, 1);
         for (pi, v) in vals.iter().enumerate() {
-            let v = &v[..vars.len()];
-            if let Some((src, k2)) = one_vector(v)
+            let v = &v[..n];
+            if let Some((src, k2)) = vectors[pi]
                 && k2 == ks
                 && self.type_of(src) == ty
             {
                 inputs.push(src);
                 continue;
             }
-            let consts: Option<SmallVec<[u64; 4]>> = v
-                .iter()
-                .map(|&(x, k)| match x {
-                    Operand::Const(c) if k == u8::MAX => self.m.consts.scalar_bits(c),
-                    _ => None,
-                })
-                .collect();
-            if let Some(bits) = consts {
-                let mut all = [0u64; 4];
-                for (i, &b) in bits.iter().enumerate() {
-                    all[ks[i] as usize & 3] = b;
-                }
+            if let Some(all) = self.constant_components(v, &ks) {
                 inputs.push(Operand::Const(
                     self.m.consts.vector(sc, &all[..width as usize]),
                 ));
@@ -223,11 +266,8 @@ impl FnBuilder<'_> {
             // A vector built at the end of the predecessor: only when the vector is just
             // the components read, in order, and for one predecessor.
             if built
-                || width as usize != vars.len()
-                || ks[..vars.len()]
-                    .iter()
-                    .enumerate()
-                    .any(|(i, &k)| k as usize != i)
+                || width as usize != n
+                || ks[..n].iter().enumerate().any(|(i, &k)| k as usize != i)
             {
                 return false;
             }
@@ -285,10 +325,27 @@ impl FnBuilder<'_> {
         }
         true
     }
+
+    /// The bits of a constant vector whose component `ks[i]` is `vals[i]`, when every one of
+    /// `vals` is a plain scalar constant (the other components 0).
+    fn constant_components(&self, vals: &[(Operand, u8)], ks: &[u8; 4]) -> Option<[u64; 4]> {
+        let mut all = [0u64; 4];
+        for (i, &(x, k)) in vals.iter().enumerate() {
+            let Operand::Const(c) = x else { return None };
+            if k != u8::MAX {
+                return None;
+            }
+            all[ks[i] as usize & 3] = self.m.consts.scalar_bits(c)?;
+        }
+        Some(all)
+    }
 }
 
+/// A vector and which of its components (in order) some values are.
+type Components = (Operand, [u8; 4]);
+
 /// The vector all of `vals` are components of, and which ones, when they are.
-fn one_vector(vals: &[(Operand, u8)]) -> Option<(Operand, [u8; 4])> {
+fn one_vector(vals: &[(Operand, u8)]) -> Option<Components> {
     let mut ks = [0u8; 4];
     let src = vals.first()?.0;
     for (i, &(x, k)) in vals.iter().enumerate() {
