@@ -93,6 +93,8 @@ run release "${lavapipe[@]}" cargo test --workspace --release --no-fail-fast "$@
 run debug cargo test -p integration-tests --no-fail-fast --test corpus_translate \
   --test stages_translate --test translate_mutations --test random_flow --test d3dbc_translate \
   --test translator_reuse "$@"
+# The stage timing behind `dxbc bench --stages` exists only with its feature: its tests with it.
+run stage-times cargo test --release -p translator --features stage-times --lib stage_times
 
 # The summary.
 summary() {
@@ -125,6 +127,7 @@ summary() {
   echo "=================================== summary ==================================="
   summary release "cargo test --workspace --release"
   summary debug "the sweeps again in a debug build"
+  summary stage-times "the stage timing, built with its feature"
   awk -F'\t' '$1 == "runtime" { line = sprintf("runtime: %d passed, %d failed, %d skipped", $2, $3, $4) }
     END { print line ? line : "runtime: no count (the runtime suite did not run, or failed before counting: see above)" }' \
     "$logs/release.skips"

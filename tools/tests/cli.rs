@@ -446,3 +446,35 @@ fn translate_options_for_spec_ids_and_denormals() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `bench --stages` in a build without the stage-times feature (every normal build) refuses
+/// with one line saying how to build one that has it, rather than printing no stages.
+#[test]
+fn bench_stages_without_the_feature_says_how_to_get_it() {
+    let file = std::fs::read_dir(repo().join("shaders/examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "dxbc"))
+        .expect("a bundled example");
+    let out = run(
+        &[
+            "bench",
+            "--stages",
+            "-t",
+            "0",
+            "-n",
+            "1",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if translator::stage_times::AVAILABLE {
+        assert!(out.status.success(), "{stderr}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("lower-body"));
+        return;
+    }
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--features stage-times"), "{stderr}");
+}

@@ -103,6 +103,7 @@ pub mod reflect;
 pub mod rules;
 pub mod sm4;
 mod stage;
+pub mod stage_times;
 
 mod translate;
 

@@ -159,6 +159,7 @@ impl Translator {
         dxbc: &[u8],
         options: &Options,
     ) -> Result<Translation, crate::Error> {
+        crate::stage_times::start();
         self.d3d9.clear();
         // Filled in place by the lowering (its stage set there), then moved out once.
         let mut reflection = Reflection::empty(crate::reflect::ShaderStage::Vertex);
@@ -222,6 +223,7 @@ impl Translator {
                 }
             }
         }
+        crate::stage_times::end(crate::stage_times::Stage::Late);
         let (spirv, used) = crate::emit::emit_with_usage(
             module,
             crate::emit::EmitOptions {
@@ -241,6 +243,7 @@ impl Translator {
             reflection.vulkan_features.push(feature.into());
             reflection.vulkan_features.sort();
         }
+        crate::stage_times::end(crate::stage_times::Stage::Emit);
         Ok(spirv)
     }
 }
@@ -334,6 +337,7 @@ fn lower_reusing(
     use crate::container::signature::Signature;
     if crate::d3dbc::is_d3dbc(dxbc) {
         let program = crate::d3dbc::decode_reusing(dxbc, d3d9.take_items())?;
+        crate::stage_times::end(crate::stage_times::Stage::Parse);
         if options.stream_output.is_some() {
             // D3D9 has no stream output; a declaration for one is the caller's mistake.
             return Err(LowerError::StreamOutput {
@@ -344,6 +348,7 @@ fn lower_reusing(
         }
         let globals = scratch.take_globals();
         let lowered = crate::lower_d3d9::lower(&program, options, reuse, d3d9, refl, globals);
+        crate::stage_times::end(crate::stage_times::Stage::LowerBody);
         d3d9.keep_items(program.items);
         return Ok(lowered?);
     }
@@ -352,6 +357,7 @@ fn lower_reusing(
         crate::container::ContainerError::new(0, "the container has no SHDR or SHEX chunk")
     })?;
     let mut program = crate::sm4::decode_reusing(chunk.data, chunk.offset, kept.program.take())?;
+    crate::stage_times::end(crate::stage_times::Stage::Parse);
     let sig = |tags: &[&[u8; 4]]| -> Result<Option<Signature<'_>>, crate::Error> {
         match container.chunk_any(tags) {
             Some(c) => Ok(Some(Signature::parse(c)?)),
@@ -371,6 +377,7 @@ fn lower_reusing(
     if kept.rules.has_empty_destination() {
         crate::rules::relax::relax(&mut program);
     }
+    crate::stage_times::end(crate::stage_times::Stage::Rules);
     let lowered = crate::lower::lower(&program, sigs, options, reuse, scratch, refl)?;
     kept.program = Some(program);
     if let (Some(linkage), Some(chunk)) =

@@ -430,14 +430,17 @@ pub fn lower<'p>(
     };
     l.check_class_operands()?;
     l.init_stage();
+    crate::stage_times::end(crate::stage_times::Stage::LowerSetup);
     if stage == ShaderStage::Hull {
         l.lower_hull()?;
+        crate::stage_times::end(crate::stage_times::Stage::LowerBody);
     } else {
         l.lower_declarations_and_body()?;
     }
     l.rasterizer_ordered_views();
     let (func, globals) = l.finish()?;
     module.functions.push(func);
+    crate::stage_times::end(crate::stage_times::Stage::LowerFinish);
     Ok((module, globals))
 }
 
@@ -470,10 +473,13 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         if let Some(plan) = xfb {
             self.apply_xfb(plan)?;
         }
+        crate::stage_times::end(crate::stage_times::Stage::LowerDeclarations);
         // Plain until a construct that is not (see `Function::plain_flow`): `lower::flow`
         // clears it.
         self.b.f.plain_flow = true;
-        self.lower_body(i)
+        let body = self.lower_body(i);
+        crate::stage_times::end(crate::stage_times::Stage::LowerBody);
+        body
     }
 
     /// The entry function and reflection globals of the finished lowering (the reflection is

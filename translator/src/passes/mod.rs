@@ -205,6 +205,7 @@ pub fn run_with(m: &mut Module, scratch: &mut Scratch) -> Result<(), PassError> 
                 };
                 pass(f, &mut cx)?;
                 after(m, f, i, stage, name)?;
+                crate::stage_times::end(crate::stage_times::Stage::of_pass(name));
             }
             if let Some(dom) = dom {
                 scratch.cfg.recycle(dom);
