@@ -339,12 +339,14 @@ pub struct Function {
     /// Block order for emission; `layout[0]` is the entry block. Blocks absent from it are dead.
     pub layout: Vec<BlockId>,
     pub vars: Vec<Var>,
-    /// The front end's promise that this function's flow is plainly nested `if`/`else` and
-    /// `switch` constructs: no cycle, no switch case falling through into another, every
-    /// conditional branch and switch with its `join` recorded, and edges leaving a construct
-    /// only to its join, to an enclosing switch's join, or to a block that ends the invocation.
-    /// Each join is then the construct's merge, and the structurizer takes them as they are
-    /// (`passes::structurize`, "Plain flow"). False unless a front end sets it.
+    /// The front end's promise that this function's flow is plainly nested `if`/`else`,
+    /// `switch` and `loop` constructs: cycles only through a loop's header (`loop_exit` set),
+    /// no switch case falling through into another, every conditional branch and switch with
+    /// its `join` recorded, and edges leaving a construct only to its join, to an enclosing
+    /// loop's header or exit (`continue`, `break`), to an enclosing switch's join, or to a
+    /// block that ends the invocation. Each join is then the construct's merge, and the
+    /// structurizer takes them as they are (`passes::structurize`, "Plain flow"). False unless
+    /// a front end sets it.
     pub plain_flow: bool,
 }
 

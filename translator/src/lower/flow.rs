@@ -504,7 +504,6 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 self.b.close_if(frame);
             }
             Opcode::Loop => {
-                self.b.f.plain_flow = false;
                 let header = self.b.new_block();
                 let exit = self.b.new_block();
                 self.b.begin_loop(header, exit);

@@ -475,7 +475,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         crate::stage_times::end(crate::stage_times::Stage::LowerDeclarations);
         // Plain until a construct that is not (see `Function::plain_flow`): `lower::flow`
-        // clears it.
+        // clears it at a case falling through, a call or an interface call.
         self.b.f.plain_flow = true;
         let body = self.lower_body(i);
         crate::stage_times::end(crate::stage_times::Stage::LowerBody);

@@ -24,10 +24,13 @@
 //! 5. Blocks are laid out in a reverse post-order that visits merge blocks last, so every block
 //!    comes after its dominators and each construct's body before its merge.
 //!
-//! **Plain flow.** When the front end promises plainly nested `if`s and `switch`es
-//! ([`Function::plain_flow`]), steps 1–4 have nothing to find: each join is its construct's
-//! merge. [`take_stated_joins`] checks what is cheap to check and takes them, and only step 5
-//! runs; where the IR is checked, the general path runs on a copy and must agree.
+//! **Plain flow.** When the front end promises plainly nested `if`s, `switch`es and `loop`s
+//! ([`Function::plain_flow`]), steps 2–4 have nothing to find: each selection's join is its
+//! merge. Without a loop step 1 has nothing to do either: [`take_stated_joins`] checks what is
+//! cheap to check and takes the joins, and only step 5 runs. With loops, step 1 runs as
+//! always (the continue blocks, split headers and phis moved are the general path's own), then
+//! the joins are taken and step 5 runs. Where the IR is checked, the general path runs on a
+//! copy and must agree.
 
 use super::cfg::{DomTree, Preds, immediate_dominators_into, reverse_post_order_into};
 use super::{PassError, phis};
@@ -1167,22 +1170,36 @@ pub fn structurize_with(
         return Ok(DomTree::compute_with(f, cfg));
     }
     fold_trivial_branches(f);
+    // Plain flow (`take_stated_joins`). Without a loop, the dominators come from one pass over
+    // the front end's layout (its blocks were begun in an order every edge follows; dead ones
+    // are in it, the tree holds what the entry reaches) and then only the layout is left to
+    // make. With a loop (a `loop` is one even when its way back is dead code, as `find_loops`
+    // counts), the general path restructures the loops first and the joins are taken after.
+    let mut plain_loops = false;
+    let mut oracle = None;
     if f.plain_flow {
-        // The dominators of the graph as the front end left it (the blocks it began, dead ones
-        // included: the tree holds what the entry reaches), in one pass when the blocks were
-        // begun in an order every edge follows, as plain flow's are; then the final layout.
-        let oracle = super::checking().then(|| f.clone());
-        let dom = DomTree::compute_in_layout_order(f, cfg)
-            .unwrap_or_else(|| DomTree::compute_with(f, cfg));
-        if take_stated_joins(f, &dom, sc) {
-            structured_layout(f, sc);
-            if let Some(mut general) = oracle {
-                general.plain_flow = false;
-                check_same_as_general(f, &dom, &mut general)?;
+        oracle = super::checking().then(|| f.clone());
+        let has_loop = f.blocks.iter().any(|b| b.loop_exit.is_some());
+        let in_layout_order = if has_loop {
+            None
+        } else {
+            DomTree::compute_in_layout_order(f, cfg)
+        };
+        match in_layout_order {
+            Some(dom) => {
+                if take_stated_joins(f, &dom, sc, &[]) {
+                    structured_layout(f, sc);
+                    if let Some(general) = oracle {
+                        check_same_as_general(f, &dom, general)?;
+                    }
+                    return Ok(dom);
+                }
+                cfg.recycle(dom);
+                oracle = None;
             }
-            return Ok(dom);
+            // A loop (an edge goes back, or a `loop` whose way back is dead).
+            None => plain_loops = true,
         }
-        cfg.recycle(dom);
     }
     let mut layout = std::mem::take(&mut sc.post);
     reverse_post_order_into(f, &mut layout, &mut sc.seen, &mut sc.walk);
@@ -1197,6 +1214,10 @@ pub fn structurize_with(
         find_loops(f, &dom, &mut loops, sc)?;
         if !loops.is_empty() {
             restructure_loops(f, &mut loops, &mut dom, &mut fresh, sc, cfg)?;
+        }
+        if plain_loops && take_stated_joins(f, &dom, sc, &loops) {
+            structured_layout(f, sc);
+            return Ok(true);
         }
         assign_regions(
             f,
@@ -1219,7 +1240,7 @@ pub fn structurize_with(
         if cfg!(debug_assertions) {
             check_merges_dominated(f)?;
         }
-        Ok(())
+        Ok(false)
     })();
     sc.loop_pool.append(&mut loops);
     // One huge function's loops are not all kept for the next ones: at most 64 spare loops,
@@ -1234,7 +1255,16 @@ pub fn structurize_with(
     sc.fresh = fresh;
     sc.region = region;
     match result {
-        Ok(()) => Ok(dom),
+        Ok(joins_taken) => {
+            if joins_taken && let Some(general) = oracle {
+                let checked = check_same_as_general(f, &dom, general);
+                if let Err(e) = checked {
+                    cfg.recycle(dom);
+                    return Err(e);
+                }
+            }
+            Ok(dom)
+        }
         Err(e) => {
             cfg.recycle(dom);
             Err(e)
@@ -1244,14 +1274,16 @@ pub fn structurize_with(
 
 /// Plain flow (see [`Function::plain_flow`]): each selection header's merge is the join the
 /// front end recorded. A plainly nested construct's join is where its paths meet, and the
-/// paths that do not meet there leave for an enclosing switch's join or end the invocation,
-/// so the join is what [`place_selection_merges`] would find; without loops there is no loop
-/// to find and nothing to reshape, and without a case falling through no switch to reorder.
-/// What is cheap to check is checked: every reachable header has a join of its own (no other
-/// header's) that it dominates, or that nothing reaches (then made an unreachable merge, as
-/// the general path does). When a check fails nothing has changed and the caller goes on
-/// with the general path.
-fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> bool {
+/// paths that do not meet there leave for an enclosing loop's merge or continue block, an
+/// enclosing switch's join, or end the invocation, so the join is what
+/// [`place_selection_merges`] would find; without a case falling through there is no switch to
+/// reorder. `loops` are the loops [`restructure_loops`] made (none without a loop): their
+/// headers carry loop merges already and are passed over. What is cheap to check is checked:
+/// every reachable selection header has a join of its own (no other header's, no loop's merge
+/// or continue block) that it dominates, or that nothing reaches (then made an unreachable
+/// merge, as the general path does). When a check fails nothing has changed and the caller
+/// goes on with the general path.
+fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch, loops: &[Loop]) -> bool {
     let n = f.blocks.len();
     let taken = &mut sc.hint_taken;
     taken.clear();
@@ -1261,15 +1293,22 @@ fn take_stated_joins(f: &mut Function, dom: &DomTree, sc: &mut Scratch) -> bool 
     headers.clear();
     for &h in dom.preorder() {
         let b = f.block(h);
-        if !matches!(
-            b.term,
-            Terminator::CondBranch { .. } | Terminator::Switch { .. }
-        ) {
+        if b.merge != Merge::None
+            || !matches!(
+                b.term,
+                Terminator::CondBranch { .. } | Terminator::Switch { .. }
+            )
+        {
             continue;
         }
         let Some(j) = b.join else { return false };
         let ji = j.0 as usize;
-        if j == h || ji >= n || taken[ji] || (dom.contains(j) && !dom.dominates(h, j)) {
+        if j == h
+            || ji >= n
+            || taken[ji]
+            || (dom.contains(j) && !dom.dominates(h, j))
+            || loops.iter().any(|l| l.merge == j || l.cont == j)
+        {
             return false;
         }
         taken[ji] = true;
@@ -1301,9 +1340,10 @@ fn make_unreachable_merge(f: &mut Function, j: BlockId) {
 fn check_same_as_general(
     f: &Function,
     dom: &DomTree,
-    general: &mut Function,
+    mut general: Function,
 ) -> Result<(), PassError> {
-    let general_dom = structurize(general)?;
+    general.plain_flow = false;
+    let general_dom = structurize(&mut general)?;
     let same_tree = (0..f.blocks.len() as u32)
         .map(BlockId)
         .all(|b| dom.idom(b) == general_dom.idom(b) && dom.contains(b) == general_dom.contains(b));

@@ -197,8 +197,83 @@ fn a_repeated_case_value_goes_to_its_first_label() {
 /// `switch`es, with `break`, `breakc`, `ret`, `retc` and `discard` among them, and the
 /// structurizer's shortcut for it gives what its general path finds; a loop, a case falling
 /// through and a subroutine call make no claim.
+/// Plain flow in a loop: a join the program states that is the loop's merge (here, made so by
+/// hand: the `if` that breaks names the loop's exit as its join) cannot merge the `if` too. The
+/// claim is not taken, and the result is the general path's.
 #[test]
-fn plain_flow_is_claimed_for_nested_ifs_and_switches_only() {
+fn a_plain_join_that_is_a_loops_merge_takes_the_general_path() {
+    let text = format!(
+        "{HEAD}mov r1.x, l(0)\nloop\nuge r1.y, r1.x, l(4)\nif_nz r1.y\nbreak\nendif\n\
+         iadd r1.x, r1.x, l(1)\nendloop\nmov o0.xyzw, r0.xyzw\nret\n"
+    );
+    let mut f = lowered_valid(&text).functions.remove(0);
+    assert!(f.plain_flow);
+    let exit = f
+        .blocks
+        .iter()
+        .find_map(|b| b.loop_exit)
+        .expect("a loop header");
+    let header = (0..f.blocks.len() as u32)
+        .map(crate::ir::BlockId)
+        .find(|&b| {
+            matches!(f.block(b).term, crate::ir::Terminator::CondBranch { .. })
+                && f.block(b).join.is_some()
+        })
+        .expect("the if");
+    f.block_mut(header).join = Some(exit);
+    let mut general = f.clone();
+    general.plain_flow = false;
+    crate::passes::structurize::structurize(&mut f).unwrap();
+    crate::passes::structurize::structurize(&mut general).unwrap();
+    assert_ne!(
+        f.block(header).merge,
+        crate::ir::Merge::Selection(exit),
+        "the loop's merge taken as the if's"
+    );
+    assert_eq!(f.blocks, general.blocks);
+    assert_eq!(f.layout, general.layout);
+}
+
+/// In a loop, plain flow's joins are taken as they are stated: what the structurizer does not
+/// check is trusted (the general path, which `DXBC_VALIDATE_IR` and debug builds run beside it,
+/// is what checks the front end). Stating the `if`'s then-arm as its join, which passes the
+/// cheap checks, shows it: that arm becomes the merge, where the general path finds the join.
+#[test]
+fn plain_flow_in_a_loop_takes_the_stated_join() {
+    let text = format!(
+        "{HEAD}mov r1.x, l(0)\nloop\nuge r1.y, r1.x, l(4)\nif_nz r1.y\nadd r0.x, r0.x, l(1.0)\n\
+         endif\niadd r1.x, r1.x, l(1)\nuge r1.y, r1.x, l(8)\nbreakc_nz r1.y\nendloop\n\
+         mov o0.xyzw, r0.xyzw\nret\n"
+    );
+    use crate::ir::{BlockId, Merge, Terminator};
+    let mut f = lowered_valid(&text).functions.remove(0);
+    // The `if` opens the loop's first block (split from the loop header when structurized).
+    let lowered_header = (0..f.blocks.len() as u32)
+        .map(BlockId)
+        .find(|&b| f.block(b).loop_exit.is_some())
+        .expect("the loop");
+    let Terminator::CondBranch { on_true, .. } = f.block(lowered_header).term else {
+        panic!("the if's branch in the loop's first block")
+    };
+    let stated = f.block(lowered_header).join.expect("the if's join");
+    let merge_of_if = |f: &crate::ir::Function| {
+        let h = (0..f.blocks.len() as u32)
+            .map(BlockId)
+            .find(|&b| matches!(f.block(b).term, Terminator::CondBranch { on_true: t, .. } if t == on_true))
+            .expect("the if after structurizing");
+        f.block(h).merge
+    };
+    let mut general = f.clone();
+    general.plain_flow = false;
+    crate::passes::structurize::structurize(&mut general).unwrap();
+    assert_eq!(merge_of_if(&general), Merge::Selection(stated));
+    f.block_mut(lowered_header).join = Some(on_true);
+    crate::passes::structurize::structurize(&mut f).unwrap();
+    assert_eq!(merge_of_if(&f), Merge::Selection(on_true));
+}
+
+#[test]
+fn plain_flow_is_claimed_for_nested_ifs_switches_and_loops() {
     let program = |body: &str| format!("{HEAD}{body}\nmov o0.xyzw, r0.xyzw\nret\n");
     let plain = [
         "lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nif_z r1.x\nmov r0.x, l(2.0)\nelse\nret\nendif\nelse\n\
@@ -208,9 +283,20 @@ fn plain_flow_is_claimed_for_nested_ifs_and_switches_only() {
          default\nswitch r1.x\ncase l(3)\ndiscard_nz r1.x\nbreak\ndefault\nret\nendswitch\n\
          break\nendswitch",
         "lt r1.x, r0.x, l(1.0)\nif_nz r1.x\nret\nelse\nret\nendif\nmov r0.x, l(5.0)",
+        // Loops: an exit test at the top (the header keeps its branch), `if`s that break and
+        // continue, a nested loop, a switch inside a loop, a loop whose way back is dead.
+        "mov r1.x, l(0)\nloop\nbreakc_nz r1.x\nmov r1.x, l(1)\nendloop",
+        "mov r1.x, l(0)\nloop\nuge r1.y, r1.x, l(4)\nif_nz r1.y\nbreak\nendif\niadd r1.x, r1.x, l(1)\n\
+         and r1.y, r1.x, l(1)\nif_nz r1.y\ncontinue\nendif\nadd r0.x, r0.x, l(1.0)\nendloop",
+        "mov r1.x, l(0)\nloop\nuge r1.y, r1.x, l(3)\nbreakc_nz r1.y\nmov r1.z, l(0)\nloop\n\
+         uge r1.w, r1.z, r1.x\nbreakc_nz r1.w\nadd r0.y, r0.y, l(1.0)\niadd r1.z, r1.z, l(1)\n\
+         endloop\niadd r1.x, r1.x, l(1)\nendloop",
+        "mov r1.x, l(0)\nloop\nswitch r1.x\ncase l(0)\nmov r0.x, l(1.0)\nbreak\ncase l(1)\n\
+         continuec_nz r1.x\nbreak\ndefault\nretc_nz r1.x\nbreak\nendswitch\niadd r1.x, r1.x, l(1)\n\
+         uge r1.y, r1.x, l(3)\nbreakc_nz r1.y\nendloop",
+        "loop\nlt r1.x, r0.x, l(1.0)\nif_nz r1.x\nbreak\nelse\nret\nendif\nendloop",
     ];
     let irregular = [
-        "mov r1.x, l(0)\nloop\nbreakc_nz r1.x\nmov r1.x, l(1)\nendloop",
         "ftoi r1.x, r0.x\nswitch r1.x\ncase l(0)\nmov r0.x, l(1.0)\ncase l(1)\nmov r0.y, l(1.0)\n\
          break\nendswitch",
     ];
