@@ -1170,22 +1170,24 @@ pub fn structurize_with(
         return Ok(DomTree::compute_with(f, cfg));
     }
     fold_trivial_branches(f);
-    // Plain flow (`take_stated_joins`). Without a loop, the dominators come from one pass over
-    // the front end's layout (its blocks were begun in an order every edge follows; dead ones
-    // are in it, the tree holds what the entry reaches) and then only the layout is left to
-    // make. With a loop (a `loop` is one even when its way back is dead code, as `find_loops`
-    // counts), the general path restructures the loops first and the joins are taken after.
+    // Plain flow (`take_stated_joins`). The dominators come from one pass over the front end's
+    // layout (its blocks were begun in an order every edge but a loop's back edge follows; dead
+    // ones are in it, the tree holds what the entry reaches). Without a loop only the layout is
+    // left to make then. With a loop (a `loop` is one even when its way back is dead code, as
+    // `find_loops` counts), the general path restructures the loops first and the joins are
+    // taken after.
     let mut plain_loops = false;
     let mut oracle = None;
+    let mut plain_dom = None;
     if f.plain_flow {
         oracle = super::checking().then(|| f.clone());
         let has_loop = f.blocks.iter().any(|b| b.loop_exit.is_some());
-        let in_layout_order = if has_loop {
-            None
-        } else {
-            DomTree::compute_in_layout_order(f, cfg)
-        };
-        match in_layout_order {
+        match DomTree::compute_in_layout_order(f, cfg) {
+            // With loops: the tree serves the general path's loop steps below.
+            Some(dom) if has_loop => {
+                plain_dom = Some(dom);
+                plain_loops = true;
+            }
             Some(dom) => {
                 if take_stated_joins(f, &dom, sc, &[]) {
                     structured_layout(f, sc);
@@ -1197,14 +1199,14 @@ pub fn structurize_with(
                 cfg.recycle(dom);
                 oracle = None;
             }
-            // A loop (an edge goes back, or a `loop` whose way back is dead).
+            // Blocks begun out of order: the general path's dominators.
             None => plain_loops = true,
         }
     }
     let mut layout = std::mem::take(&mut sc.post);
     reverse_post_order_into(f, &mut layout, &mut sc.seen, &mut sc.walk);
     sc.post = std::mem::replace(&mut f.layout, layout);
-    let mut dom = DomTree::compute_with(f, cfg);
+    let mut dom = plain_dom.unwrap_or_else(|| DomTree::compute_with(f, cfg));
     let mut loops = std::mem::take(&mut sc.loops);
     let mut fresh = std::mem::take(&mut sc.fresh);
     let mut region = std::mem::take(&mut sc.region);
