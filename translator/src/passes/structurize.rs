@@ -254,22 +254,24 @@ fn restructure_loops(
     order.clear();
     order.extend(0..loops.len());
     order.sort_by_key(|&i| loops[i].body.iter().filter(|&&x| x).count());
-    for &li in order.iter() {
-        let sizes = &mut sc.subtree;
-        subtree_sizes(dom, f.blocks.len(), sizes);
+    for (k, &li) in order.iter().enumerate() {
         let header = loops[li].header;
         let preds = &mut sc.preds;
-        preds.compute(f);
-        let mut body = std::mem::take(&mut loops[li].body);
-        natural_body(
-            f,
-            header,
-            &loops[li].latches,
-            preds,
-            &mut body,
-            &mut sc.stack,
-        );
-        loops[li].body = body;
+        // The first loop sees the graph `find_loops` saw: its predecessors and natural body
+        // stand. Each loop after it sees the blocks the ones before added.
+        if k > 0 {
+            preds.compute(f);
+            let mut body = std::mem::take(&mut loops[li].body);
+            natural_body(
+                f,
+                header,
+                &loops[li].latches,
+                preds,
+                &mut body,
+                &mut sc.stack,
+            );
+            loops[li].body = body;
+        }
         // Exit targets (through single-entry forwarding chains such as `if (c) break;`
         // blocks) and how many edges reach each.
         let exits = &mut sc.exits;
@@ -379,10 +381,14 @@ fn restructure_loops(
             fwd_idom = Some((fwd, d));
             fresh_merges.push((fwd, loops[li].parent));
             fwd
-        } else if let Some(best) = exits
-            .iter()
-            .max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0)))
-        {
+        } else if let Some(best) = {
+            // The busiest exit; between equals, the one heading the larger dominator subtree.
+            let sizes = &mut sc.subtree;
+            subtree_sizes(dom, f.blocks.len(), sizes);
+            exits
+                .iter()
+                .max_by_key(|e| (e.1, sizes[e.0.0 as usize], std::cmp::Reverse(e.0.0)))
+        } {
             best.0
         } else {
             let m = f.new_block();
