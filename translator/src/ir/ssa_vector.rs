@@ -11,40 +11,6 @@ use super::ssa::{PhiRec, SEALED, resolve};
 use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, VarId};
 
 impl FnBuilder<'_> {
-    /// The value `var` has at the end of block `b` as recorded, without extracting a
-    /// component or making a phi: (value, component or `u8::MAX`, the block whose end records
-    /// it: `b` or a block before it), walking back through blocks with one predecessor.
-    /// `None` where a phi would be needed.
-    fn value_at_end_raw_in(&mut self, var: VarId, b: BlockId) -> Option<(Operand, u8, BlockId)> {
-        let mut b = b;
-        for _ in 0..self.m.spare.builder.ssa.preds.len() {
-            let s = &self.m.spare.builder.ssa;
-            let (lo, hi) = s.end_range[b.0 as usize];
-            if let Some(e) = s.end_defs[lo as usize..hi as usize]
-                .iter()
-                .find(|d| d.var == var.0)
-            {
-                return Some((resolve(s, &self.f, e.value), e.comp, b));
-            }
-            let mut i = s.phi_head[b.0 as usize];
-            while let Some(e) = s.phi_defs.get(i as usize) {
-                if e.var == var.0 {
-                    return Some((resolve(s, &self.f, e.value), e.comp, b));
-                }
-                i = e.next;
-            }
-            if s.state(b) & SEALED == 0 {
-                return None;
-            }
-            match s.preds[b.0 as usize][..] {
-                [] => return Some((self.zero(var), u8::MAX, b)),
-                [p] => b = p,
-                _ => return None,
-            }
-        }
-        None
-    }
-
     /// The cheap test before [`FnBuilder::read_vector_group`]: whether block `cur` (sealed)
     /// joins several predecessors and the first of them recorded `var`, at its end, as a
     /// component of a vector not extracted yet. Where that is not so a vector phi is not
@@ -83,9 +49,11 @@ impl FnBuilder<'_> {
             return false;
         }
         let p0 = s.preds[cur.0 as usize][0];
-        let Some((v0, k0, blk)) = self.value_at_end_raw_in(var, p0) else {
+        let mut first = [(Operand::Lit(0), u8::MAX); 4];
+        let Some(blk) = self.values_at_end_raw(&[var], p0, &mut first) else {
             return false;
         };
+        let (v0, k0) = first[0];
         if k0 == u8::MAX {
             return false;
         }
@@ -132,52 +100,54 @@ impl FnBuilder<'_> {
         false
     }
 
-    /// The values `vars` (at most four) have at the end of block `b`, as
-    /// [`FnBuilder::value_at_end_raw`] gives each, into `out`, in one walk back through blocks
-    /// with one predecessor (each variable's value is the first the walk meets, a block's
-    /// recorded end before its phis). False where a phi would be needed for one of them.
+    /// The values `vars` (at most four) have at the end of block `b` as recorded, without
+    /// extracting a component or making a phi: (value, component or `u8::MAX`) each, into
+    /// `out`, in one walk back through blocks with one predecessor (each variable's value is the
+    /// first the walk meets, a block's recorded end before its phis; 0 at the entry). The block
+    /// the walk ended at (`b` or one before it: for one variable, the block whose end records
+    /// its value); `None` where a phi would be needed for one of them.
     fn values_at_end_raw(
         &mut self,
         vars: &[VarId],
         b: BlockId,
         out: &mut [(Operand, u8); 4],
-    ) -> bool {
+    ) -> Option<BlockId> {
         let mut missing = (1u8 << vars.len()) - 1;
         let mut b = b;
         for _ in 0..self.m.spare.builder.ssa.preds.len() {
             let s = &self.m.spare.builder.ssa;
             let (lo, hi) = s.end_range[b.0 as usize];
             for e in &s.end_defs[lo as usize..hi as usize] {
-                if let Some(i) = vars.iter().position(|v| v.0 == e.var)
-                    && missing & (1 << i) != 0
-                {
-                    out[i] = (resolve(s, &self.f, e.value), e.comp);
-                    missing &= !(1 << i);
-                    if missing == 0 {
-                        break;
-                    }
+                if take_def(
+                    s,
+                    &self.f,
+                    vars,
+                    &mut missing,
+                    out,
+                    (e.var, e.value, e.comp),
+                ) {
+                    break;
                 }
             }
-            if missing != 0 {
-                let mut i = s.phi_head[b.0 as usize];
-                while let Some(e) = s.phi_defs.get(i as usize) {
-                    if let Some(k) = vars.iter().position(|v| v.0 == e.var)
-                        && missing & (1 << k) != 0
-                    {
-                        out[k] = (resolve(s, &self.f, e.value), e.comp);
-                        missing &= !(1 << k);
-                        if missing == 0 {
-                            break;
-                        }
-                    }
-                    i = e.next;
-                }
+            let mut i = s.phi_head[b.0 as usize];
+            while missing != 0
+                && let Some(e) = s.phi_defs.get(i as usize)
+            {
+                take_def(
+                    s,
+                    &self.f,
+                    vars,
+                    &mut missing,
+                    out,
+                    (e.var, e.value, e.comp),
+                );
+                i = e.next;
             }
             if missing == 0 {
-                return true;
+                return Some(b);
             }
             if s.state(b) & SEALED == 0 {
-                return false;
+                return None;
             }
             match s.preds[b.0 as usize][..] {
                 [] => {
@@ -186,13 +156,13 @@ impl FnBuilder<'_> {
                             out[k] = (self.zero(v), u8::MAX);
                         }
                     }
-                    return true;
+                    return Some(b);
                 }
                 [p] => b = p,
-                _ => return false,
+                _ => return None,
             }
         }
-        false
+        None
     }
 
     /// Reads register components `vars` (distinct, at the start of block `cur`, which has no
@@ -220,7 +190,7 @@ impl FnBuilder<'_> {
         let mut any_value = false;
         for &p in &preds {
             let mut v = [(Operand::Lit(0), u8::MAX); 4];
-            if !self.values_at_end_raw(vars, p, &mut v) {
+            if self.values_at_end_raw(vars, p, &mut v).is_none() {
                 return false;
             }
             let one = one_vector(&v[..n]);
@@ -339,6 +309,27 @@ impl FnBuilder<'_> {
         }
         Some(all)
     }
+}
+
+/// Takes definition `def` (variable, value, component) into `out` when its variable is one of
+/// `vars` still `missing` (bit `i` for `vars[i]`): a walk back keeps the first it meets. True
+/// when none is missing any more.
+#[inline(always)]
+fn take_def(
+    s: &super::ssa::State,
+    f: &super::Function,
+    vars: &[VarId],
+    missing: &mut u8,
+    out: &mut [(Operand, u8); 4],
+    (var, value, comp): (u32, Operand, u8),
+) -> bool {
+    if let Some(i) = vars.iter().position(|v| v.0 == var)
+        && *missing & (1 << i) != 0
+    {
+        out[i] = (resolve(s, f, value), comp);
+        *missing &= !(1 << i);
+    }
+    *missing == 0
 }
 
 /// A vector and which of its components (in order) some values are.
