@@ -29,18 +29,13 @@ pub struct FnBuilder<'m> {
 /// (see [`Module::reset`]); stale until [`FnBuilder::new`] clears it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
-    /// Per variable: the block (id + 1) in which `var_values` holds its current value.
-    var_block: Vec<u32>,
-    pub(crate) var_values: Vec<Operand>,
-    /// Per variable: `WHOLE`, or the component of the vector in `var_values` that is the
-    /// variable's value (written lazily: no extract until someone needs the scalar).
-    var_comp: Vec<u8>,
+    /// Per variable: its value in the current block, and whether the block's end records it
+    /// (one record per variable, so that a read or write touches one place).
+    pub(crate) vars: Vec<VarState>,
     /// Variables written (or read from an earlier block) in the current block, whose values
     /// its end records for the blocks after it (so rewriting a register within a block costs
     /// nothing).
     pub(crate) dirty: Vec<VarId>,
-    /// Per variable: the block (id + 1) in which it is listed in `dirty`.
-    pub(crate) var_dirty: Vec<u32>,
     /// Rows of read-only memory loaded in the current block, by (variable, row index).
     pub(super) rows: HashMap<(GlobalId, Operand), Operand>,
     /// Integer arithmetic made in the current block, by (opcode, type, operands): the same
@@ -116,7 +111,30 @@ impl Drop for FnBuilder<'_> {
     }
 }
 
-/// `var_comp` value meaning "the value itself".
+/// A variable's state in the builder ([`Scratch::vars`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct VarState {
+    /// The block (id + 1) in which `value` is the variable's current value.
+    block: u32,
+    /// The block (id + 1) in which the variable is listed in [`Scratch::dirty`].
+    pub(crate) dirty: u32,
+    value: Operand,
+    /// `WHOLE`, or the component of the vector `value` that is the variable's value (written
+    /// lazily: no extract until someone needs the scalar).
+    comp: u8,
+}
+
+impl VarState {
+    /// A variable with no value in any block.
+    const NONE: VarState = VarState {
+        block: 0,
+        dirty: 0,
+        value: Operand::Lit(0),
+        comp: WHOLE,
+    };
+}
+
+/// `VarState::comp` value meaning "the value itself".
 const WHOLE: u8 = u8::MAX;
 
 impl<'m> FnBuilder<'m> {
@@ -155,12 +173,9 @@ impl<'m> FnBuilder<'m> {
         }
         f.blocks[entry.0 as usize].insts = entry_insts;
         f.layout.push(entry);
-        s.var_block.clear();
-        s.var_values.clear();
-        s.var_comp.clear();
+        s.vars.clear();
         s.dirty.clear();
         s.dirty.reserve(32);
-        s.var_dirty.clear();
         s.rows.clear();
         s.rows.reserve(16);
         s.ints.clear();
@@ -282,7 +297,7 @@ impl<'m> FnBuilder<'m> {
             // No successor reads the variables.
             // Emptied in place: the list keeps its allocation for the next block and program.
             for &v in &self.m.spare.builder.dirty {
-                self.m.spare.builder.var_dirty[v.0 as usize] = 0;
+                self.m.spare.builder.vars[v.0 as usize].dirty = 0;
             }
             self.m.spare.builder.dirty.clear();
         } else {
@@ -659,11 +674,11 @@ impl<'m> FnBuilder<'m> {
     /// reused directly (local value numbering), so straight-line code makes no loads.
     #[inline]
     pub fn load_var(&mut self, var: VarId) -> Operand {
-        let i = var.0 as usize;
-        if self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1))
-            && self.m.spare.builder.var_comp[i] == WHOLE
+        if let Some(v) = self.m.spare.builder.vars.get(var.0 as usize)
+            && v.block == self.cur.0 + 1
+            && v.comp == WHOLE
         {
-            return self.m.spare.builder.var_values[i];
+            return v.value;
         }
         self.load_var_other(var)
     }
@@ -672,14 +687,16 @@ impl<'m> FnBuilder<'m> {
     #[inline(never)]
     fn load_var_other(&mut self, var: VarId) -> Operand {
         let i = var.0 as usize;
-        if self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1)) {
-            let c = self.m.spare.builder.var_comp[i];
-            if c == WHOLE {
-                return self.m.spare.builder.var_values[i];
+        if let Some(&v) = self.m.spare.builder.vars.get(i)
+            && v.block == self.cur.0 + 1
+        {
+            if v.comp == WHOLE {
+                return v.value;
             }
-            let x = self.extract(self.m.spare.builder.var_values[i], c);
-            self.m.spare.builder.var_values[i] = x;
-            self.m.spare.builder.var_comp[i] = WHOLE;
+            let x = self.extract(v.value, v.comp);
+            let v = &mut self.m.spare.builder.vars[i];
+            v.value = x;
+            v.comp = WHOLE;
             return x;
         }
         if self.vector_join(var, self.cur) && self.read_vector_group(var, self.cur) {
@@ -726,13 +743,10 @@ impl<'m> FnBuilder<'m> {
     /// The value a variable holds in the current block without materializing it: the value
     /// and, for a lazily written component, its index in that vector value.
     pub fn peek_var(&self, var: VarId) -> Option<(Operand, u8)> {
-        let i = var.0 as usize;
-        (self.m.spare.builder.var_block.get(i) == Some(&(self.cur.0 + 1))).then(|| {
-            (
-                self.m.spare.builder.var_values[i],
-                self.m.spare.builder.var_comp[i],
-            )
-        })
+        match self.m.spare.builder.vars.get(var.0 as usize) {
+            Some(v) if v.block == self.cur.0 + 1 => Some((v.value, v.comp)),
+            _ => None,
+        }
     }
 
     /// Sets a variable (any 32-bit scalar type); the store is emitted at the block's end.
@@ -748,9 +762,9 @@ impl<'m> FnBuilder<'m> {
     }
 
     fn mark_dirty(&mut self, var: VarId) {
-        let i = var.0 as usize;
-        if self.m.spare.builder.var_dirty[i] != self.cur.0 + 1 {
-            self.m.spare.builder.var_dirty[i] = self.cur.0 + 1;
+        let v = &mut self.m.spare.builder.vars[var.0 as usize];
+        if v.dirty != self.cur.0 + 1 {
+            v.dirty = self.cur.0 + 1;
             self.m.spare.builder.dirty.push(var);
         }
     }
@@ -758,12 +772,13 @@ impl<'m> FnBuilder<'m> {
     #[inline]
     fn remember(&mut self, var: VarId, value: Operand, comp: u8) {
         let i = var.0 as usize;
-        if self.m.spare.builder.var_block.len() <= i {
+        if self.m.spare.builder.vars.len() <= i {
             self.grow_var_state(i);
         }
-        self.m.spare.builder.var_block[i] = self.cur.0 + 1;
-        self.m.spare.builder.var_values[i] = value;
-        self.m.spare.builder.var_comp[i] = comp;
+        let v = &mut self.m.spare.builder.vars[i];
+        v.block = self.cur.0 + 1;
+        v.value = value;
+        v.comp = comp;
     }
 
     /// Makes room in the per-variable state for variable `i`.
@@ -771,12 +786,9 @@ impl<'m> FnBuilder<'m> {
     fn grow_var_state(&mut self, i: usize) {
         let n = (i + 1)
             .max(self.f.vars.len())
-            .max(2 * self.m.spare.builder.var_block.len())
+            .max(2 * self.m.spare.builder.vars.len())
             .max(32);
-        self.m.spare.builder.var_block.resize(n, 0);
-        self.m.spare.builder.var_values.resize(n, Operand::Lit(0));
-        self.m.spare.builder.var_comp.resize(n, WHOLE);
-        self.m.spare.builder.var_dirty.resize(n, 0);
+        self.m.spare.builder.vars.resize(n, VarState::NONE);
     }
 
     #[cfg(test)]

@@ -315,7 +315,7 @@ impl FnBuilder<'_> {
         let dirty = std::mem::take(&mut self.m.spare.builder.dirty);
         let start = self.m.spare.builder.ssa.end_defs.len();
         for &var in &dirty {
-            self.m.spare.builder.var_dirty[var.0 as usize] = 0;
+            self.m.spare.builder.vars[var.0 as usize].dirty = 0;
             let Some((value, comp)) = self.peek_var(var) else {
                 continue;
             };
