@@ -345,11 +345,47 @@ impl FnBuilder<'_> {
         let v = self.entry_value(var, cur);
         match v {
             Operand::Value(p) if self.f.inst(p).op == Op::Phi => {
-                let ty = self.f.vars[var.0 as usize].ty;
+                let ty = match self.likely_type(p) {
+                    Some(t) => t,
+                    None => self.f.vars[var.0 as usize].ty,
+                };
                 self.view(p, ty)
             }
             other => other,
         }
+    }
+
+    /// The type phi `p` will most likely be given when the function is finished: the one
+    /// type its inputs have (behind a bitcast to the phi's type; constants adapt), when it
+    /// has all of them and none is a phi. A read takes its view of that type, so that what
+    /// it computes is typed as it will be (a view of the phi's own type then folds away);
+    /// the phi's web may still decide otherwise, and the view is then a real bitcast.
+    fn likely_type(&self, p: ValueId) -> Option<TypeId> {
+        let inst = self.f.inst(p);
+        let s = &self.m.spare.builder.ssa;
+        let block = s.phis[*s.phi_index.get(&p.0)? as usize].block;
+        if s.state(block) & SEALED == 0 {
+            return None;
+        }
+        let mut ty = None;
+        for k in (0..inst.args.len()).step_by(2) {
+            let Operand::Value(x) = inst.args[k] else {
+                continue;
+            };
+            if self.f.inst(x).op == Op::Phi {
+                return None;
+            }
+            let t = self.voted_type(x, inst.ty);
+            if ty.is_some_and(|u| u != t) {
+                return None;
+            }
+            ty = Some(t);
+        }
+        ty.filter(|&t| {
+            self.m.types.shape(t).is_some_and(|(s, w)| {
+                w == 1 && !matches!(s, super::Scalar::Bool | super::Scalar::F64)
+            })
+        })
     }
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.

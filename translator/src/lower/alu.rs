@@ -404,13 +404,27 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         match inst.opcode {
             Opcode::Mov => {
                 let dst = &inst.operands[0];
+                let src = &inst.operands[1];
+                let copy = !inst.saturate
+                    && plain_temp(src)
+                    && (plain_temp(dst) || plain_register(dst, OperandType::Output));
+                if copy
+                    && dst.ty == src.ty
+                    && dst.register() == src.register()
+                    && keeps_places(dst, src)
+                {
+                    // `mov r1.xyzw, r1.xyzw`: every written component gets the bits it holds.
+                    return Ok(true);
+                }
                 let s = match self.move_type(&inst.operands[1..2], inst.saturate) {
                     // A plain copy moves the bits in the type they already have.
-                    Scalar::U32 => self
-                        .natural_type(&inst.operands[1], dst_mask(dst))
-                        .unwrap_or(Scalar::U32),
+                    Scalar::U32 => self.natural_type(src, dst_mask(dst)).unwrap_or(Scalar::U32),
                     s => s,
                 };
+                // (`natural_type` has brought the components from earlier blocks in.)
+                if copy && self.copy_temp(dst, src)? {
+                    return Ok(true);
+                }
                 let v = self.read(&inst.operands[1], dst_mask(dst), s)?;
                 self.write(dst, v, s, inst.saturate)?;
             }
@@ -473,4 +487,26 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         }
         Ok(true)
     }
+}
+
+/// A temp named directly (`r#`), with no modifier and no minimum precision: a `mov` between
+/// two of these copies bits.
+fn plain_temp(o: &Sm4Operand) -> bool {
+    plain_register(o, OperandType::Temp)
+}
+
+/// A register of file `file` named directly (`r#`, `o#`), with no modifier and no minimum
+/// precision.
+fn plain_register(o: &Sm4Operand, file: OperandType) -> bool {
+    o.ty == file
+        && o.index_dim() == 1
+        && o.register().is_some()
+        && o.modifier == Modifier::None
+        && o.min_precision == crate::sm4::MinPrecision::Default
+}
+
+/// Whether each component `dst` writes is read from the same component of `src`.
+fn keeps_places(dst: &Sm4Operand, src: &Sm4Operand) -> bool {
+    let (mask, swz) = (dst.mask(), src.swizzle());
+    mask != 0 && (0..4).all(|c| mask & (1 << c) == 0 || swz[c] as usize == c)
 }

@@ -236,6 +236,96 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Ok(Some(self.b.bitcast(TypeTable::vec(s, n), v)))
     }
 
+    /// A plain `mov` from a temp to a temp or an output register (both named directly, no
+    /// modifier, no saturation) as a copy of register values: each written component of `dst`
+    /// takes the value its source component has in this block, as it is (a component of a
+    /// vector stays one), with no vector read or built. False (nothing done) when a source
+    /// component has no value in this block.
+    pub fn copy_temp(&mut self, dst: &Sm4Operand, src: &Sm4Operand) -> R<bool> {
+        let (Some(dreg), Some(sreg)) = (dst.register(), src.register()) else {
+            return Ok(false);
+        };
+        let Some(svars) = self.temps.get(sreg as usize) else {
+            return Ok(false);
+        };
+        let (mask, swz) = (dst.mask(), src.swizzle());
+        // All read before any is written (`mov r0.xy, r0.yx`).
+        let mut vals = [(Operand::Lit(0), 0u8); 4];
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let Some(var) = svars[swz[c] as usize & 3] else {
+                return Ok(false);
+            };
+            let Some(v) = self.b.peek_var(var) else {
+                return Ok(false);
+            };
+            vals[c] = v;
+        }
+        // Components of one vector are copied as such when they are the whole vector in
+        // order (what a read would give: the vector itself). Any other selection of one
+        // vector's components is read as one shuffle, which every later read of the copy
+        // shares (copied as components, each block that reads them would build its own).
+        // Where some components are values of their own, the others are extracted now, as a
+        // read would extract them.
+        let src0 = vals[mask.trailing_zeros() as usize & 3].0;
+        let written = || (0..4).filter(move |&c| mask & (1 << c) != 0);
+        if written().all(|c| vals[c].1 != u8::MAX && vals[c].0 == src0) {
+            let in_order = written().enumerate().all(|(i, c)| vals[c].1 as usize == i);
+            if !in_order || self.b.width_of(src0) as u32 != mask.count_ones() {
+                return Ok(false);
+            }
+        } else {
+            // Extracts of one vector, all of them: a read finds the vector (or makes the one
+            // shuffle of it) for every later read to share, as above.
+            let extract_of = |b: &crate::ir::builder::FnBuilder<'_>, x: Operand| match x {
+                Operand::Value(v) if b.f.inst(v).op == Op::CompositeExtract => {
+                    Some(b.f.inst(v).args[0])
+                }
+                _ => None,
+            };
+            if let Some(v) = extract_of(&self.b, src0)
+                && written()
+                    .all(|c| vals[c].1 == u8::MAX && extract_of(&self.b, vals[c].0) == Some(v))
+            {
+                // The whole vector in order is the vector itself: its components are copied.
+                let in_order = written().enumerate().all(|(i, c)| {
+                    let x = vals[c].0.value().expect("an extract");
+                    self.b.f.inst(x).args[1] == Operand::Lit(i as u32)
+                });
+                if !in_order || self.b.width_of(v) as u32 != mask.count_ones() {
+                    return Ok(false);
+                }
+                for (i, c) in written().enumerate() {
+                    vals[c] = (v, i as u8);
+                }
+            }
+            for c in written() {
+                if vals[c].1 != u8::MAX {
+                    let var = svars[swz[c] as usize & 3].expect("read above");
+                    vals[c] = (self.b.load_var(var), u8::MAX);
+                }
+            }
+        }
+        for (c, &(v, k)) in vals.iter().enumerate() {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let var = if dst.ty == OperandType::Temp {
+                self.temp_var(dreg, c as u8)?
+            } else {
+                self.output_var(dreg, c as u8)?
+            };
+            if k == u8::MAX {
+                self.b.store_var(var, v);
+            } else {
+                self.b.store_var_component(var, v, k);
+            }
+        }
+        Ok(true)
+    }
+
     /// The one 32-bit type the components of `op` read under `mask` already have (a temp's
     /// values, fetched into this block; a constant-buffer row's float), so a copy needs no
     /// bitcasts.
@@ -253,6 +343,10 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                         Some((v, _)) => v,
                         None => self.b.load_var(var),
                     };
+                    // A constant takes whatever type the others have (it is recast for free).
+                    if matches!(value, Operand::Const(_)) {
+                        continue;
+                    }
                     let ty = self.b.type_of(value);
                     let s = self.b.m.types.scalar(ty)?;
                     if found.is_some_and(|f| f != s) {
@@ -261,6 +355,12 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                     found = Some(s);
                 }
                 found.filter(|s| matches!(s, Scalar::F32 | Scalar::U32 | Scalar::I32))
+            }
+            // An input register read from one interface variable: that variable's type.
+            OperandType::Input if op.index_dim() == 1 => {
+                let comps = src_components(op, mask);
+                self.input_scalar(op.register()?, &comps)
+                    .filter(|s| matches!(s, Scalar::F32 | Scalar::U32 | Scalar::I32))
             }
             _ => None,
         }

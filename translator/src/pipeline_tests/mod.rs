@@ -6,6 +6,7 @@
 mod alu;
 mod cfg;
 mod classes;
+mod copies;
 mod flow;
 mod icb_buffer;
 mod layer;

@@ -85,6 +85,23 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Some(self.b.swizzle(value, sel))
     }
 
+    /// The scalar type of the interface variable that components `comps` of input register
+    /// `reg` are all read from whole (as [`Lowerer::read_input_vector`] reads them), if they are.
+    pub fn input_scalar(&self, reg: u32, comps: &[u8]) -> Option<Scalar> {
+        let slot = self.io.inputs.get(reg as usize)?;
+        let c0 = *comps.first()?;
+        let part = slot
+            .parts
+            .iter()
+            .find(|p| c0 >= p.first && c0 < p.first + p.count)?;
+        let whole = part.kind != PartKind::FrontFacing
+            && part.array_len == 0
+            && comps
+                .iter()
+                .all(|&c| c >= part.first && c < part.first + part.count);
+        whole.then_some(part.scalar)
+    }
+
     /// Whether components `comps` of input register `reg` are all `FragCoord`'s x or y (a pixel
     /// shader's `SV_Position.xy`). Those are window coordinates of a fragment inside the render
     /// target: finite, non-negative and at most the largest framebuffer size, far below 2^31,
