@@ -283,7 +283,13 @@ impl<'p, 'm> D9<'p, 'm> {
 
     /// A source operand's value: register, `_dz/_dw`, swizzle, then the modifier (f32 vec4).
     pub fn read(&mut self, s: &Source) -> R<Operand> {
-        if let Some(v) = self.read_temp_swizzled(s) {
+        self.read_lanes(s, 0xf)
+    }
+
+    /// [`D9::read`] where only the result lanes in `lanes` matter (bit 0 = x): the others may
+    /// hold anything (a component-wise instruction writing fewer than four components).
+    fn read_lanes(&mut self, s: &Source, lanes: u8) -> R<Operand> {
+        if let Some(v) = self.read_temp_swizzled(s, lanes) {
             return self.modify(v, s.modifier);
         }
         let mut v = self.fetch(s.reg, s.relative.as_ref())?;
@@ -318,7 +324,7 @@ impl<'p, 'm> D9<'p, 'm> {
     /// A temp `r#` read through its swizzle straight from the component variables: the
     /// components the swizzle names, in its order, with no whole-register vector in between
     /// (`None` for other registers and for `_dz`/`_dw`, which divide before the swizzle).
-    fn read_temp_swizzled(&mut self, s: &Source) -> Option<Operand> {
+    fn read_temp_swizzled(&mut self, s: &Source, lanes: u8) -> Option<Operand> {
         if !matches!(s.reg.ty, RT::Temp | RT::TempFloat16)
             || s.relative.is_some()
             || matches!(s.modifier, SM::Dz | SM::Dw)
@@ -330,8 +336,37 @@ impl<'p, 'm> D9<'p, 'm> {
         if let Some(v) = self.whole_vector(&vars) {
             return Some(self.b.swizzle(v, &sel));
         }
+        if lanes & 0xf != 0xf && lanes & 0xf != 0 {
+            return Some(self.read_some_lanes(&vars, sel, lanes));
+        }
         let parts = sel.map(|c| self.b.load_var(vars[c as usize & 3]));
         Some(self.b.construct(&parts))
+    }
+
+    /// A temp read through swizzle `sel` where only the result lanes in `lanes` (some, not all)
+    /// matter: when those lanes' components are components of one vec4 at their own places
+    /// (a register partly written from one vector), that vector swizzled, its other lanes
+    /// whatever it holds there; else a vector of the lanes' components, each lane that does
+    /// not matter repeating the first that does (no extract made for it).
+    fn read_some_lanes(&mut self, vars: &[VarId; 4], sel: [u8; 4], lanes: u8) -> Operand {
+        let matter = |l: usize| lanes & (1 << l) != 0;
+        let first = lanes.trailing_zeros() as usize & 3;
+        let var = |l: usize| vars[sel[l] as usize & 3];
+        if let Some((v, k)) = self.b.peek_var(var(first))
+            && k == sel[first]
+            && self.b.width_of(v) == 4
+            && (0..4).all(|l| !matter(l) || self.b.peek_var(var(l)) == Some((v, sel[l])))
+        {
+            return self.b.swizzle(v, &sel);
+        }
+        let p0 = self.b.load_var(var(first));
+        let mut parts = [p0; 4];
+        for (l, part) in parts.iter_mut().enumerate() {
+            if matter(l) && l != first {
+                *part = self.b.load_var(var(l));
+            }
+        }
+        self.b.construct(&parts)
     }
 
     /// Applies a source modifier to a float vec4.
@@ -384,7 +419,29 @@ impl<'p, 'm> D9<'p, 'm> {
     /// Source `i` of `inst`, read.
     pub fn read_src(&mut self, inst: &Instruction, i: usize) -> R<Operand> {
         let s = self.src(inst, i)?;
-        self.read(&s)
+        // A component-wise instruction's result lane c depends on its sources' lane c only:
+        // the lanes its destination does not write need no value.
+        let lanes = match (inst.opcode, inst.dst) {
+            (
+                Opcode::Mov
+                | Opcode::Add
+                | Opcode::Sub
+                | Opcode::Mul
+                | Opcode::Mad
+                | Opcode::Min
+                | Opcode::Max
+                | Opcode::Slt
+                | Opcode::Sge
+                | Opcode::Lrp
+                | Opcode::Frc
+                | Opcode::Sgn
+                | Opcode::Abs
+                | Opcode::Cmp,
+                Some(d),
+            ) => d.mask & 0xf,
+            _ => 0xf,
+        };
+        self.read_lanes(&s, lanes)
     }
 
     /// The scalar a scalar instruction reads: the **w** of its swizzled source (the same as

@@ -908,3 +908,36 @@ fn a_texture_coordinate_passes_the_point_sprite_code_once_per_block() {
     assert_eq!(coords[0], coords[1]);
     assert_eq!(f.inst(coords[0].value().unwrap()).op, Op::Select);
 }
+
+#[test]
+fn partial_writes_compute_the_lanes_they_write() {
+    // Registers written in parts from different vectors, read whole and swizzled by
+    // component-wise instructions that write fewer than four components (the values follow
+    // from the MS reference's write-mask and swizzle rules; shaders/runtime/d3d9/
+    // partial-writes.shader_test runs the same program).
+    let src = "ps_3_0\ndef c0, 1.0, 2.0, 3.0, 4.0\ndef c1, 10.0, 20.0, 30.0, 40.0\n\
+        def c2, 0.5, 0.0, 0.0, 0.0\nmov r0, c0\nadd r0.xy, r0, c1\nmul r1.xy, r0, c1\n\
+        mov r1.zw, r0\nmad r2.yw, r0.wzyx, c1, c0\nmov r2.xz, r1.yyww\nmin r3.x, r2.y, r2.w\n\
+        max r3.y, r1.x, r2.z\nlrp r3.z, c2.x, r0.w, r0.z\ncmp r3.w, -r0.x, c0.x, c1.x\n\
+        add r4, r3, r2\nadd r4.yz, r4, r1.wzyx\nmov oC0, r4\n";
+    assert_eq!(eval(src, "COLOR", 0), vec![502.0, 175.0, 447.5, 454.0]);
+}
+
+#[test]
+fn a_partial_write_reads_only_the_lanes_it_writes() {
+    // r0.xy comes from one vector (the sum), r0.zw from another (c0): `mul r1.xy, r0, c1`
+    // needs lanes x and y only, which the sum holds in place, so no vector is built for r0.
+    // The one vector built is the output's (r1.xy from the product, r1.zw from c0).
+    let src = "ps_3_0\ndef c0, 1.0, 2.0, 3.0, 4.0\ndef c1, 10.0, 20.0, 30.0, 40.0\n\
+        dcl_texcoord v0\nmov r0, c0\nadd r0.xy, r0, v0\nmul r1.xy, r0, c1\nmov r1.zw, c0\n\
+        mov oC0, r1\n";
+    let (m, _, _) = lowered(src, &no_state());
+    let f = &m.functions[0];
+    let constructs = f
+        .layout
+        .iter()
+        .flat_map(|&b| f.block(b).insts.iter())
+        .filter(|&&v| f.inst(v).op == Op::CompositeConstruct)
+        .count();
+    assert_eq!(constructs, 1);
+}
