@@ -128,7 +128,7 @@ pub const PIPELINE: &[(&str, Stage, Pass)] = &[
 ];
 
 /// Whether to validate after every pass (always in debug builds and tests).
-fn checking() -> bool {
+pub(crate) fn checking() -> bool {
     static CHECKING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *CHECKING
         .get_or_init(|| cfg!(debug_assertions) || std::env::var_os("DXBC_VALIDATE_IR").is_some())

@@ -237,7 +237,8 @@ fn a_plain_join_that_is_a_loops_merge_takes_the_general_path() {
 /// In a loop, plain flow's joins are taken as they are stated: what the structurizer does not
 /// check is trusted (the general path, which `DXBC_VALIDATE_IR` and debug builds run beside it,
 /// is what checks the front end). Stating the `if`'s then-arm as its join, which passes the
-/// cheap checks, shows it: that arm becomes the merge, where the general path finds the join.
+/// cheap checks, shows it: that arm becomes the merge, where the general path finds the join;
+/// and where the general path runs beside it, the misstated join is an internal error.
 #[test]
 fn plain_flow_in_a_loop_takes_the_stated_join() {
     let text = format!(
@@ -268,8 +269,16 @@ fn plain_flow_in_a_loop_takes_the_stated_join() {
     crate::passes::structurize::structurize(&mut general).unwrap();
     assert_eq!(merge_of_if(&general), Merge::Selection(stated));
     f.block_mut(lowered_header).join = Some(on_true);
-    crate::passes::structurize::structurize(&mut f).unwrap();
-    assert_eq!(merge_of_if(&f), Merge::Selection(on_true));
+    let result = crate::passes::structurize::structurize(&mut f);
+    if crate::passes::checking() {
+        let Err(crate::passes::PassError::Internal { what, .. }) = result else {
+            panic!("the general path accepted a misstated join: {result:?}")
+        };
+        assert!(what.contains("stated joins"), "{what}");
+    } else {
+        result.unwrap();
+        assert_eq!(merge_of_if(&f), Merge::Selection(on_true));
+    }
 }
 
 #[test]
