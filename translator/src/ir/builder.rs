@@ -624,7 +624,10 @@ impl<'m> FnBuilder<'m> {
     }
 
     /// If every part is `CompositeExtract(src, k)` of one vector `src`, the selectors.
-    fn extract_sources(&self, parts: &[Operand]) -> Option<(Operand, SmallVec<[u8; 4]>)> {
+    pub(crate) fn extract_sources(
+        &self,
+        parts: &[Operand],
+    ) -> Option<(Operand, SmallVec<[u8; 4]>)> {
         let mut src = None;
         let mut sels = SmallVec::new();
         for p in parts {

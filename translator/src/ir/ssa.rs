@@ -381,11 +381,15 @@ impl FnBuilder<'_> {
             }
             ty = Some(t);
         }
-        ty.filter(|&t| {
-            self.m.types.shape(t).is_some_and(|(s, w)| {
-                w == 1 && !matches!(s, super::Scalar::Bool | super::Scalar::F64)
-            })
-        })
+        ty.filter(|&t| self.web_typable(t))
+    }
+
+    /// Whether a web of phis may take type `t`: a 32-bit scalar other than a boolean.
+    fn web_typable(&self, t: TypeId) -> bool {
+        self.m
+            .types
+            .shape(t)
+            .is_some_and(|(s, w)| w == 1 && !matches!(s, super::Scalar::Bool | super::Scalar::F64))
     }
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.
@@ -832,10 +836,7 @@ impl FnBuilder<'_> {
                 UNDECIDED | CONFLICT => old,
                 t => TypeId(t),
             };
-            let t = if t != old
-                && self.m.types.shape(t).is_some_and(|(s, w)| {
-                    w == 1 && !matches!(s, super::Scalar::Bool | super::Scalar::F64)
-                }) {
+            let t = if t != old && self.web_typable(t) {
                 t
             } else {
                 old

@@ -425,7 +425,7 @@ impl<'p, 'm> Lowerer<'p, 'm> {
                 if copy && self.copy_temp(dst, src)? {
                     return Ok(true);
                 }
-                let v = self.read(&inst.operands[1], dst_mask(dst), s)?;
+                let v = self.read(src, dst_mask(dst), s)?;
                 self.write(dst, v, s, inst.saturate)?;
             }
             Opcode::Movc => self.movc(&inst)?,

@@ -278,23 +278,14 @@ impl<'p, 'm> Lowerer<'p, 'm> {
             }
         } else {
             // Extracts of one vector, all of them: a read finds the vector (or makes the one
-            // shuffle of it) for every later read to share, as above.
-            let extract_of = |b: &crate::ir::builder::FnBuilder<'_>, x: Operand| match x {
-                Operand::Value(v) if b.f.inst(v).op == Op::CompositeExtract => {
-                    Some(b.f.inst(v).args[0])
-                }
-                _ => None,
-            };
-            if let Some(v) = extract_of(&self.b, src0)
-                && written()
-                    .all(|c| vals[c].1 == u8::MAX && extract_of(&self.b, vals[c].0) == Some(v))
+            // shuffle of it) for every later read to share, as above; the whole vector in
+            // order is the vector itself, whose components are copied.
+            let parts: SmallVec<[Operand; 4]> = written().map(|c| vals[c].0).collect();
+            if written().all(|c| vals[c].1 == u8::MAX)
+                && let Some((v, sels)) = self.b.extract_sources(&parts)
             {
-                // The whole vector in order is the vector itself: its components are copied.
-                let in_order = written().enumerate().all(|(i, c)| {
-                    let x = vals[c].0.value().expect("an extract");
-                    self.b.f.inst(x).args[1] == Operand::Lit(i as u32)
-                });
-                if !in_order || self.b.width_of(v) as u32 != mask.count_ones() {
+                let in_order = sels.iter().enumerate().all(|(i, &k)| k as usize == i);
+                if !in_order || self.b.width_of(v) as usize != sels.len() {
                     return Ok(false);
                 }
                 for (i, c) in written().enumerate() {

@@ -336,7 +336,7 @@ impl<'p, 'm> D9<'p, 'm> {
         if let Some(v) = self.whole_vector(&vars) {
             return Some(self.b.swizzle(v, &sel));
         }
-        if lanes & 0xf != 0xf && lanes & 0xf != 0 {
+        if lanes != 0xf && lanes != 0 {
             return Some(self.read_some_lanes(&vars, sel, lanes));
         }
         let parts = sel.map(|c| self.b.load_var(vars[c as usize & 3]));
@@ -352,8 +352,7 @@ impl<'p, 'm> D9<'p, 'm> {
         let matter = |l: usize| lanes & (1 << l) != 0;
         let first = lanes.trailing_zeros() as usize & 3;
         let var = |l: usize| vars[sel[l] as usize & 3];
-        if let Some((v, k)) = self.b.peek_var(var(first))
-            && k == sel[first]
+        if let Some((v, _)) = self.b.peek_var(var(first))
             && self.b.width_of(v) == 4
             && (0..4).all(|l| !matter(l) || self.b.peek_var(var(l)) == Some((v, sel[l])))
         {

@@ -34,38 +34,49 @@ fn ops(f: &crate::ir::Function) -> Vec<Op> {
         .collect()
 }
 
+/// The opcodes lowered for `compute` followed by `tail`.
+fn ops_of(compute: &str, tail: &str) -> Vec<Op> {
+    ops(&lowered(&format!("{compute}{tail}")))
+}
+
 #[test]
 fn a_self_copy_adds_nothing() {
     let compute = "add r0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n";
-    let without = ops(&lowered(&format!("{compute}mov o0.xyzw, r0.xyzw")));
-    let with = ops(&lowered(&format!(
-        "{compute}mov r0.xyzw, r0.xyzw\nmov r0.xz, r0.xxzx\nmov o0.xyzw, r0.xyzw"
-    )));
+    let without = ops_of(compute, "mov o0.xyzw, r0.xyzw");
+    let with = ops_of(
+        compute,
+        "mov r0.xyzw, r0.xyzw\nmov r0.xz, r0.xxzx\nmov o0.xyzw, r0.xyzw",
+    );
     assert_eq!(with, without);
     // A swap is no self-copy: the lowered code differs (and spirv-val passes on it).
-    let swapped = ops(&lowered(&format!(
-        "{compute}mov r0.xy, r0.yxxx\nmov o0.xyzw, r0.xyzw"
-    )));
+    let swapped = ops_of(compute, "mov r0.xy, r0.yxxx\nmov o0.xyzw, r0.xyzw");
     assert_ne!(swapped, without);
 }
 
 #[test]
 fn copies_between_registers_add_nothing() {
     // Scalars computed one by one, copied through two temps with swizzles into the output,
-    // lower to the same instructions as the output written from the first temp directly.
-    let compute = "add r0.x, cb0[0].x, l(1.0)\nadd r0.y, cb0[0].y, l(2.0)\n";
-    let direct = ops(&lowered(&format!("{compute}mov o0.xyzw, r0.yxyx")));
-    let copied = ops(&lowered(&format!(
-        "{compute}mov r1.xy, r0.yxxx\nmov r2.xyzw, r1.xyxy\nmov o0.xyzw, r2.xyzw"
-    )));
-    assert_eq!(copied, direct);
-    // The same for a vector result whose components are copied around.
-    let compute = "mul r0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n";
-    let direct = ops(&lowered(&format!("{compute}mov o0.xyzw, r0.wzyx")));
-    let copied = ops(&lowered(&format!(
-        "{compute}mov r1.xyzw, r0.wzyx\nmov r2.xyzw, r1.xyzw\nmov o0.xyzw, r2.xyzw"
-    )));
-    assert_eq!(copied, direct);
+    // lower to the same instructions as the output written from the first temp directly;
+    // the same for a vector result whose components are copied around.
+    let cases = [
+        (
+            "add r0.x, cb0[0].x, l(1.0)\nadd r0.y, cb0[0].y, l(2.0)\n",
+            "mov o0.xyzw, r0.yxyx",
+            "mov r1.xy, r0.yxxx\nmov r2.xyzw, r1.xyxy\nmov o0.xyzw, r2.xyzw",
+        ),
+        (
+            "mul r0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n",
+            "mov o0.xyzw, r0.wzyx",
+            "mov r1.xyzw, r0.wzyx\nmov r2.xyzw, r1.xyzw\nmov o0.xyzw, r2.xyzw",
+        ),
+    ];
+    for (compute, direct, copied) in cases {
+        assert_eq!(
+            ops_of(compute, copied),
+            ops_of(compute, direct),
+            "{compute}"
+        );
+    }
 }
 
 #[test]

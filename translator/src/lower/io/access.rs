@@ -47,21 +47,8 @@ impl<'p, 'm> Lowerer<'p, 'm> {
     /// they all come from one part of the register: a swizzle of the loaded part, without
     /// per-component extracts. `None` when the components span parts or are not declared.
     pub fn read_input_vector(&mut self, reg: u32, comps: &[u8]) -> Option<Operand> {
-        let slot = self.io.inputs.get(reg as usize)?;
-        let c0 = comps[0];
-        let pi = slot
-            .parts
-            .iter()
-            .position(|p| c0 >= p.first && c0 < p.first + p.count)?;
-        let part = &slot.parts[pi];
-        if part.kind == PartKind::FrontFacing
-            || part.array_len != 0
-            || !comps
-                .iter()
-                .all(|&c| c >= part.first && c < part.first + part.count)
-        {
-            return None;
-        }
+        let pi = self.whole_input_part(reg, comps)?;
+        let part = &self.io.inputs[reg as usize].parts[pi];
         let first = part.first;
         let value = match part.loaded {
             Some(v) => v,
@@ -85,21 +72,29 @@ impl<'p, 'm> Lowerer<'p, 'm> {
         Some(self.b.swizzle(value, sel))
     }
 
-    /// The scalar type of the interface variable that components `comps` of input register
-    /// `reg` are all read from whole (as [`Lowerer::read_input_vector`] reads them), if they are.
-    pub fn input_scalar(&self, reg: u32, comps: &[u8]) -> Option<Scalar> {
+    /// The part of input register `reg` that holds all of components `comps` and is read as a
+    /// vector (not an array, not the front-facing flag), by its index in the register's parts.
+    fn whole_input_part(&self, reg: u32, comps: &[u8]) -> Option<usize> {
         let slot = self.io.inputs.get(reg as usize)?;
         let c0 = *comps.first()?;
-        let part = slot
+        let pi = slot
             .parts
             .iter()
-            .find(|p| c0 >= p.first && c0 < p.first + p.count)?;
+            .position(|p| c0 >= p.first && c0 < p.first + p.count)?;
+        let part = &slot.parts[pi];
         let whole = part.kind != PartKind::FrontFacing
             && part.array_len == 0
             && comps
                 .iter()
                 .all(|&c| c >= part.first && c < part.first + part.count);
-        whole.then_some(part.scalar)
+        whole.then_some(pi)
+    }
+
+    /// The scalar type of the interface variable that components `comps` of input register
+    /// `reg` are all read from whole (as [`Lowerer::read_input_vector`] reads them), if they are.
+    pub fn input_scalar(&self, reg: u32, comps: &[u8]) -> Option<Scalar> {
+        let pi = self.whole_input_part(reg, comps)?;
+        Some(self.io.inputs[reg as usize].parts[pi].scalar)
     }
 
     /// Whether components `comps` of input register `reg` are all `FragCoord`'s x or y (a pixel
