@@ -138,7 +138,10 @@ impl State {
     pub fn reset(&mut self, entry: BlockId) {
         self.track = true;
         self.poisoned = false;
-        for p in &mut self.preds {
+        // Only the blocks the last function had hold predecessors (the lists past them are
+        // empty): clearing the rest would cost every function the largest one's block count.
+        let used = self.bstate.len().min(self.preds.len());
+        for p in &mut self.preds[..used] {
             p.clear();
         }
         self.bstate.clear();
