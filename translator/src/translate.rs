@@ -159,6 +159,33 @@ impl Translator {
         dxbc: &[u8],
         options: &Options,
     ) -> Result<Translation, crate::Error> {
+        let r = self.translate_kept(dxbc, options);
+        self.tidy();
+        r
+    }
+
+    /// Drops what this translation left in the biggest kept buffers (their allocations stay):
+    /// the module's tables and function, the decoded program. Each translation so pays for
+    /// its own leftovers, while they are in cache, rather than the next one, which may be a
+    /// much smaller shader. (The lowering's few maps are emptied as the next lowering begins.)
+    fn tidy(&mut self) {
+        if let Some(m) = self.module.as_mut() {
+            m.reset_kept();
+        }
+        if let Some(p) = self.sm4.program.as_mut() {
+            p.instructions.clear();
+            p.operands.clear();
+            p.relative.clear();
+            p.trailing.clear();
+        }
+    }
+
+    /// [`Translator::translate`] without the tidying after it.
+    fn translate_kept(
+        &mut self,
+        dxbc: &[u8],
+        options: &Options,
+    ) -> Result<Translation, crate::Error> {
         crate::stage_times::start();
         self.d3d9.clear();
         // Filled in place by the lowering (its stage set there), then moved out once.

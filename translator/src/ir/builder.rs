@@ -82,7 +82,32 @@ fn numbered(op: Op) -> bool {
     )
 }
 
+/// Most instruction lists the builder keeps for new blocks (see [`Scratch::recycle`]).
+pub(crate) const POOLED_BLOCK_LISTS: usize = 512;
+
 impl Scratch {
+    /// Empties `f`, the last function kept for its buffers: its blocks' instruction lists join
+    /// the pool for the next functions' blocks (emptied, last block first, so that the entry
+    /// block's list is the first taken), its instructions, variables and layout are dropped.
+    /// The pool keeps at most [`POOLED_BLOCK_LISTS`] lists, the newest: a function with more
+    /// blocks than the last one then still finds a list for each (up to that many), and the
+    /// blocks the passes add to every function cannot grow it translation after translation.
+    pub(super) fn recycle(&mut self, f: &mut Function) {
+        // (A list that never held an instruction has no allocation to keep.)
+        self.block_insts
+            .extend(f.blocks.drain(..).rev().filter_map(|mut b| {
+                b.insts.clear();
+                (b.insts.capacity() > 0).then_some(b.insts)
+            }));
+        if self.block_insts.len() > POOLED_BLOCK_LISTS {
+            let extra = self.block_insts.len() - POOLED_BLOCK_LISTS;
+            self.block_insts.drain(..extra);
+        }
+        f.insts.clear();
+        f.vars.clear();
+        f.layout.clear();
+    }
+
     /// A stamp for a block begun now: the extracts of earlier blocks are forgotten.
     fn next_block(&mut self) {
         if self.stamp == u32::MAX {
@@ -144,25 +169,17 @@ impl<'m> FnBuilder<'m> {
         let mut f = std::mem::take(&mut m.spare.function);
         // The builder's per-variable state stays in the module (emptied here, used in place).
         let s = &mut m.spare.builder;
+        // The last function's block lists to the pool (a `Translator` has done this when its
+        // last translation ended: nothing is left).
+        s.recycle(&mut f);
         // Room for what a typical shader makes, so that these lists seldom grow one
         // reallocation at a time: variables (four per temp register), blocks' pending stores.
-        f.insts.clear();
         if f.insts.capacity() < size_hint {
             // A new buffer: growing the old one (realloc) would copy its stale contents.
             f.insts = Vec::with_capacity(size_hint);
         }
-        f.vars.clear();
         f.vars.reserve(64);
-        f.layout.clear();
         f.plain_flow = false;
-        // The last function's block lists, last first (the entry block's goes to the entry).
-        // Only those: lists left over from before are dropped, or the pool would grow by the
-        // blocks the passes add to every function, translation after translation.
-        s.block_insts.clear();
-        s.block_insts.extend(f.blocks.drain(..).rev().map(|mut b| {
-            b.insts.clear();
-            b.insts
-        }));
         let mut entry_insts = s.block_insts.pop().unwrap_or_default();
         let entry = f.new_block();
         // Straight-line programs put everything in the entry block.

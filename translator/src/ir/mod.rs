@@ -322,13 +322,17 @@ pub struct FastMathDefault {
 }
 
 /// The buffers a module keeps from its last built function for the next (see
-/// [`Module::reset`]): the function's lists and the builder's per-variable state. Their
-/// contents are stale: [`FnBuilder::new`](builder::FnBuilder::new) clears them. The builder
-/// of a function uses its state here, in place (it moves no copy of it in or out).
+/// [`Module::reset`], which empties the function and pools its blocks' instruction lists):
+/// the function's lists and the builder's per-variable state, whose contents
+/// [`FnBuilder::new`](builder::FnBuilder::new) clears. The builder of a function uses its
+/// state here, in place (it moves no copy of it in or out).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spare {
     pub function: Function,
     pub builder: builder::Scratch,
+    /// Set by [`Module::reset_kept`] (the module is what `reset` makes) until the module is
+    /// handed out again: [`Module::reuse_or_new`] then need not reset it a second time.
+    pub reset_done: bool,
 }
 
 /// A function: an instruction arena and basic blocks.
@@ -506,11 +510,24 @@ impl Module {
     pub fn reuse_or_new(reuse: Option<Box<Module>>, stage: ShaderStage) -> Box<Module> {
         match reuse {
             Some(mut m) => {
-                m.reset(stage);
+                if m.spare.reset_done {
+                    m.stage = stage;
+                } else {
+                    m.reset(stage);
+                }
+                m.spare.reset_done = false;
                 m
             }
             None => Box::new(Module::new(stage)),
         }
+    }
+
+    /// [`Module::reset`] of a module kept for a later translation, right after its own: its
+    /// contents are dropped while they are in cache, and [`Module::reuse_or_new`] does not
+    /// reset it again.
+    pub(crate) fn reset_kept(&mut self) {
+        self.reset(self.stage);
+        self.spare.reset_done = true;
     }
 
     /// Makes the module what `Module::new(stage)` makes, keeping the allocations of its
@@ -549,6 +566,8 @@ impl Module {
         if let Some(f) = functions.pop() {
             spare.function = f;
         }
+        // Its contents dropped now, its lists pooled for the next function's blocks.
+        spare.builder.recycle(&mut spare.function);
         functions.clear();
         capabilities.clear();
         capabilities.push(spirv::Capability::Shader);

@@ -133,6 +133,42 @@ fn kept_buffers_do_not_grow_with_translations() {
     );
 }
 
+/// A pixel shader of `n` `if` blocks in a row (three blocks each after lowering).
+fn many_ifs_ps(n: usize) -> Vec<u8> {
+    let mut src = String::from(
+        "ps_5_0\n.input TEXCOORD 0 v1 float\n.output SV_Target 0 o0 float\n\
+         dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_temps 1\nmov r0.xy, v1.xyxx\n",
+    );
+    for i in 0..n {
+        src.push_str(&format!("if_nz r0.x\nadd r0.y, r0.y, l({i}.0)\nendif\n"));
+    }
+    src.push_str("mov o0.xyzw, r0.xyxy\nret\n");
+    crate::asm::assemble(&src).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The block lists a translator keeps for later functions are capped: after a program with
+/// far more blocks than the cap it keeps exactly the cap (the newest lists), and a smaller
+/// program after it, which takes its blocks' lists from that pool, translates as a fresh
+/// translator translates it (a pool keeping only the last function's lists left a program
+/// with more blocks than the one before it allocating a list per extra block).
+#[test]
+fn kept_block_lists_are_capped() {
+    let cap = crate::ir::builder::POOLED_BLOCK_LISTS;
+    let big = many_ifs_ps(cap);
+    let small = many_ifs_ps(20);
+    let mut translator = Translator::new();
+    translator
+        .translate(&big, &Options::default())
+        .expect("translates");
+    assert_eq!(translator.kept_block_lists(), cap);
+    let kept = translator
+        .translate(&small, &Options::default())
+        .expect("translates");
+    let fresh = crate::translate(&small, &Options::default()).expect("translates");
+    assert_eq!(kept.spirv, fresh.spirv);
+    assert_eq!(translator.kept_block_lists(), cap);
+}
+
 /// The SM4 lowering's kept state, emptied in place (`LowerScratch::recycle`, as each lowering
 /// does first) after programs that fill it (I/O, resources and the binding plan, flow, a
 /// rasterizer-ordered view), is what a new one is: the in-place resets name every field and
