@@ -520,7 +520,9 @@ impl<'m> FnBuilder<'m> {
                             self.extract(b, (sel - na) as u8)
                         };
                     }
-                    Op::Bitcast => {
+                    // (Not through a view: its phi may be dropped when the function is
+                    // finished, and only views are rewritten then.)
+                    Op::Bitcast if inst.flags & super::flags::VIEW == 0 => {
                         // A component of a reinterpreted vector: the reinterpreted component,
                         // so that chains of bitcasts on scalars fold away.
                         let inner = inst.args[0];
@@ -676,10 +678,10 @@ impl<'m> FnBuilder<'m> {
         // A vector no extract folds through (a load, an arithmetic result): one shuffle, not
         // an extract per component that `construct` would recognise as one.
         if let Operand::Value(v) = x
-            && !matches!(
+            && (!matches!(
                 self.f.inst(v).op,
                 Op::CompositeConstruct | Op::VectorShuffle | Op::Bitcast
-            )
+            ) || self.f.inst(v).flags & super::flags::VIEW != 0)
         {
             let s = self.m.types.scalar(tx).expect("a vector");
             return self.shuffle(TypeTable::vec(s, sel.len() as u8), x, sel);
@@ -719,7 +721,9 @@ impl<'m> FnBuilder<'m> {
             v.comp = WHOLE;
             return x;
         }
-        if self.vector_join(var, self.cur) && self.read_vector_group(var, self.cur) {
+        if (self.vector_join(var, self.cur) && self.read_vector_group(var, self.cur))
+            || (self.vector_header(var, self.cur) && self.read_vector_header(var, self.cur))
+        {
             // `var` is now a component of a vector: extracted as read.
             return self.load_var_other(var);
         }

@@ -101,6 +101,10 @@ pub(crate) struct State {
     pub unsealed: Vec<(BlockId, BlockId)>,
     /// Phis of unsealed headers, their inputs still to come: (header, variable, phi).
     pub incomplete: Vec<(BlockId, VarId, ValueId)>,
+    /// Vector phis of unsealed headers, their back-edge inputs still to come: (header, phi,
+    /// the variables that are its components, in order). See
+    /// [`FnBuilder::read_vector_header`].
+    pub incomplete_vec: Vec<(BlockId, ValueId, SmallVec<[VarId; 4]>)>,
     /// Every phi made, in order, and each one's index there by value. Phis and views join
     /// the heads of their blocks when the function is finished (inserting them one by one
     /// as they come would cost a block's length each).
@@ -147,6 +151,7 @@ impl State {
         self.bstate.clear();
         self.unsealed.clear();
         self.incomplete.clear();
+        self.incomplete_vec.clear();
         self.phis.clear();
         self.view_heads.clear();
         self.phi_index.clear();
@@ -397,7 +402,7 @@ impl FnBuilder<'_> {
 
     /// The value of `var` at the end of block `b` when `b` has one recorded.
     #[inline(always)]
-    fn end_def(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
+    pub(super) fn end_def(&mut self, var: VarId, b: BlockId) -> Option<Operand> {
         let s = &self.m.spare.builder.ssa;
         let (lo, hi) = s.end_range[b.0 as usize];
         let written = &s.end_defs[lo as usize..hi as usize];
@@ -493,7 +498,7 @@ impl FnBuilder<'_> {
     /// The value of `var` at the start of `b0`, which has no value of its own for it. The
     /// walk is iterative (a long chain of joins must not exhaust the stack): `work` holds
     /// the phis being filled in.
-    fn entry_value(&mut self, var: VarId, b0: BlockId) -> Operand {
+    pub(super) fn entry_value(&mut self, var: VarId, b0: BlockId) -> Operand {
         let base = self.m.spare.builder.ssa.work.len();
         let mut step = Step::Want(b0);
         loop {
@@ -531,6 +536,13 @@ impl FnBuilder<'_> {
                 && b != self.current()
                 && self.vector_join(var, b)
                 && self.read_vector_group(var, b)
+            {
+                return self.end_def(var, b);
+            }
+            if st & SEALED == 0
+                && b != self.current()
+                && self.vector_header(var, b)
+                && self.read_vector_header(var, b)
             {
                 return self.end_def(var, b);
             }
@@ -581,7 +593,7 @@ impl FnBuilder<'_> {
     }
 
     /// Adds the input `v` from `pred` to `phi` (a view stands for its phi).
-    fn add_input(&mut self, phi: ValueId, v: Operand, pred: BlockId) {
+    pub(super) fn add_input(&mut self, phi: ValueId, v: Operand, pred: BlockId) {
         let v = match v {
             Operand::Value(x) if self.f.inst(x).flags & flags::VIEW != 0 => self.f.inst(x).args[0],
             other => other,
@@ -592,7 +604,7 @@ impl FnBuilder<'_> {
     }
 
     /// `phi` itself, or the one value its inputs all are (the phi then dropped).
-    fn remove_if_trivial(&mut self, phi: ValueId) -> Operand {
+    pub(super) fn remove_if_trivial(&mut self, phi: ValueId) -> Operand {
         let mut same = None;
         for pair in self.f.inst(phi).args.chunks(2) {
             let a = resolve(&self.m.spare.builder.ssa, &self.f, pair[0]);
@@ -641,6 +653,15 @@ impl FnBuilder<'_> {
                 self.add_input(phi, v, pred);
             }
             self.remove_if_trivial(phi);
+        }
+        let mut i = 0;
+        while i < self.m.spare.builder.ssa.incomplete_vec.len() {
+            if self.m.spare.builder.ssa.incomplete_vec[i].0 != header {
+                i += 1;
+                continue;
+            }
+            let (_, phi, vars) = self.m.spare.builder.ssa.incomplete_vec.swap_remove(i);
+            self.complete_vector_phi(header, phi, &vars);
         }
     }
 

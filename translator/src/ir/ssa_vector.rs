@@ -8,7 +8,7 @@ use spirv::Op;
 
 use super::builder::{FnBuilder, recast_const};
 use super::ssa::{PhiRec, SEALED, resolve};
-use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, VarId};
+use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, ValueId, VarId};
 
 impl FnBuilder<'_> {
     /// The cheap test before [`FnBuilder::read_vector_group`]: whether block `cur` (sealed)
@@ -78,6 +78,212 @@ impl FnBuilder<'_> {
             return false;
         }
         self.read_vector_across(&group, cur)
+    }
+
+    /// The cheap test before [`FnBuilder::read_vector_header`]: whether block `cur` is an
+    /// unsealed loop header whose entering block (its first predecessor; the others are back
+    /// edges) recorded `var`, at its end, as a component of a vector not extracted yet.
+    #[inline]
+    pub(crate) fn vector_header(&self, var: VarId, cur: BlockId) -> bool {
+        let s = &self.m.spare.builder.ssa;
+        if !s.track || s.state(cur) & SEALED != 0 {
+            return false;
+        }
+        let Some(&p0) = s.preds.get(cur.0 as usize).and_then(|p| p.first()) else {
+            return false;
+        };
+        let (lo, hi) = s.end_range[p0.0 as usize];
+        s.end_defs[lo as usize..hi as usize]
+            .iter()
+            .any(|d| d.var == var.0 && d.comp != u8::MAX)
+    }
+
+    /// Reads `var` at the start of loop header `cur` (unsealed: some of its back edges are
+    /// still to come; the current block, or one a read walks through) as a component of a
+    /// vector phi,
+    /// when the block entering the loop left `var` as a component of a vector together with
+    /// the vector's other components, in order, one register each (the rest of a register
+    /// written from one vector): the phi takes that vector from the entering block now and its
+    /// back edges' vectors when the header is sealed ([`FnBuilder::complete_vector_phi`]),
+    /// instead of a phi per component and extracts on both sides. True when it did.
+    #[inline(never)]
+    pub(crate) fn read_vector_header(&mut self, var: VarId, cur: BlockId) -> bool {
+        let s = &self.m.spare.builder.ssa;
+        let Some(&p0) = s.preds.get(cur.0 as usize).and_then(|p| p.first()) else {
+            return false;
+        };
+        let mut first = [(Operand::Lit(0), u8::MAX); 4];
+        let Some(blk) = self.values_at_end_raw(&[var], p0, &mut first) else {
+            return false;
+        };
+        let (v0, k0) = first[0];
+        if k0 == u8::MAX || !matches!(v0, Operand::Value(_)) {
+            return false;
+        }
+        let s = &self.m.spare.builder.ssa;
+        let (lo, hi) = s.end_range[blk.0 as usize];
+        // The registers holding the vector's components, by component.
+        let mut by_comp = [None; 4];
+        for e in &s.end_defs[lo as usize..hi as usize] {
+            if e.value == v0 && e.comp < 4 && by_comp[e.comp as usize].is_none() {
+                by_comp[e.comp as usize] = Some(VarId(e.var));
+            }
+        }
+        let ty = self.type_of(v0);
+        let Some((sc, width)) = self.m.types.shape(ty) else {
+            return false;
+        };
+        if width < 2 || sc == super::Scalar::F64 || sc == super::Scalar::Bool {
+            return false;
+        }
+        let mut group: SmallVec<[VarId; 4]> = SmallVec::new();
+        for c in &by_comp[..width as usize] {
+            match c {
+                Some(g) => group.push(*g),
+                None => return false,
+            }
+        }
+        if !group.contains(&var) {
+            return false;
+        }
+        // Each is that component at the end of the entering block (none written after it).
+        let mut vals = [(Operand::Lit(0), u8::MAX); 4];
+        if self.values_at_end_raw(&group, p0, &mut vals).is_none()
+            || vals[..group.len()]
+                .iter()
+                .enumerate()
+                .any(|(i, &(x, k))| x != v0 || k as usize != i)
+        {
+            return false;
+        }
+        if cur == self.current() && group.iter().any(|&g| self.peek_var(g).is_some()) {
+            return false;
+        }
+        if cur != self.current() && group.iter().any(|&g| self.has_value_in(g, cur)) {
+            return false;
+        }
+        let mut args = Args::with_capacity(6);
+        args.push(v0);
+        args.push(Operand::Block(p0));
+        let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
+        let s = &mut self.m.spare.builder.ssa;
+        s.phi_index.insert(phi.0, s.phis.len() as u32);
+        s.phis.push(PhiRec {
+            value: phi,
+            block: cur,
+        });
+        s.incomplete_vec.push((cur, phi, group.clone()));
+        // Read through a view, as a scalar phi is: the phi may turn out to be one value once
+        // its back edges are in, and a view is what is rewritten then.
+        let w = self.view(phi, ty);
+        for (i, &g) in group.iter().enumerate() {
+            if cur == self.current() {
+                self.store_var_component(g, w, i as u8);
+            } else {
+                self.push_phi_def(cur, g, w, i as u8);
+            }
+        }
+        true
+    }
+
+    /// Gives vector phi `phi` of loop header `header` (sealed now; its first input, from the
+    /// entering block, is there) an input from each of its other predecessors: the vector
+    /// whose components `vars` are there, in order (as components, or as extracts of it),
+    /// or else one built at the predecessor's end from their values; then drops it if every
+    /// input is one value.
+    pub(super) fn complete_vector_phi(&mut self, header: BlockId, phi: ValueId, vars: &[VarId]) {
+        let ty = self.f.inst(phi).ty;
+        let Some((sc, _)) = self.m.types.shape(ty) else {
+            return;
+        };
+        let sty = TypeTable::vec(sc, 1);
+        let n = vars.len();
+        let preds: SmallVec<[BlockId; 8]> = self.m.spare.builder.ssa.preds[header.0 as usize]
+            .iter()
+            .copied()
+            .collect();
+        for &p in preds.iter().skip(1) {
+            let mut v = [(Operand::Lit(0), u8::MAX); 4];
+            let whole = self
+                .values_at_end_raw(vars, p, &mut v)
+                .and_then(|_| one_vector(&v[..n]))
+                .filter(|&(src, ks)| {
+                    ks[..n].iter().enumerate().all(|(i, &k)| k as usize == i)
+                        && self.type_of(src) == ty
+                })
+                .map(|(src, _)| src);
+            let input = match whole {
+                Some(src) => src,
+                None => {
+                    let mut parts: SmallVec<[Operand; 4]> = SmallVec::new();
+                    for &g in vars {
+                        let x = match self.end_def(g, p) {
+                            Some(d) => d,
+                            None => self.entry_value(g, p),
+                        };
+                        parts.push(self.through_dropped_view(x));
+                    }
+                    self.vector_at_end(p, ty, sty, &mut parts)
+                }
+            };
+            self.add_input(phi, input, p);
+        }
+        self.remove_if_trivial(phi);
+    }
+
+    /// What `x` stands for when it is a view of a phi dropped already (as one value) of the
+    /// view's own type: that value. (Views are rewritten only when the function is finished;
+    /// until then a dropped phi's view hides that a loop leaves a register as it found it.)
+    fn through_dropped_view(&mut self, x: Operand) -> Operand {
+        let Operand::Value(v) = x else { return x };
+        let inst = self.f.inst(v);
+        if inst.flags & super::flags::VIEW == 0 {
+            return x;
+        }
+        let p = inst.args[0];
+        let r = resolve(&self.m.spare.builder.ssa, &self.f, p);
+        if r != p && self.type_of(r) == self.type_of(x) {
+            r
+        } else {
+            x
+        }
+    }
+
+    /// The vector of type `ty` (components of type `sty`) whose components are `parts`, in
+    /// order, at the end of block `p`: the vector they were extracted from, when they are its
+    /// components in order, or one built there (each part cast to `sty` as needed).
+    fn vector_at_end(
+        &mut self,
+        p: BlockId,
+        ty: TypeId,
+        sty: TypeId,
+        parts: &mut SmallVec<[Operand; 4]>,
+    ) -> Operand {
+        if let Some((v, sels)) = self.extract_sources(parts)
+            && sels.iter().enumerate().all(|(i, &k)| k as usize == i)
+            && self.type_of(v) == ty
+        {
+            return v;
+        }
+        for x in parts.iter_mut() {
+            if self.type_of(*x) == sty {
+                continue;
+            }
+            *x = if let Operand::Const(c) = *x
+                && let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, sty)
+            {
+                Operand::Const(c)
+            } else {
+                self.cast_at_end(p, sty, *x)
+            };
+        }
+        let c = self.f.add_inst(Inst::new(
+            Op::CompositeConstruct,
+            ty,
+            Args::from_slice(parts),
+        ));
+        self.f.block_mut(p).insts.push(c);
+        Operand::Value(c)
     }
 
     /// Whether block `b` (finished) records a value of its own for `var`.

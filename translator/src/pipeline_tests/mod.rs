@@ -7,6 +7,7 @@ mod alu;
 mod cfg;
 mod classes;
 mod copies;
+mod loop_vectors;
 mod flow;
 mod icb_buffer;
 mod layer;
