@@ -31,8 +31,11 @@
 //! constants (one of them may build its vector from scalars), makes one phi of vectors
 //! instead of a phi and an extract per component
 //! ([`FnBuilder::read_vector_group`]). The test that rules this out costs one look-up in the
-//! first predecessor's values ([`FnBuilder::vector_join`]), so reads that cannot use it (in
-//! loops, as a rule) pay almost nothing for it.
+//! first predecessor's values ([`FnBuilder::vector_join`]), so reads that cannot use it pay
+//! almost nothing for it. A loop header does the same before it is sealed, from the block
+//! entering the loop, when that block left the register as all the components of one vector
+//! in order: one vector phi, whose back-edge inputs come when the header is sealed
+//! ([`FnBuilder::read_vector_header`]).
 
 use smallvec::SmallVec;
 use spirv::Op;
@@ -483,9 +486,13 @@ impl FnBuilder<'_> {
     /// function is finished.
     fn new_phi(&mut self, var: VarId, b: BlockId, inputs: usize) -> ValueId {
         let ty = self.f.vars[var.0 as usize].ty;
-        let phi = self
-            .f
-            .add_inst(Inst::new(Op::Phi, ty, Args::with_capacity(2 * inputs)));
+        self.add_phi(ty, Args::with_capacity(2 * inputs), b)
+    }
+
+    /// A phi of type `ty` in block `b` with inputs `args` (value, block pairs; more may come),
+    /// recorded for placing when the function is finished.
+    pub(super) fn add_phi(&mut self, ty: TypeId, args: Args, b: BlockId) -> ValueId {
+        let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
         let s = &mut self.m.spare.builder.ssa;
         s.phi_index.insert(phi.0, s.phis.len() as u32);
         s.phis.push(PhiRec {

@@ -1,13 +1,15 @@
 //! Vector phis where blocks join: a register that every predecessor left as the components
 //! of one vector (or as constants) is read as a phi of those vectors, not as a phi and an
-//! extract per component. Part of SSA construction while lowering (see the `ssa` module's
-//! documentation); split off so that the scalar construction reads on its own.
+//! extract per component; and at loop headers, a register that enters the loop as one vector
+//! is carried around it as one (its back edges' vectors added when the header is sealed).
+//! Part of SSA construction while lowering (see the `ssa` module's documentation); split off
+//! so that the scalar construction reads on its own.
 
 use smallvec::SmallVec;
 use spirv::Op;
 
 use super::builder::{FnBuilder, recast_const};
-use super::ssa::{PhiRec, SEALED, resolve};
+use super::ssa::{SEALED, resolve};
 use super::{Args, BlockId, Inst, Operand, TypeId, TypeTable, ValueId, VarId};
 
 impl FnBuilder<'_> {
@@ -28,7 +30,15 @@ impl FnBuilder<'_> {
         if preds.len() < 2 || s.state(cur) & SEALED == 0 {
             return false;
         }
-        let (lo, hi) = s.end_range[preds[0].0 as usize];
+        self.left_as_component(var, preds[0])
+    }
+
+    /// Whether block `p` recorded `var`, at its end, as a component of a vector not extracted
+    /// yet (one look-up in its records, no walk).
+    #[inline]
+    fn left_as_component(&self, var: VarId, p: BlockId) -> bool {
+        let s = &self.m.spare.builder.ssa;
+        let (lo, hi) = s.end_range[p.0 as usize];
         s.end_defs[lo as usize..hi as usize]
             .iter()
             .any(|d| d.var == var.0 && d.comp != u8::MAX)
@@ -92,20 +102,17 @@ impl FnBuilder<'_> {
         let Some(&p0) = s.preds.get(cur.0 as usize).and_then(|p| p.first()) else {
             return false;
         };
-        let (lo, hi) = s.end_range[p0.0 as usize];
-        s.end_defs[lo as usize..hi as usize]
-            .iter()
-            .any(|d| d.var == var.0 && d.comp != u8::MAX)
+        self.left_as_component(var, p0)
     }
 
     /// Reads `var` at the start of loop header `cur` (unsealed: some of its back edges are
     /// still to come; the current block, or one a read walks through) as a component of a
-    /// vector phi,
-    /// when the block entering the loop left `var` as a component of a vector together with
-    /// the vector's other components, in order, one register each (the rest of a register
-    /// written from one vector): the phi takes that vector from the entering block now and its
-    /// back edges' vectors when the header is sealed ([`FnBuilder::complete_vector_phi`]),
-    /// instead of a phi per component and extracts on both sides. True when it did.
+    /// vector phi, when the block entering the loop left `var` as a component of a vector
+    /// together with the vector's other components, in order, one register each (the rest of
+    /// a register written from one vector): the phi takes that vector from the entering block
+    /// now and its back edges' vectors when the header is sealed
+    /// ([`FnBuilder::complete_vector_phi`]), instead of a phi per component and extracts on
+    /// both sides. True when it did.
     #[inline(never)]
     pub(crate) fn read_vector_header(&mut self, var: VarId, cur: BlockId) -> bool {
         let s = &self.m.spare.builder.ssa;
@@ -165,13 +172,8 @@ impl FnBuilder<'_> {
         let mut args = Args::with_capacity(6);
         args.push(v0);
         args.push(Operand::Block(p0));
-        let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
+        let phi = self.add_phi(ty, args, cur);
         let s = &mut self.m.spare.builder.ssa;
-        s.phi_index.insert(phi.0, s.phis.len() as u32);
-        s.phis.push(PhiRec {
-            value: phi,
-            block: cur,
-        });
         s.incomplete_vec.push((cur, phi, group.clone()));
         // Read through a view, as a scalar phi is: the phi may turn out to be one value once
         // its back edges are in, and a view is what is rewritten then.
@@ -483,14 +485,7 @@ impl FnBuilder<'_> {
                 args.push(x);
                 args.push(Operand::Block(p));
             }
-            let phi = self.f.add_inst(Inst::new(Op::Phi, ty, args));
-            let s = &mut self.m.spare.builder.ssa;
-            s.phi_index.insert(phi.0, s.phis.len() as u32);
-            s.phis.push(PhiRec {
-                value: phi,
-                block: cur,
-            });
-            Operand::Value(phi)
+            Operand::Value(self.add_phi(ty, args, cur))
         };
         for (i, &var) in vars.iter().enumerate() {
             if cur == self.current() {
