@@ -173,10 +173,7 @@ impl Translator {
             m.reset_kept();
         }
         if let Some(p) = self.sm4.program.as_mut() {
-            p.instructions.clear();
-            p.operands.clear();
-            p.relative.clear();
-            p.trailing.clear();
+            p.clear();
         }
     }
 

@@ -268,17 +268,27 @@ impl FnBuilder<'_> {
             return v;
         }
         for x in parts.iter_mut() {
-            if self.type_of(*x) == sty {
-                continue;
-            }
-            *x = if let Operand::Const(c) = *x
-                && let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, sty)
-            {
-                Operand::Const(c)
-            } else {
-                self.cast_at_end(p, sty, *x)
-            };
+            *x = self.as_type_at_end(p, sty, *x);
         }
+        self.construct_at_end(p, ty, parts)
+    }
+
+    /// `x` as scalar type `sty` at the end of block `p`: itself, the constant recast, or a
+    /// bitcast placed there.
+    fn as_type_at_end(&mut self, p: BlockId, sty: TypeId, x: Operand) -> Operand {
+        if self.type_of(x) == sty {
+            x
+        } else if let Operand::Const(c) = x
+            && let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, sty)
+        {
+            Operand::Const(c)
+        } else {
+            self.cast_at_end(p, sty, x)
+        }
+    }
+
+    /// The vector of type `ty` made of `parts` by an instruction at the end of block `p`.
+    fn construct_at_end(&mut self, p: BlockId, ty: TypeId, parts: &[Operand]) -> Operand {
         let c = self.f.add_inst(Inst::new(
             Op::CompositeConstruct,
             ty,
@@ -458,24 +468,10 @@ impl FnBuilder<'_> {
                 } else {
                     self.extract_at_end(p, x, k)
                 };
-                let x = if self.type_of(x) == sty {
-                    x
-                } else if let Operand::Const(c) = x
-                    && let Some(c) = recast_const(&mut self.m.consts, &self.m.types, c, sty)
-                {
-                    Operand::Const(c)
-                } else {
-                    self.cast_at_end(p, sty, x)
-                };
+                let x = self.as_type_at_end(p, sty, x);
                 parts.push(x);
             }
-            let v = self.f.add_inst(Inst::new(
-                Op::CompositeConstruct,
-                ty,
-                Args::from_slice(&parts),
-            ));
-            self.f.block_mut(p).insts.push(v);
-            inputs.push(Operand::Value(v));
+            inputs.push(self.construct_at_end(p, ty, &parts));
         }
         let value = if inputs.iter().all(|&x| x == inputs[0]) {
             inputs[0]

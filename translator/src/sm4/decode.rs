@@ -76,10 +76,7 @@ fn decode_boxed(data: &[u8], base_offset: usize, reuse: Option<Program>) -> Res<
         Some(mut p) => {
             // Kept vectors: cleared, their capacity (that of the largest program decoded
             // before) kept; they grow like any vector when this program is larger.
-            p.instructions.clear();
-            p.operands.clear();
-            p.relative.clear();
-            p.trailing.clear();
+            p.clear();
             p.version = version;
             p.base_offset = base_offset;
             p

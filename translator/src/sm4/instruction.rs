@@ -377,6 +377,15 @@ impl<'a> InstRef<'a> {
 }
 
 impl Program {
+    /// Drops the instructions, operands and trailing bytes, keeping the vectors' allocations
+    /// (a program kept for decoding the next one into).
+    pub fn clear(&mut self) {
+        self.instructions.clear();
+        self.operands.clear();
+        self.relative.clear();
+        self.trailing.clear();
+    }
+
     /// The operands of one instruction.
     /// (Empty when the range is out of bounds, which only a hand-built program can have;
     /// the encoder reports that.)
